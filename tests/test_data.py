@@ -1,0 +1,90 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from irteval import Responses
+
+
+def long_frame():
+    return pd.DataFrame({"model": ["a", "a", "b", "b", "c"],
+                         "instance": [1, 2, 1, 2, 1],
+                         "correct": [1, 0, 1, 1, 0]})
+
+
+def test_long_and_wide_agree():
+    df = long_frame()
+    r1 = Responses.from_long(df, respondent="model", item="instance", value="correct")
+    wide = df.pivot(index="instance", columns="model", values="correct")
+    r2 = Responses.from_wide(wide, respondent="model", item="instance", rows="item")
+    pd.testing.assert_frame_equal(r1.to_wide().sort_index().sort_index(axis=1),
+                                  r2.to_wide().sort_index().sort_index(axis=1),
+                                  check_names=False)
+    assert r1.n_obs == 5 and r1.n_items == 2 and r1.n_respondents == 3
+    assert list(r1.items) == [1, 2] and r1.item_name == "instance"
+    assert np.isnan(r1.to_wide().loc[2, "c"])  # missing cell kept missing
+
+
+def test_wide_rows_are_respondents_by_default_and_label_column_is_used():
+    df = pd.DataFrame({"model": ["x", "y"], "q1": [1, 0], "q2": [True, False]})
+    r = Responses.from_wide(df, respondent="model", item="question")
+    assert list(r.respondents) == ["x", "y"] and list(r.items) == ["q1", "q2"]
+    assert r.to_wide().loc["q2", "x"] == 1
+
+
+def test_subset_and_long_round_trip():
+    r = Responses.from_long(long_frame(), respondent="model", item="instance", value="correct")
+    sub = r.subset(respondents=["a", "b"])
+    assert sub.n_obs == 4 and list(sub.respondents) == ["a", "b"]
+    back = Responses.from_long(r.to_long(), respondent="model", item="instance", value="value")
+    assert back.n_obs == r.n_obs
+    with pytest.raises(ValueError, match="unknown model labels"):
+        r.subset(respondents=["zz"])
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda d: d.assign(model=[None, "a", "b", "b", "c"]), "model has 1 missing labels"),
+    (lambda d: d.assign(instance=[1, np.nan, 1, 2, 1]), "instance has 1 missing labels"),
+    (lambda d: pd.concat([d, d.iloc[[0]].assign(correct=0)]),
+     r"1 \(model, instance\) pairs appear more than once with different 'correct'"),
+    (lambda d: d.assign(correct=[1, 0, 2, 1, 0]), r"must be 0/1 .* found 1 other values, e.g. \[2.0\]"),
+    (lambda d: d.assign(correct=[1, 0, 0.5, 1, 0]), "must be 0/1"),
+    (lambda d: d.assign(correct=["yes", 0, 1, 1, 0]), "not numbers, e.g. \\['yes'\\]"),
+    (lambda d: d.assign(correct=[np.inf, 0, 1, 1, 0]), "infinite values"),
+    (lambda d: d[d.model == "a"], "only one model \\('a'\\)"),
+    (lambda d: d.iloc[:0], "the data frame is empty"),
+    (lambda d: d.drop(columns="correct"), "column 'correct' is not in the data frame"),
+    (lambda d: d.assign(correct=np.nan), "has no observed values"),
+])
+def test_bad_long_input_names_the_problem(mutate, message):
+    with pytest.raises(ValueError, match=message):
+        Responses.from_long(mutate(long_frame()), respondent="model", item="instance",
+                            value="correct")
+
+
+def test_identical_duplicates_and_missing_values_warn_with_counts():
+    df = pd.concat([long_frame(), long_frame().iloc[[0, 1]]])
+    with pytest.warns(UserWarning, match="2 duplicate"):
+        r = Responses.from_long(df, respondent="model", item="instance", value="correct")
+    assert r.n_obs == 5
+    df = long_frame().assign(correct=[1, 0, np.nan, 1, 0])
+    with pytest.warns(UserWarning, match="1 rows have a missing 'correct'"):
+        r = Responses.from_long(df, respondent="model", item="instance", value="correct")
+    assert r.n_obs == 4
+
+
+def test_bad_wide_input_names_the_problem():
+    ok = pd.DataFrame({"m1": [1, 0], "m2": [0, 1]}, index=["i1", "i2"])
+    with pytest.raises(ValueError, match="duplicate column labels"):
+        Responses.from_wide(ok.rename(columns={"m2": "m1"}), rows="item")
+    with pytest.raises(ValueError, match="1 respondent labels have no observed value"):
+        Responses.from_wide(ok.assign(m3=np.nan), rows="item")
+    with pytest.raises(ValueError, match="only one respondent"):
+        Responses.from_wide(ok[["m1"]], rows="item")
+    with pytest.raises(ValueError, match="rows must be"):
+        Responses.from_wide(ok, rows="models")
+    with pytest.raises(TypeError, match="expected a pandas DataFrame"):
+        Responses.from_wide(ok.to_numpy())
+    with pytest.raises(ValueError, match="kind='continuous' is not supported"):
+        Responses.from_wide(ok, kind="continuous")
+    with pytest.raises(ValueError, match="index .* has 1 missing labels"):
+        Responses.from_wide(ok.set_axis(["i1", None]), rows="item")
