@@ -1,0 +1,53 @@
+"""Binary responses (correct / wrong) of classifiers on every instance, by cross-validation."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from rich.progress import track
+from sklearn.base import clone
+from sklearn.model_selection import StratifiedKFold
+
+from ..data import Responses
+
+
+def _fit_predict(estimator, X, y, train, test):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = clone(estimator).fit(X[train], y[train])
+        return model.predict(X[test])
+
+
+def cross_val_responses(estimators, X, y, *, cv=5, random_state=0, n_jobs=None,
+                        progressbar=True):
+    """Stratified k-fold predictions of each estimator on each instance -> binary Responses.
+
+    ``y_ij = 1`` when estimator j's out-of-fold prediction for instance i is right.
+    Items are the instances (labelled by ``X``'s index when it is a DataFrame),
+    respondents the estimators (labelled by the keys of ``estimators``).
+    Runs (estimator, fold) jobs through joblib, so a Dask or Ray backend scales it out.
+    """
+    if not isinstance(estimators, dict) or not estimators:
+        raise ValueError("estimators must be a non-empty dict {name: estimator}")
+    labels = X.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(len(X))
+    X_arr = np.asarray(X, dtype=float)
+    y_arr = np.asarray(y)
+    if len(X_arr) != len(y_arr):
+        raise ValueError(f"X has {len(X_arr)} rows but y has {len(y_arr)}; they must match")
+    folds = list(StratifiedKFold(cv, shuffle=True, random_state=random_state).split(X_arr, y_arr))
+    jobs = [(name, k) for name in estimators for k in range(len(folds))]
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(_fit_predict)(estimators[name], X_arr, y_arr, *folds[k]) for name, k in jobs
+    )
+    if progressbar:
+        results = track(results, total=len(jobs), description="cross-validating")
+    correct = np.zeros((len(y_arr), len(estimators)), dtype=np.int8)
+    names = list(estimators)
+    for (name, k), pred in zip(jobs, results):
+        test = folds[k][1]
+        correct[test, names.index(name)] = pred == y_arr[test]
+    wide = pd.DataFrame(correct, index=pd.Index(labels, name="instance"), columns=names)
+    return Responses.from_wide(wide, respondent="model", item="instance", rows="item")
