@@ -1,0 +1,102 @@
+"""Fast approximations to the posterior: ADVI, the Laplace approximation and MAP.
+
+Each returns an InferenceData shaped like NUTS output (posterior with chain/draw dims,
+observed_data, constant_data), so downstream code does not care which method made it.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import arviz as az
+import numpy as np
+import pymc as pm
+from pymc.backends.arviz import find_constants, find_observations
+from pymc.blocking import DictToArrayBijection, RaveledVars
+from scipy import linalg, optimize
+
+
+class ConvergenceWarning(UserWarning):
+    """A fit whose diagnostics say its draws should not be trusted yet."""
+
+
+def advi(model, n_draws, iterations, seed, progressbar):
+    with model:
+        approx = pm.fit(n=iterations, method="advi", random_seed=seed, progressbar=progressbar)
+    idata = approx.sample(n_draws, random_seed=seed + 1, return_inferencedata=True)
+    loss = np.asarray(approx.hist)
+    tail = max(len(loss) // 10, 1)
+    rel_change = abs(loss[-tail:].mean() - loss[-2 * tail:-tail].mean()) / abs(loss[-tail:].mean())
+    idata.attrs["advi_final_loss"] = float(loss[-tail:].mean())
+    idata.attrs["advi_relative_change"] = float(rel_change)
+    if rel_change > 0.01:
+        warnings.warn(
+            f"ADVI has not converged: the loss still changed by {rel_change:.1%} over the last "
+            f"10% of {iterations} iterations; raise advi_iterations", ConvergenceWarning,
+            stacklevel=3)
+    return idata
+
+
+def laplace(model, draws, chains, seed, point_only):
+    """Mode of the log density on the unconstrained space (with Jacobian), and the
+    Gaussian N(mode, (-H)^-1); H by central differences of the exact gradient."""
+    ip = model.initial_point(seed)
+    start = DictToArrayBijection.map({v.name: ip[v.name] for v in model.value_vars})
+    fn = model.logp_dlogp_function(ravel_inputs=True, initial_point=ip)
+    fn.set_extra_values({})
+
+    def neg(x):
+        logp, grad = fn(x)
+        if not (np.isfinite(logp) and np.all(np.isfinite(grad))):
+            return np.inf, np.zeros_like(x)  # overflow far out: make the line search step back
+        return -float(logp), -np.array(grad, dtype=float)  # copy: PyTensor reuses buffers
+
+    # Conjugate gradients: O(n) memory, and unlike L-BFGS-B's line search it recovers
+    # from overflowing trial steps far from the mode.
+    res = optimize.minimize(neg, start.data, jac=True, method="CG",
+                            options={"maxiter": 50000, "gtol": 1e-5})
+    if np.max(np.abs(res.jac)) > 1e-3:
+        warnings.warn(f"the optimiser stopped before the mode: {res.message}",
+                      ConvergenceWarning, stacklevel=3)
+    mode = res.x
+    if point_only:
+        flat = mode[None, None, :]
+    else:
+        h = 1e-5
+        n = len(mode)
+        hess = np.empty((n, n))
+        for k in range(n):
+            step = np.zeros(n)
+            step[k] = h
+            hess[:, k] = (neg(mode + step)[1] - neg(mode - step)[1]) / (2 * h)
+        precision = (hess + hess.T) / 2
+        try:
+            chol = linalg.cholesky(precision, lower=True)
+        except linalg.LinAlgError as err:
+            raise RuntimeError(
+                "the Hessian at the mode is not positive definite, so the Laplace "
+                "approximation does not exist; use method='nuts' or 'advi'") from err
+        z = np.random.default_rng(seed).standard_normal((chains * draws, n))
+        flat = (mode + linalg.solve_triangular(chol.T, z.T, lower=False).T).reshape(
+            chains, draws, n)
+    return draws_to_idata(model, flat, start)
+
+
+def draws_to_idata(model, flat, start):
+    """Unconstrained raveled draws (chain, draw, n) -> InferenceData like pm.sample's."""
+    outputs = [v for v in model.unobserved_value_vars if not v.name.endswith("__")]
+    fn = model.compile_fn(outputs, inputs=model.value_vars, on_unused_input="ignore",
+                          point_fn=False)
+    names = [v.name for v in outputs]
+    n_chain, n_draw, _ = flat.shape
+    values = {name: [] for name in names}
+    for x in flat.reshape(n_chain * n_draw, -1):
+        point = DictToArrayBijection.rmap(RaveledVars(x, start.point_map_info))
+        for name, val in zip(names, fn(*[point[v.name] for v in model.value_vars])):
+            values[name].append(val)
+    posterior = {k: np.stack(v).reshape(n_chain, n_draw, *np.shape(v[0]))
+                 for k, v in values.items()}
+    dims = {k: list(v) for k, v in model.named_vars_to_dims.items()}
+    coords = {k: np.asarray(v) for k, v in model.coords.items()}
+    return az.from_dict(posterior=posterior, observed_data=find_observations(model),
+                        constant_data=find_constants(model), coords=coords, dims=dims)

@@ -1,0 +1,155 @@
+"""One entry point to fit any irteval model: NUTS, ADVI, MAP or a Laplace approximation.
+
+Every method returns an ``arviz.InferenceData`` with the same groups (posterior,
+log_likelihood, observed_data, constant_data, and sample_stats for NUTS), so every
+downstream function and ArviZ itself work on any of them.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import arviz as az
+import numpy as np
+import pymc as pm
+
+from .approximations import ConvergenceWarning, advi, laplace
+from .collapsed import can_collapse, fit_collapsed
+
+METHODS = ("nuts", "advi", "laplace", "map")
+SAMPLERS = ("pymc", "nutpie", "numpyro")
+
+
+def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=None,
+        sampler="pymc", target_accept=0.9, log_likelihood=True, posterior_predictive=False,
+        progressbar=True, advi_iterations=20000, collapse=True, **sample_kwargs) -> az.InferenceData:
+    """Fit a model built by :mod:`irteval.models` and return its posterior.
+
+    Parameters
+    ----------
+    model : pymc.Model
+    method : {"nuts", "advi", "laplace", "map"}
+        ``nuts``: Hamiltonian Monte Carlo (the reference). ``advi``: mean-field
+        variational inference, ``draws * chains`` draws in one chain. ``laplace``:
+        Gaussian N(x_mode, (-H)^-1) on the unconstrained space, ``draws`` per chain.
+        ``map``: the mode alone (one draw). For a collapsible 1PL both work on the
+        marginal model (no difficulties), where the mode is well defined; elsewhere
+        they need a model whose joint mode exists (see the model card).
+    draws, tune, chains : int
+        Posterior draws and warm-up steps per chain.
+    random_seed : int, optional
+        Seeds every random step (sampling, initialisation, predictive draws).
+    sampler : {"pymc", "nutpie", "numpyro"}
+        NUTS implementation; nutpie and numpyro must be installed.
+    log_likelihood : bool
+        Store the pointwise log-likelihood (needed by ``az.loo``/``az.waic``). It holds
+        ``chains * draws * n_obs`` numbers: turn it off for very large data.
+    posterior_predictive : bool
+        Also draw replicated data (for ``az.plot_ppc``).
+    advi_iterations : int
+        Optimisation steps for ``method="advi"``.
+    collapse : bool
+        For a 1PL on a complete matrix, run NUTS (or the Laplace approximation, or MAP)
+        on the model with the difficulties integrated out and draw them exactly from
+        their conditionals afterwards (:mod:`irteval.collapsed`): the same posterior,
+        far faster. ``False`` works on the full model.
+    **sample_kwargs
+        Passed on to ``pymc.sample``.
+    """
+    if not isinstance(model, pm.Model):
+        raise TypeError(f"expected a pymc.Model (from irteval.models), got {type(model).__name__}")
+    if method not in METHODS:
+        raise ValueError(f"method={method!r} is not one of {METHODS}")
+    if sampler not in SAMPLERS:
+        raise ValueError(f"sampler={sampler!r} is not one of {SAMPLERS}")
+    for name, value in (("draws", draws), ("chains", chains)):
+        if int(value) < 1:
+            raise ValueError(f"{name} must be at least 1, got {value}")
+    rng = np.random.default_rng(random_seed)
+    seeds = rng.integers(2**31, size=3)
+
+    if method != "advi" and collapse and can_collapse(model):
+        idata = fit_collapsed(model, method=method, draws=draws, tune=tune, chains=chains,
+                              random_seed=int(seeds[0]), sampler=sampler,
+                              target_accept=target_accept, progressbar=progressbar,
+                              **sample_kwargs)
+    elif method == "nuts":
+        idata = pm.sample(
+            draws=draws, tune=tune, chains=chains, cores=min(chains, os.cpu_count() or 1),
+            random_seed=int(seeds[0]), nuts_sampler=sampler, target_accept=target_accept,
+            progressbar=progressbar, model=model, compute_convergence_checks=False,
+            idata_kwargs={"log_likelihood": False}, **sample_kwargs,
+        )
+    elif method == "advi":
+        idata = advi(model, draws * chains, advi_iterations, int(seeds[0]), progressbar)
+    else:
+        _check_mode_exists(model)
+        idata = laplace(model, draws, chains, int(seeds[0]), point_only=method == "map")
+
+    if log_likelihood:
+        pm.compute_log_likelihood(idata, model=model, progressbar=False)
+    if posterior_predictive:
+        pm.sample_posterior_predictive(idata, model=model, random_seed=int(seeds[1]),
+                                       extend_inferencedata=True, progressbar=False)
+    idata.attrs.update(getattr(model, "irteval_attrs", {}))
+    idata.attrs["irteval_method"] = method if method != "nuts" else f"nuts:{sampler}"
+    if method == "nuts":
+        _check_nuts(idata)
+    return idata
+
+
+def _check_mode_exists(model):
+    if getattr(model, "irteval_attrs", {}).get("irteval_model") in ("1pl", "2pl"):
+        raise ValueError(
+            "MAP/Laplace need a posterior mode, and the joint density of this hierarchical "
+            "model has none (it grows without bound as sigma_b -> 0). They are available for "
+            "the 1PL on a complete matrix (through the collapsed model); with missing cells "
+            "or the 2PL use method='advi' or 'nuts'")
+
+
+# ---------------------------------------------------------------------- diagnostics
+def diagnostics(idata, var_names=None) -> dict:
+    """Divergences, worst R-hat and smallest bulk/tail ESS of a NUTS fit."""
+    post = idata.posterior
+    if var_names is not None:
+        post = post[var_names]
+    rhat = az.rhat(post)
+    ess_bulk = az.ess(post, method="bulk")
+    ess_tail = az.ess(post, method="tail")
+    div = idata.sample_stats.get("diverging")
+    return {
+        "divergences": int(div.sum()) if div is not None else 0,
+        "max_rhat": _worst(rhat, np.max),  # NaN with a single chain
+        "min_ess_bulk": _worst(ess_bulk, np.min),
+        "min_ess_tail": _worst(ess_tail, np.min),
+        "chains": int(post.sizes["chain"]),
+        "draws": int(post.sizes["draw"]),
+    }
+
+
+def _worst(ds, reduce):
+    values = np.concatenate([ds[v].values.ravel() for v in ds.data_vars])
+    values = values[np.isfinite(values)]
+    return float(reduce(values)) if len(values) else float("nan")
+
+
+def _check_nuts(idata, rhat_max=1.01, ess_per_chain=100):
+    diag = diagnostics(idata)
+    idata.attrs.update({k: v for k, v in diag.items() if k not in ("chains", "draws")})
+    problems = []
+    if diag["divergences"]:
+        problems.append(
+            f"{diag['divergences']} divergent transitions: raise target_accept (e.g. 0.95-0.99) "
+            "or check the priors")
+    if diag["chains"] > 1 and diag["max_rhat"] > rhat_max:
+        problems.append(
+            f"max R-hat {diag['max_rhat']:.3f} > {rhat_max}: chains disagree; run longer "
+            "(more tune/draws) and compare the chains (az.plot_trace) for separate modes")
+    need = ess_per_chain * diag["chains"]
+    low = min(diag["min_ess_bulk"], diag["min_ess_tail"])
+    if low < need:
+        problems.append(f"smallest bulk/tail ESS {low:.0f} < {need}: draw more (draws=...)")
+    if problems:
+        warnings.warn("NUTS diagnostics failed: " + "; ".join(problems), ConvergenceWarning,
+                      stacklevel=3)

@@ -1,0 +1,89 @@
+import arviz as az
+import numpy as np
+import pytest
+
+import irteval as ie
+
+from .conftest import quiet_fit, simulate
+
+
+def test_idata_has_every_group_with_labels(small):
+    resp, _, idata = small
+    for group in ("posterior", "sample_stats", "log_likelihood", "observed_data",
+                  "posterior_predictive"):
+        assert group in idata.groups()
+    assert list(idata.posterior["item"].values) == list(resp.items)
+    assert list(idata.posterior["respondent"].values) == list(resp.respondents)
+    assert idata.log_likelihood["y"].dims == ("chain", "draw", "item", "respondent")
+    assert idata.attrs["item_name"] == "instance" and idata.attrs["irteval_model"] == "1pl"
+
+
+def test_arviz_works_unchanged(small):
+    _, _, idata = small
+    summary = az.summary(idata, var_names=["mu_b", "sigma_b", "b"])
+    assert {"mean", "r_hat", "ess_bulk"} <= set(summary.columns)
+    loo = az.loo(idata)
+    assert np.isfinite(loo.elpd_loo)
+    az.plot_ppc(idata, num_pp_samples=20)
+
+
+def test_same_seed_same_draws():
+    resp, _ = simulate(30, 5, seed=7)
+    model = ie.models.onepl(resp)
+    one = quiet_fit(model, draws=50, tune=50, chains=1, random_seed=11, log_likelihood=False)
+    two = quiet_fit(model, draws=50, tune=50, chains=1, random_seed=11, log_likelihood=False)
+    np.testing.assert_array_equal(one.posterior["b"].values, two.posterior["b"].values)
+
+
+def test_short_run_warns_with_a_remedy():
+    resp, _ = simulate(30, 5, seed=8)
+    with pytest.warns(ie.ConvergenceWarning, match="draw more"):
+        ie.fit(ie.models.onepl(resp), draws=20, tune=20, chains=2, random_seed=0,
+               progressbar=False, log_likelihood=False)
+
+
+@pytest.mark.parametrize("method", ["laplace", "advi"])
+def test_approximations_agree_with_nuts(sim_1pl, fit_1pl, method):
+    resp, _ = sim_1pl
+    approx = quiet_fit(ie.models.onepl(resp), method=method, draws=500, chains=2,
+                       random_seed=0, advi_iterations=10000)
+    assert {"posterior", "log_likelihood", "observed_data"} <= set(approx.groups())
+    nuts, fast = ie.difficulty(fit_1pl), ie.difficulty(approx)
+    assert np.corrcoef(nuts["mean"], fast["mean"])[0, 1] > 0.99
+    assert np.abs(nuts["mean"] - fast["mean"]).mean() < 0.1
+    # Laplace on the collapsed model matches NUTS; mean-field ADVI is known to under-disperse
+    low = 0.9 if method == "laplace" else 0.6
+    assert low < (fast["sd"] / nuts["sd"]).median() < 1.1
+
+
+def test_map_is_a_single_draw_without_scale_collapse(sim_1pl, fit_1pl):
+    resp, _ = sim_1pl
+    point = quiet_fit(ie.models.onepl(resp), method="map", random_seed=0, log_likelihood=False)
+    assert point.posterior.sizes["chain"] == 1 and point.posterior.sizes["draw"] == 1
+    sigma_b = point.posterior["sigma_b"].item()
+    assert abs(sigma_b - fit_1pl.posterior["sigma_b"].mean().item()) < 0.1
+    corr = np.corrcoef(point.posterior["b"].values.ravel(), ie.difficulty(fit_1pl)["mean"])
+    assert corr[0, 1] > 0.99
+
+
+def test_laplace_refuses_models_without_a_mode():
+    resp, _ = simulate(20, 4, missing=0.2, seed=10)
+    with pytest.raises(ValueError, match="grows without bound as sigma_b -> 0"):
+        ie.fit(ie.models.onepl(resp), method="laplace")
+
+
+def test_bad_arguments():
+    resp, _ = simulate(10, 3, seed=9)
+    model = ie.models.onepl(resp)
+    with pytest.raises(ValueError, match="method='mcmc' is not one of"):
+        ie.fit(model, method="mcmc")
+    with pytest.raises(ValueError, match="sampler='stan'"):
+        ie.fit(model, sampler="stan")
+    with pytest.raises(ValueError, match="draws must be at least 1"):
+        ie.fit(model, draws=0)
+    with pytest.raises(TypeError, match="expected a pymc.Model"):
+        ie.fit(resp)
+    with pytest.raises(TypeError, match="expected irteval.Responses"):
+        ie.models.onepl(resp.to_wide())
+    with pytest.raises(ValueError, match="unknown prior_scale keys"):
+        ie.models.onepl(resp, prior_scale={"sigma": 1})
