@@ -1,0 +1,140 @@
+"""Instance difficulty from a fitted 1PL/2PL, its bins, and characteristic curves.
+
+Everything is computed per posterior draw, so each number carries a credible interval.
+"""
+
+from __future__ import annotations
+
+import arviz as az
+import numpy as np
+import pandas as pd
+import xarray as xr
+from scipy.special import expit
+
+
+def _check_irt(idata):
+    if not hasattr(idata, "posterior") or "b" not in idata.posterior:
+        raise ValueError(
+            "idata has no posterior item difficulty 'b'; pass the result of "
+            "irteval.fit(irteval.models.onepl(responses))"
+        )
+
+
+def _hdi_prob(hdi_prob):
+    prob = az.rcParams["stats.ci_prob"] if hdi_prob is None else hdi_prob
+    if not 0 < prob < 1:
+        raise ValueError(f"hdi_prob must be between 0 and 1, got {prob}")
+    return prob
+
+
+def observed_cells(idata):
+    """(item_idx, respondent_idx, y) of every observed cell, from the fit's stored data."""
+    y = idata.observed_data["y"]
+    if y.dims == ("item", "respondent"):
+        mat = y.values.astype(float)
+        item_idx, respondent_idx = np.nonzero(~np.isnan(mat))
+        return item_idx, respondent_idx, mat[item_idx, respondent_idx]
+    const = idata.constant_data
+    return const["item_idx"].values, const["respondent_idx"].values, y.values.astype(float)
+
+
+def _stacked(idata, name, max_draws=None, random_seed=0):
+    """Draws of a posterior variable as (sample, ...), thinned at random to max_draws."""
+    arr = idata.posterior[name].stack(sample=("chain", "draw")).transpose("sample", ...).values
+    if max_draws is not None and len(arr) > max_draws:
+        keep = np.sort(np.random.default_rng(random_seed).choice(len(arr), max_draws, False))
+        arr = arr[keep]
+    return arr
+
+
+def difficulty_bins(idata, n_bins=5) -> xr.DataArray:
+    """Equal-count difficulty bins, per draw: 0 = easiest ... n_bins - 1 = hardest.
+
+    For each draw the items are ranked by b and cut into ``n_bins`` groups of (almost)
+    equal size, as the reference code's quantile bins; dims (chain, draw, item).
+    """
+    _check_irt(idata)
+    b = idata.posterior["b"]
+    n_items = b.sizes["item"]
+    if not 1 <= n_bins <= n_items:
+        raise ValueError(f"n_bins must be between 1 and the number of items ({n_items})")
+    rank = b.values.argsort(axis=-1).argsort(axis=-1)
+    return b.copy(data=(rank * n_bins) // n_items).rename("bin")
+
+
+def difficulty(idata, *, hdi_prob=None, n_bins=5) -> pd.DataFrame:
+    """One row per item: posterior mean, sd and HDI of the difficulty b, the observed
+    accuracy, and its difficulty bin (of the posterior mean) with the posterior
+    probability of being in that bin.
+
+    Columns: ``mean``, ``sd``, ``hdi_lower``, ``hdi_upper``, ``n_obs``, ``accuracy``,
+    ``bin`` (0 = easiest), ``p_bin``. ``attrs["hdi_prob"]`` holds the interval's mass.
+    """
+    _check_irt(idata)
+    prob = _hdi_prob(hdi_prob)
+    b = idata.posterior["b"]
+    hdi = az.hdi(b, hdi_prob=prob)["b"].values
+    mean = b.mean(("chain", "draw")).values
+    item_idx, _, y = observed_cells(idata)
+    n_items = b.sizes["item"]
+    n_obs = np.bincount(item_idx, minlength=n_items)
+    bins = difficulty_bins(idata, n_bins).values.reshape(-1, n_items)
+    point_bin = (mean.argsort().argsort() * n_bins) // n_items
+    table = pd.DataFrame({
+        "mean": mean,
+        "sd": b.std(("chain", "draw")).values,
+        "hdi_lower": hdi[:, 0],
+        "hdi_upper": hdi[:, 1],
+        "n_obs": n_obs,
+        "accuracy": np.bincount(item_idx, weights=y, minlength=n_items) / n_obs,
+        "bin": point_bin,
+        "p_bin": (bins == point_bin).mean(axis=0),
+    }, index=pd.Index(b["item"].values, name=idata.attrs.get("item_name", "item")))
+    table.attrs["hdi_prob"] = prob
+    return table
+
+
+def characteristic_curves(idata, *, n_bins=5, hdi_prob=None, max_draws=200,
+                          random_seed=0) -> pd.DataFrame:
+    """Per respondent and difficulty bin: observed accuracy and model-implied P(correct).
+
+    For each posterior draw s the items are binned by b^(s); in bin k respondent j's
+    observed accuracy is the share of its observed cells there that are correct, and
+    the predicted one is the mean of logistic(a_i^(s) (theta_j^(s) - b_i^(s))) over the
+    same cells. Columns ``accuracy``/``predicted`` (posterior means) with
+    ``*_lower``/``*_upper`` HDI bounds, and the bin's mean difficulty ``b_mean``;
+    draws are thinned to ``max_draws``.
+    """
+    _check_irt(idata)
+    prob = _hdi_prob(hdi_prob)
+    b = _stacked(idata, "b", max_draws, random_seed)
+    theta = _stacked(idata, "theta", max_draws, random_seed)
+    a = (_stacked(idata, "a", max_draws, random_seed) if "a" in idata.posterior
+         else np.ones_like(b))
+    item_idx, resp_idx, y = observed_cells(idata)
+    n_items, n_resp = b.shape[1], theta.shape[1]
+    size = n_resp * n_bins
+    acc = np.empty((len(b), size))
+    pred = np.empty((len(b), size))
+    b_mean = np.empty((len(b), n_bins))
+    for s in range(len(b)):
+        item_bin = (b[s].argsort().argsort() * n_bins) // n_items
+        key = resp_idx * n_bins + item_bin[item_idx]
+        count = np.bincount(key, minlength=size)
+        p = expit(a[s, item_idx] * (theta[s, resp_idx] - b[s, item_idx]))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            acc[s] = np.bincount(key, weights=y, minlength=size) / count
+            pred[s] = np.bincount(key, weights=p, minlength=size) / count
+        b_mean[s] = np.bincount(item_bin, weights=b[s], minlength=n_bins) / np.bincount(
+            item_bin, minlength=n_bins)
+    index = pd.MultiIndex.from_product(
+        [idata.posterior["respondent"].values, np.arange(n_bins)],
+        names=[idata.attrs.get("respondent_name", "respondent"), "bin"])
+    out = {"b_mean": np.tile(b_mean.mean(axis=0), n_resp)}
+    for name, draws in (("accuracy", acc), ("predicted", pred)):
+        out[name] = np.nanmean(draws, axis=0)
+        bounds = az.hdi(draws[None], hdi_prob=prob)  # (size, 2); hdi wants (chain, draw, ...)
+        out[f"{name}_lower"], out[f"{name}_upper"] = bounds[:, 0], bounds[:, 1]
+    table = pd.DataFrame(out, index=index)
+    table.attrs["hdi_prob"] = prob
+    return table

@@ -1,0 +1,61 @@
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import irteval as ie  # noqa: E402
+
+
+def test_difficulty_table(small):
+    resp, truth, idata = small
+    table = ie.difficulty(idata, hdi_prob=0.8)
+    assert list(table.index) == list(resp.items) and table.index.name == "instance"
+    assert {"mean", "sd", "hdi_lower", "hdi_upper", "accuracy", "bin", "p_bin"} <= set(table)
+    assert (table["hdi_lower"] < table["mean"]).all() and (table["mean"] < table["hdi_upper"]).all()
+    assert table.attrs["hdi_prob"] == 0.8
+    # harder instances are answered correctly less often
+    assert np.corrcoef(table["mean"], table["accuracy"])[0, 1] < -0.8
+    assert np.corrcoef(table["mean"], truth["b"])[0, 1] > 0.6  # only 8 respondents
+    assert ((table["p_bin"] > 0) & (table["p_bin"] <= 1)).all()
+    with pytest.raises(ValueError, match="hdi_prob"):
+        ie.difficulty(idata, hdi_prob=1.5)
+    with pytest.raises(ValueError, match="no posterior item difficulty"):
+        ie.difficulty(idata.posterior_predictive)
+
+
+def test_bins_have_equal_counts_in_every_draw(small):
+    _, _, idata = small
+    bins = ie.difficulty_bins(idata, n_bins=5)
+    assert bins.dims == ("chain", "draw", "item")
+    counts = np.apply_along_axis(np.bincount, -1, bins.values, minlength=5)
+    assert (counts == 12).all()  # 60 items / 5 bins
+    b = idata.posterior["b"].values
+    first = b[0, 0]
+    assert first[bins.values[0, 0] == 4].min() > first[bins.values[0, 0] == 0].max()
+
+
+def test_characteristic_curves_fall_with_difficulty_and_match_the_model(small):
+    resp, _, idata = small
+    curves = ie.characteristic_curves(idata, n_bins=3)
+    assert curves.index.names == ["model", "bin"] and len(curves) == resp.n_respondents * 3
+    mean = curves.groupby("bin")[["accuracy", "predicted"]].mean()
+    assert mean["accuracy"].is_monotonic_decreasing
+    assert np.abs(mean["accuracy"] - mean["predicted"]).max() < 0.08
+    assert (curves["accuracy_lower"] <= curves["accuracy"] + 1e-12).all()
+
+
+def test_plots_take_ax_and_return_it(small):
+    _, _, idata = small
+    for plot, kwargs in ((ie.plot_item_characteristic, {"items": ["i0", "i5"]}),
+                         (ie.plot_difficulty_distribution, {}),
+                         (ie.plot_characteristic_curves, {"n_bins": 3})):
+        fig, ax = plt.subplots()
+        assert plot(idata, ax=ax, **kwargs) is ax
+        assert ax.has_data()
+        plt.close(fig)
+    ax = ie.plot_difficulty_distribution({"a": idata, "b": idata})
+    assert len(ax.get_legend().get_texts()) == 2
+    with pytest.raises(ValueError, match="unknown item labels"):
+        ie.plot_item_characteristic(idata, items=["nope"])
