@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
 
 DESCRIPTION = """\
@@ -121,12 +122,12 @@ def _report(resp, args):
     table.to_csv(args.out / "difficulty.csv")
     characteristic_curves(idata, n_bins=args.bins).to_csv(args.out / "curves.csv")
     _compact(idata).to_netcdf(args.out / "posterior.nc")
-    for fname, plot in (("difficulty_distribution.png", plot_difficulty_distribution),
-                        ("item_characteristic.png", plot_item_characteristic),
-                        ("characteristic_curves.png", plot_characteristic_curves)):
+    plots = {"difficulty_distribution.png": plot_difficulty_distribution,
+             "item_characteristic.png": plot_item_characteristic,
+             "characteristic_curves.png": partial(plot_characteristic_curves, n_bins=args.bins)}
+    for fname, plot in plots.items():
         fig, ax = plt.subplots(figsize=(7, 4.5))
-        plot(idata, ax=ax) if plot is not plot_characteristic_curves else plot(
-            idata, ax=ax, n_bins=args.bins)
+        plot(idata, ax=ax)
         fig.tight_layout()
         fig.savefig(args.out / fname, dpi=110)
         plt.close(fig)
@@ -134,12 +135,11 @@ def _report(resp, args):
 
 
 def _compact(idata):
-    """The fit without the standardised helper variables (b_z, a_z: recomputable from b, a),
-    in float32: a quarter of the size, for reading back with arviz.from_netcdf."""
-    post = idata.posterior.drop_vars(["b_z", "a_z"], errors="ignore")
-    post = post.astype({k: "float32" for k, v in post.data_vars.items() if v.dtype.kind == "f"})
+    """The fit with its posterior in float32 (half the size; ample for summaries)."""
     import arviz as az
 
+    post = idata.posterior.astype(
+        {k: "float32" for k, v in idata.posterior.data_vars.items() if v.dtype.kind == "f"})
     groups = {g: post if g == "posterior" else idata[g] for g in idata.groups()}
     return az.InferenceData(attrs=dict(idata.attrs), **groups)
 
