@@ -1,4 +1,4 @@
-"""Bundled real data: the optdigits benchmark and its cross-validated response matrix."""
+"""Bundled real data: optdigits and its response matrix; EloML's auc_scores; VTAB."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from importlib import resources
 import pandas as pd
 
 from ..data import Responses
+from ..scores import Scores
 
-__all__ = ["load_optdigits", "load_optdigits_responses"]
+__all__ = ["load_auc_scores", "load_optdigits", "load_optdigits_responses", "load_vtab"]
 
 
 def _path(name):
@@ -41,3 +42,32 @@ def load_optdigits_responses(as_frame=False):
     if as_frame:
         return wide
     return Responses.from_wide(wide, respondent="model", item="instance", rows="item")
+
+
+def _read(name):
+    with _path(name).open("rb") as fh:
+        return pd.read_csv(fh, compression="gzip")
+
+
+def load_auc_scores(as_frame=False):
+    """EloML's ``auc_scores``: AUC of 80 classifier configurations on 20 splits.
+
+    Returns :class:`~irteval.Scores` (players = models, rounds = splits, higher is
+    better), or the long DataFrame (``model``, ``split``, ``auc``) with ``as_frame=True``.
+    """
+    df = _read("auc_scores.csv.gz")
+    if as_frame:
+        return df
+    return Scores.from_long(df, player="model", round="split", score="auc")
+
+
+def load_vtab(as_frame=False):
+    """VTAB as in the EPP paper: top-1 accuracy of 16 pre-trained models on 19 tasks.
+
+    Returns :class:`~irteval.Scores` (players = models, rounds = tasks), or the long
+    DataFrame (``model``, ``dataset``, ``top1_accuracy``) with ``as_frame=True``.
+    """
+    df = _read("vtab.csv.gz")
+    if as_frame:
+        return df
+    return Scores.from_long(df, player="model", round="dataset", score="top1_accuracy")

@@ -1,0 +1,153 @@
+"""Scores of players (models) in rounds (CV splits, datasets, tasks), and their pairwise wins.
+
+In every round, every unordered pair of players that both have a score is one match;
+the higher score wins (after orienting lower-is-better scores) and a tie is half a win
+each. :meth:`Scores.pairs` aggregates that into one row per pair, vectorised over
+players and looping only over rounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .data import _check_frame, _check_labels, _numeric_values, _warn
+
+
+@dataclass(frozen=True)
+class Scores:
+    """One score per (player, round); ``matrix`` is players x rounds, NaN where missing,
+    oriented so that higher is better."""
+
+    matrix: np.ndarray
+    players: pd.Index
+    rounds: pd.Index
+    higher_is_better: bool = True
+    player_name: str = "player"
+    round_name: str = "round"
+
+    @classmethod
+    def from_long(cls, df, *, player, round, score, higher_is_better=True):
+        """Build from a long table with one row per (player, round)."""
+        _check_frame(df)
+        for col in (player, round, score):
+            if col not in df.columns:
+                raise ValueError(
+                    f"column {col!r} is not in the data frame (columns: {list(df.columns)}); "
+                    "pass the right name with player=, round= or score=")
+        for col in (player, round):
+            _check_labels(df[col], col)
+        values = _numeric_values(df[score], score)
+        frame = pd.DataFrame({"p": df[player].to_numpy(), "r": df[round].to_numpy(),
+                              "s": values})
+        dup = frame.duplicated(["p", "r"], keep=False)
+        if dup.any():
+            p, r = frame.loc[dup, ["p", "r"]].iloc[0]
+            raise ValueError(
+                f"{int(frame.duplicated(['p', 'r']).sum())} ({player}, {round}) pairs appear "
+                f"more than once, e.g. ({p!r}, {r!r}); keep one score per player and round "
+                "(average repeats first, or give each repeat its own round label)")
+        missing = np.isnan(values)
+        if missing.any():
+            raise ValueError(
+                f"column {score!r} has {int(missing.sum())} missing scores (e.g. row "
+                f"{int(np.flatnonzero(missing)[0])}); drop those rows: a player absent from a "
+                "round is simply not compared there")
+        wide = frame.pivot(index="p", columns="r", values="s")
+        wide = wide.reindex(index=pd.unique(frame["p"]), columns=pd.unique(frame["r"]))
+        return cls._build(wide, player, round, higher_is_better)
+
+    @classmethod
+    def from_wide(cls, df, *, player="player", round="round", rows="player",
+                  higher_is_better=True):
+        """Build from a matrix of scores: rows are players (or rounds with ``rows="round"``);
+        row labels from the column named ``player`` (``round``) if present, else the index.
+        NaN cells are players absent from a round."""
+        _check_frame(df)
+        if rows not in ("player", "round"):
+            raise ValueError(f"rows must be 'player' or 'round', got {rows!r}")
+        row_name = player if rows == "player" else round
+        if row_name in df.columns:
+            _check_labels(df[row_name], row_name)
+            df = df.set_index(row_name)
+        for axis, labels in (("row", df.index), ("column", df.columns)):
+            _check_labels(pd.Series(labels), f"{axis} labels")
+            dup = labels[labels.duplicated()]
+            if len(dup):
+                raise ValueError(f"duplicate {axis} labels {list(dup[:5])}; labels must be unique")
+        wide = pd.DataFrame({c: _numeric_values(df[c], f"column {c!r}") for c in df.columns},
+                            index=df.index)
+        return cls._build(wide if rows == "player" else wide.T, player, round, higher_is_better)
+
+    @classmethod
+    def _build(cls, wide, player, round, higher_is_better):
+        if not isinstance(higher_is_better, (bool, np.bool_)):
+            raise TypeError("higher_is_better must be True or False")
+        mat = wide.to_numpy(dtype=float)
+        if mat.shape[0] < 2:
+            raise ValueError(
+                f"only {mat.shape[0]} {player}: a leaderboard compares players, so it needs "
+                "at least two")
+        present = (~np.isnan(mat)).sum(axis=0)
+        useful = present >= 2
+        if not useful.any():
+            raise ValueError(
+                f"no {round} has two {player}s with a score, so there is no match to learn "
+                "from; check the round labels")
+        if not useful.all():
+            _warn(f"{int((~useful).sum())} {round}s have fewer than two {player}s with a "
+                  f"score and hold no match (e.g. {list(wide.columns[~useful][:3])})")
+        absent = np.isnan(mat).all(axis=1)
+        if absent.any():
+            raise ValueError(f"{player}s {list(wide.index[absent][:5])} have no score at all; "
+                             "drop them")
+        return cls(matrix=mat if higher_is_better else -mat,
+                   players=pd.Index(wide.index, name=player),
+                   rounds=pd.Index(wide.columns, name=round),
+                   higher_is_better=bool(higher_is_better), player_name=player,
+                   round_name=round)
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def n_rounds(self) -> int:
+        return len(self.rounds)
+
+    def win_matrices(self):
+        """(wins, matches, ties), players x players: wins[i, j] counts i's wins over j with
+        ties as 1/2, matches[i, j] the rounds where both have a score, ties[i, j] the ties."""
+        n = self.n_players
+        wins, matches, ties = np.zeros((n, n)), np.zeros((n, n)), np.zeros((n, n))
+        for s in self.matrix.T:  # one round at a time; all pairs at once
+            ok = ~np.isnan(s)
+            both = ok[:, None] & ok[None, :]
+            np.fill_diagonal(both, False)
+            diff = np.where(both, s[:, None] - s[None, :], np.nan)
+            tie = diff == 0
+            wins += (diff > 0) + 0.5 * tie
+            matches += both
+            ties += tie
+        return wins, matches, ties
+
+    def pairs(self) -> pd.DataFrame:
+        """One row per unordered pair (i listed before j) that met at least once:
+        ``player_i``, ``player_j``, their codes ``i``, ``j``, ``matches``, ``wins_i``
+        (ties count 1/2) and ``ties``."""
+        wins, matches, ties = self.win_matrices()
+        i, j = np.triu_indices(self.n_players, k=1)
+        met = matches[i, j] > 0
+        i, j = i[met], j[met]
+        return pd.DataFrame({
+            "player_i": self.players[i], "player_j": self.players[j], "i": i, "j": j,
+            "matches": matches[i, j], "wins_i": wins[i, j], "ties": ties[i, j],
+        })
+
+    def __repr__(self) -> str:
+        share = np.mean(~np.isnan(self.matrix))
+        return (f"Scores({self.n_players} {self.player_name}s x {self.n_rounds} "
+                f"{self.round_name}s, {share:.0%} present, "
+                f"{'higher' if self.higher_is_better else 'lower'} is better)")

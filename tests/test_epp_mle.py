@@ -1,0 +1,60 @@
+"""Classical EPP against EloML's published/computed numbers (shared/data)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.special import expit
+
+import irteval as ie
+
+ELOML_VTAB_GLMNET = {  # EloML 0.3.1 calculate_epp(estimation="glmnet"), vtab_glmnet_epp.csv
+    "Cond-BigGAN": 1.84584631322435, "Exemplar": 5.86353380170167,
+    "From-Scratch": 3.96756757706167, "Jigsaw": 4.87902464582433,
+    "Rel.Pat.Loc": 4.72020517401203, "Rotation": 6.50485130378121,
+    "Semi-Exemplar-10%": 6.83939503992785, "Semi-Rotation-10%": 6.36059860521216,
+    "Sup-100%": 6.83949522375466, "Sup-Exemplar-100%": 7.40341374728943,
+    "Sup-Rotation-100%": 7.64696953439135, "Uncond-BigGAN": 2.62097189165224,
+    "VAE": 2.78580447514538, "WAE-GAN": 0.602999939261778, "WAE-MMD": 2.16416719841301,
+    "WAE-UKL": 0.0,
+}
+
+
+@pytest.fixture(scope="module")
+def vtab_mle():
+    return ie.mle_epp(ie.datasets.load_vtab(), reference="WAE-UKL")
+
+
+def test_vtab_matches_eloml_glmnet(vtab_mle):
+    ref = pd.Series(ELOML_VTAB_GLMNET)
+    ours = vtab_mle.loc[ref.index, "epp"]
+    assert np.abs(ours - ref).max() < 2e-3
+    assert vtab_mle.loc["WAE-UKL", "se"] == 0 and (vtab_mle["se"].drop("WAE-UKL") > 0.17).all()
+    # EloML enters every pair twice, so its deviance (129.3853) is twice ours
+    assert abs(2 * vtab_mle.attrs["deviance"] - 129.385348311576) < 0.01
+    assert vtab_mle.attrs["df"] == 120 - 15 and vtab_mle.attrs["p_value"] > 0.99
+
+
+def test_vtab_paper_probability_and_wald_test(vtab_mle):
+    d = vtab_mle.loc["Sup-Rotation-100%", "epp"] - vtab_mle.loc["Sup-Exemplar-100%", "epp"]
+    assert abs(expit(d) - 0.56) < 0.005
+    test = ie.wald_test(vtab_mle, "Sup-Rotation-100%", "Sup-Exemplar-100%")
+    assert test["df"] == 1 and abs(test["statistic"] - (d / test["se"]) ** 2) < 1e-9
+    assert 0.3 < test["p_value"] < 0.4
+
+
+def test_sum_to_zero_is_the_default_and_differences_do_not_change(vtab_mle):
+    centred = ie.mle_epp(ie.datasets.load_vtab())
+    assert abs(centred["epp"].sum()) < 1e-8
+    diff = centred["epp"] - centred.loc["WAE-UKL", "epp"]
+    assert np.abs(diff - vtab_mle["epp"]).max() < 1e-6
+
+
+def test_auc_scores_separation_is_detected_and_within_component_fits_exist():
+    scores = ie.datasets.load_auc_scores()
+    with pytest.warns(ie.SeparationWarning, match="2 strongly connected components"):
+        table = ie.mle_epp(scores)
+    assert sorted(table["component"].value_counts().tolist()) == [36, 44]
+    assert np.isfinite(table["epp"]).all() and np.isfinite(table["se"]).all()
+    a, b = table.index[table["component"] == 0][:1][0], table.index[table["component"] == 1][0]
+    with pytest.raises(ValueError, match="different strongly connected components"):
+        ie.wald_test(table, a, b)

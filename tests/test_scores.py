@@ -1,0 +1,58 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from irteval import Scores
+
+
+def frame():
+    return pd.DataFrame({"model": ["a", "b", "c", "a", "b", "c"],
+                         "split": [1, 1, 1, 2, 2, 2],
+                         "auc": [0.9, 0.8, 0.8, 0.7, 0.75, 0.6]})
+
+
+def test_pairs_count_each_unordered_pair_once_with_half_wins():
+    pairs = Scores.from_long(frame(), player="model", round="split", score="auc").pairs()
+    pairs = pairs.set_index(["player_i", "player_j"])
+    assert len(pairs) == 3
+    assert pairs.loc[("a", "b"), ["matches", "wins_i", "ties"]].tolist() == [2, 1, 0]
+    assert pairs.loc[("b", "c"), ["matches", "wins_i", "ties"]].tolist() == [2, 1.5, 1]
+    assert pairs.loc[("a", "c"), "wins_i"] == 2
+
+
+def test_lower_is_better_flips_wins_and_missing_players_are_not_compared():
+    df = frame().assign(auc=lambda d: -d["auc"])
+    low = Scores.from_long(df, player="model", round="split", score="auc",
+                           higher_is_better=False).pairs()
+    high = Scores.from_long(frame(), player="model", round="split", score="auc").pairs()
+    pd.testing.assert_frame_equal(low, high)
+    wide = pd.DataFrame({"r1": [1.0, 2.0, np.nan], "r2": [3.0, 1.0, 2.0]}, index=["a", "b", "c"])
+    pairs = Scores.from_wide(wide).pairs().set_index(["player_i", "player_j"])
+    assert pairs.loc[("a", "c"), "matches"] == 1 and pairs.loc[("a", "b"), "matches"] == 2
+
+
+def test_pair_table_is_vectorised_over_players():
+    scores = Scores.from_wide(pd.DataFrame(np.random.default_rng(0).normal(size=(300, 20))))
+    pairs = scores.pairs()
+    assert len(pairs) == 300 * 299 // 2 and (pairs["matches"] == 20).all()
+    assert np.isclose(pairs["wins_i"].sum() + (20 - pairs["wins_i"]).sum(), 20 * len(pairs))
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda d: d[d.model == "a"], "only 1 model"),
+    (lambda d: d.assign(split=range(6)), "no split has two models"),
+    (lambda d: d.assign(auc=[np.nan, 1, 1, 1, 1, 1]), "1 missing scores"),
+    (lambda d: pd.concat([d, d.iloc[[0]]]), r"1 \(model, split\) pairs appear more than once"),
+    (lambda d: d.assign(model=["a", None, "c", "a", "b", "c"]), "model has 1 missing labels"),
+    (lambda d: d.drop(columns="auc"), "column 'auc' is not in the data frame"),
+    (lambda d: d.assign(auc="high"), "not numbers"),
+])
+def test_bad_input_names_the_problem(mutate, message):
+    with pytest.raises(ValueError, match=message):
+        Scores.from_long(mutate(frame()), player="model", round="split", score="auc")
+
+
+def test_rounds_with_one_player_warn():
+    df = pd.concat([frame(), pd.DataFrame({"model": ["a"], "split": [3], "auc": [0.5]})])
+    with pytest.warns(UserWarning, match="1 splits have fewer than two models"):
+        Scores.from_long(df, player="model", round="split", score="auc")
