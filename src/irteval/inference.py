@@ -66,6 +66,9 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
     for name, value in (("draws", draws), ("chains", chains)):
         if int(value) < 1:
             raise ValueError(f"{name} must be at least 1, got {value}")
+    if posterior_predictive and not model.observed_RVs:
+        raise ValueError("this model has no observed variable to replicate; its posterior "
+                         "predictive checks live in its own module (see its model card)")
     rng = np.random.default_rng(random_seed)
     seeds = rng.integers(2**31, size=3)
 
@@ -87,8 +90,10 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
         _check_mode_exists(model)
         idata = laplace(model, draws, chains, int(seeds[0]), point_only=method == "map")
 
-    if log_likelihood:
+    if log_likelihood and model.observed_RVs:
         pm.compute_log_likelihood(idata, model=model, progressbar=False)
+    elif log_likelihood and hasattr(model, "irteval_log_likelihood"):
+        idata.add_groups(log_likelihood=model.irteval_log_likelihood(idata.posterior))
     if posterior_predictive:
         pm.sample_posterior_predictive(idata, model=model, random_seed=int(seeds[1]),
                                        extend_inferencedata=True, progressbar=False)
@@ -100,12 +105,13 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
 
 
 def _check_mode_exists(model):
-    if getattr(model, "irteval_attrs", {}).get("irteval_model") in ("1pl", "2pl"):
+    name = getattr(model, "irteval_attrs", {}).get("irteval_model", "")
+    if name in ("1pl", "2pl") or name.startswith("bradley_terry"):
         raise ValueError(
             "MAP/Laplace need a posterior mode, and the joint density of this hierarchical "
-            "model has none (it grows without bound as sigma_b -> 0). They are available for "
-            "the 1PL on a complete matrix (through the collapsed model); with missing cells "
-            "or the 2PL use method='advi' or 'nuts'")
+            "model has none (it grows without bound as its scale (sigma_b, sigma_epp) -> 0). "
+            "They are available for the 1PL on a complete matrix (through the collapsed "
+            "model); otherwise use method='advi' or 'nuts'")
 
 
 # ---------------------------------------------------------------------- diagnostics
