@@ -117,3 +117,42 @@ def test_bad_model_arguments():
         ie.models.bradley_terry(pd.DataFrame())
     with pytest.raises(ValueError, match="no observed variable to replicate"):
         ie.fit(ie.models.bradley_terry(scores), posterior_predictive=True)
+
+
+def test_goodness_of_fit_on_vtab(vtab_fit):
+    gof = ie.goodness_of_fit(vtab_fit, n_draws=100)
+    assert len(gof) == 16 * 15 // 2 and (gof["matches"] == 19).all()
+    assert (gof["rep_lower"] <= gof["rep_upper"]).all()
+    assert 0.1 < gof.attrs["ppp_deviance"] < 0.9  # Plackett–Luce fits VTAB
+    assert (gof["p_value"] < 0.01).mean() < 0.05
+    # observed wins and ties recovered from the stored rankings equal the Scores pair table
+    pairs = ie.datasets.load_vtab().pairs()
+    np.testing.assert_allclose(gof["wins"].to_numpy(), pairs["wins_i"].to_numpy())
+
+
+def test_goodness_of_fit_flags_a_misspecified_model():
+    """Rounds whose order flips completely every other round are not strength + noise: every
+    pair then wins exactly half its matches, far less spread than independent rounds give,
+    and the deviance check sits at the other extreme (P(D_rep >= D_obs) near 1)."""
+    rng = np.random.default_rng(3)
+    strength = np.linspace(-2, 2, 12)
+    score = np.column_stack([s * strength + rng.gumbel(size=12) * 0.1
+                             for s in (1, -1) * 10])
+    idata = fit(ie.Scores.from_wide(pd.DataFrame(score)))
+    assert ie.goodness_of_fit(idata, n_draws=100).attrs["ppp_deviance"] > 0.99
+
+
+def test_epp_plots_take_ax(vtab_fit):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    board = ie.leaderboard(vtab_fit)
+    calls = [(ie.plot_leaderboard, (board,)), (ie.plot_epp_vs_score, (board, ie.datasets.load_vtab())),
+             (ie.plot_win_heatmap, (ie.pairwise_probabilities(vtab_fit)[0],)),
+             (ie.plot_win_calibration, (vtab_fit,)), (ie.plot_rank_distribution, (vtab_fit,))]
+    for plot, args in calls:
+        fig, ax = plt.subplots()
+        assert plot(*args, ax=ax) is ax and ax.has_data()
+        plt.close(fig)

@@ -6,10 +6,11 @@ import arviz as az
 import numpy as np
 import pandas as pd
 import xarray as xr
-from scipy.special import expit
+from scipy.special import expit, xlogy
 
 from .difficulty import _hdi_prob
 from .epp import LOG10_ELO
+from .scores import win_matrices
 
 
 def _epp(idata) -> xr.DataArray:
@@ -72,3 +73,68 @@ def pairwise_probabilities(idata, *, rope=0.0):
     np.fill_diagonal(superior, np.nan)
     return (pd.DataFrame(win, index=labels, columns=labels),
             pd.DataFrame(superior, index=labels, columns=labels))
+
+
+def _observed_pairs(idata):
+    """Unordered pairs (i < j) with matches n and wins w of i, and for Plackett–Luce fits the
+    players x rounds presence mask (None for the pairwise model), from the fit's own data."""
+    const = idata.constant_data
+    if "pair_i" in const:
+        return (const["pair_i"].values, const["pair_j"].values, const["matches"].values,
+                idata.observed_data["wins"].values, None)
+    order, mask = const["ranking"].values, const["position_mask"].values.astype(bool)
+    n_players = idata.posterior.sizes["player"]
+    # best first; tied players share their group's start, so -start orders them with ties
+    surrogate = np.full((n_players, order.shape[0]), np.nan)
+    rounds, positions = np.nonzero(mask)
+    surrogate[order[rounds, positions], rounds] = -const["group_start"].values[rounds, positions]
+    wins, matches, _ = win_matrices(surrogate)
+    i, j = np.triu_indices(n_players, k=1)
+    met = matches[i, j] > 0
+    return i[met], j[met], matches[i, j][met], wins[i, j][met], ~np.isnan(surrogate)
+
+
+def _deviance(w, n, p):
+    """Binomial deviance against the saturated model, summed over pairs (last axis)."""
+    return 2 * (xlogy(w, w / (n * p)) + xlogy(n - w, (n - w) / (n * (1 - p)))).sum(axis=-1)
+
+
+def goodness_of_fit(idata, *, n_draws=200, random_seed=0, hdi_prob=None) -> pd.DataFrame:
+    """Posterior predictive check of the pair win counts.
+
+    For ``n_draws`` posterior draws, data are replicated from the fitted likelihood
+    (Plackett–Luce: score = strength + Gumbel noise for the players present in each round;
+    pairwise: wins ~ Binomial(n, p)) and counted per pair. One row per pair: ``matches``,
+    observed ``wins`` (ties 1/2), ``predicted`` (posterior mean of n p), the replicated
+    interval ``rep_lower``/``rep_upper`` and ``p_value`` (two-sided posterior predictive
+    p-value of the pair's wins). ``attrs``: ``deviance_obs`` and ``deviance_rep`` (means over
+    draws of the deviance against the saturated model) and ``ppp_deviance`` =
+    P(D(replicated) >= D(observed)); values near 0 say the model misfits.
+    """
+    prob = _hdi_prob(hdi_prob)
+    strength = _epp(idata).stack(sample=("chain", "draw")).transpose("sample", "player").values
+    rng = np.random.default_rng(random_seed)
+    strength = strength[rng.choice(len(strength), min(n_draws, len(strength)), replace=False)]
+    i, j, n, w, present = _observed_pairs(idata)
+    p = expit(strength[:, i] - strength[:, j])  # (draws, pairs)
+    if present is None:
+        w_rep = rng.binomial(n.astype(np.int64), p).astype(float)
+    else:
+        w_rep = np.empty_like(p)
+        for s, beta in enumerate(strength):
+            noisy = np.where(present, beta[:, None] + rng.gumbel(size=present.shape), np.nan)
+            w_rep[s] = win_matrices(noisy)[0][i, j]
+    players = _epp(idata)["player"].values
+    upper_tail = (w_rep >= w).mean(axis=0)
+    lower_tail = (w_rep <= w).mean(axis=0)
+    table = pd.DataFrame({
+        "player_i": players[i], "player_j": players[j], "matches": n, "wins": w,
+        "predicted": (n * p).mean(axis=0),
+        "rep_lower": np.quantile(w_rep, (1 - prob) / 2, axis=0),
+        "rep_upper": np.quantile(w_rep, (1 + prob) / 2, axis=0),
+        "p_value": np.minimum(1, 2 * np.minimum(upper_tail, lower_tail)),
+    })
+    d_obs, d_rep = _deviance(w, n, p), _deviance(w_rep, n, p)
+    table.attrs.update({"deviance_obs": float(d_obs.mean()), "deviance_rep": float(d_rep.mean()),
+                        "ppp_deviance": float((d_rep >= d_obs).mean()), "hdi_prob": prob})
+    return table

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 from scipy.special import expit
 
 from .difficulty import _check_irt, _hdi_prob, _stacked, characteristic_curves, difficulty
@@ -91,4 +92,82 @@ def plot_characteristic_curves(idata, respondents=None, *, ax=None, n_bins=5, hd
            title="characteristic curves: observed (solid) vs 1PL (dashed)",
            xticks=range(n_bins))
     ax.legend(fontsize="small")
+    return ax
+
+
+# ---------------------------------------------------------------------- EPP leaderboards
+def plot_leaderboard(board, *, ax=None):
+    """Forest plot of a :func:`~irteval.leaderboard` table: EPP mean and HDI, best on top,
+    with P(best) in the labels."""
+    ax = _axes(ax)
+    y = np.arange(len(board))[::-1]
+    ax.errorbar(board["mean"], y, xerr=[board["mean"] - board["hdi_lower"],
+                                        board["hdi_upper"] - board["mean"]], fmt="o", ms=4)
+    ax.set_yticks(y, [f"{p}  ({pb:.0%})" for p, pb in zip(board.index, board["p_best"])],
+                  fontsize="small")
+    ax.set(xlabel=f"EPP ({board.attrs.get('hdi_prob', 0.94):.0%} HDI)",
+           title="leaderboard (P(best) in brackets)")
+    return ax
+
+
+def plot_epp_vs_score(board, scores, *, ax=None):
+    """EPP (with HDI) against each player's mean score, as EloML's ranking plot."""
+    ax = _axes(ax)
+    sign = 1 if scores.higher_is_better else -1
+    mean_score = pd.Series(sign * np.nanmean(scores.matrix, axis=1), index=scores.players)
+    mean_score = mean_score.loc[board.index]
+    ax.errorbar(board["mean"], mean_score, xerr=[board["mean"] - board["hdi_lower"],
+                                                 board["hdi_upper"] - board["mean"]],
+                fmt="o", ms=4)
+    for label, x, y in zip(board.index, board["mean"], mean_score):
+        ax.annotate(str(label), (x, y), fontsize="x-small", xytext=(3, 3),
+                    textcoords="offset points")
+    ax.set(xlabel="EPP", ylabel="mean score", title="EPP vs mean score")
+    return ax
+
+
+def plot_win_heatmap(win, *, ax=None):
+    """Heat map of P(row beats column in a new round) (from :func:`pairwise_probabilities`)."""
+    ax = _axes(ax)
+    image = ax.imshow(win.to_numpy(dtype=float), cmap="RdBu_r", vmin=0, vmax=1)
+    ticks = np.arange(len(win))
+    ax.set_xticks(ticks, win.columns, rotation=90, fontsize="x-small")
+    ax.set_yticks(ticks, win.index, fontsize="x-small")
+    ax.figure.colorbar(image, ax=ax, label="P(row beats column)")
+    return ax
+
+
+def plot_win_calibration(idata, *, ax=None, n_draws=200, random_seed=0):
+    """Empirical win ratio of every pair against the model's predicted one (the paper's
+    Fig. 5), point size by number of matches, with the posterior predictive deviance check
+    in the title."""
+    from .leaderboard import goodness_of_fit
+
+    gof = goodness_of_fit(idata, n_draws=n_draws, random_seed=random_seed)
+    ax = _axes(ax)
+    predicted, empirical = gof["predicted"] / gof["matches"], gof["wins"] / gof["matches"]
+    ax.scatter(predicted, empirical, s=10 * gof["matches"] / gof["matches"].max() + 2,
+               alpha=0.5)
+    ax.plot([0, 1], [0, 1], "k--", lw=1)
+    ax.set(xlabel="predicted P(win)", ylabel="empirical win ratio",
+           title=f"calibration (posterior predictive p of deviance "
+                 f"{gof.attrs['ppp_deviance']:.2f})")
+    return ax
+
+
+def plot_rank_distribution(idata, *, ax=None):
+    """Posterior probability of each rank (columns) for each player (rows, best first)."""
+    from .leaderboard import _epp
+
+    epp = _epp(idata)
+    draws = epp.stack(sample=("chain", "draw")).transpose("sample", "player").values
+    rank = (-draws).argsort(axis=1).argsort(axis=1)
+    n = draws.shape[1]
+    probs = np.stack([np.bincount(rank[:, k], minlength=n) for k in range(n)]) / len(draws)
+    order = np.argsort(rank.mean(axis=0))
+    ax = _axes(ax)
+    image = ax.imshow(probs[order], cmap="Greys", vmin=0, vmax=1, aspect="auto")
+    ax.set_yticks(np.arange(n), epp["player"].values[order], fontsize="x-small")
+    ax.set(xlabel="rank - 1 (0 = best)", title="rank distribution")
+    ax.figure.colorbar(image, ax=ax, label="posterior probability")
     return ax

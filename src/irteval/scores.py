@@ -118,20 +118,8 @@ class Scores:
         return len(self.rounds)
 
     def win_matrices(self):
-        """(wins, matches, ties), players x players: wins[i, j] counts i's wins over j with
-        ties as 1/2, matches[i, j] the rounds where both have a score, ties[i, j] the ties."""
-        n = self.n_players
-        wins, matches, ties = np.zeros((n, n)), np.zeros((n, n)), np.zeros((n, n))
-        for s in self.matrix.T:  # one round at a time; all pairs at once
-            ok = ~np.isnan(s)
-            both = ok[:, None] & ok[None, :]
-            np.fill_diagonal(both, False)
-            diff = np.where(both, s[:, None] - s[None, :], np.nan)
-            tie = diff == 0
-            wins += (diff > 0) + 0.5 * tie
-            matches += both
-            ties += tie
-        return wins, matches, ties
+        """(wins, matches, ties), players x players: see :func:`win_matrices`."""
+        return win_matrices(self.matrix)
 
     def pairs(self) -> pd.DataFrame:
         """One row per unordered pair (i listed before j) that met at least once:
@@ -151,3 +139,23 @@ class Scores:
         return (f"Scores({self.n_players} {self.player_name}s x {self.n_rounds} "
                 f"{self.round_name}s, {share:.0%} present, "
                 f"{'higher' if self.higher_is_better else 'lower'} is better)")
+
+
+def win_matrices(matrix):
+    """Pairwise results of a players x rounds score matrix (NaN = absent), higher is better.
+
+    Returns (wins, matches, ties), players x players: wins[i, j] counts i's wins over j
+    with ties as 1/2, matches[i, j] the rounds where both have a score, ties[i, j] the ties.
+    """
+    n = matrix.shape[0]
+    wins, matches, ties = np.zeros((n, n)), np.zeros((n, n)), np.zeros((n, n))
+    for s in matrix.T:  # one round at a time; all pairs at once
+        ok = ~np.isnan(s)
+        both = ok[:, None] & ok[None, :]
+        np.fill_diagonal(both, False)
+        diff = np.where(both, s[:, None] - s[None, :], np.nan)
+        tie = diff == 0
+        wins += (diff > 0) + 0.5 * tie
+        matches += both
+        ties += tie
+    return wins, matches, ties
