@@ -5,6 +5,7 @@ import arviz as az
 import pandas as pd
 import pytest
 
+import irteval as ie
 from irteval.cli import main
 
 from .conftest import simulate
@@ -39,3 +40,28 @@ def test_missing_file_and_help():
     help_text = subprocess.run([sys.executable, "-m", "irteval.cli", "--help"],
                                capture_output=True, text=True, check=True).stdout
     assert "irteval demo" in help_text and "difficulty.csv" in help_text
+    assert "leaderboard.csv" in help_text
+
+
+def test_leaderboard_command(tmp_path, capsys):
+    df = ie.datasets.load_vtab(as_frame=True)
+    df["top1_accuracy"] = 100 - df["top1_accuracy"]  # an error rate: lower is better
+    path = tmp_path / "errors.csv"
+    df.to_csv(path, index=False)
+    out = tmp_path / "board"
+    assert main(["leaderboard", str(path), "--player", "model", "--round", "dataset",
+                 "--score", "top1_accuracy", "--lower-is-better", "--out", str(out),
+                 "--draws", "200", "--tune", "300", "--chains", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "leaderboard (EPP" in printed and "deviance" in printed
+    board = pd.read_csv(out / "leaderboard.csv", index_col=0)
+    assert board.index[0] == "Sup-Rotation-100%" and {"p_best", "elo"} <= set(board)
+    assert len(pd.read_csv(out / "mle_epp.csv")) == 16
+    assert (out / "calibration.png").stat().st_size > 1000
+
+
+def test_leaderboard_command_names_a_bad_column(tmp_path, capsys):
+    path = tmp_path / "s.csv"
+    pd.DataFrame({"model": ["a", "b"], "round": [1, 1], "auc": [0.5, 0.6]}).to_csv(path)
+    assert main(["leaderboard", str(path), "--out", str(tmp_path)]) == 2
+    assert "column 'score' is not in the data frame" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""The ``irteval`` command: instance difficulty from a response matrix, and a demo."""
+"""The ``irteval`` command: instance difficulty, EPP leaderboards, and a demo of both."""
 
 from __future__ import annotations
 
@@ -8,19 +8,26 @@ from functools import partial
 from pathlib import Path
 
 DESCRIPTION = """\
-Bayesian instance difficulty with a 1PL (Rasch) IRT model.
+Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
 
-Give it a table of which model got which test instance right (1) or wrong (0);
-it fits the model with NUTS and writes, to the output folder:
-  difficulty.csv        one row per instance: posterior mean, sd, interval, bin
-  curves.csv            accuracy per difficulty bin for every model, observed and fitted
-  posterior.nc          the posterior draws, float32 (arviz.from_netcdf reads it back)
-  *.png                 difficulty histogram, item and model characteristic curves
+  irteval difficulty   which test instances are hard (1PL IRT on 0/1 responses); writes
+                       difficulty.csv (one row per instance: posterior mean, sd, interval,
+                       bin), curves.csv (accuracy per difficulty bin for every model),
+                       posterior.nc and plots
+  irteval leaderboard  which model leads a benchmark, with what probability (EPP from
+                       scores per round); writes leaderboard.csv (EPP, interval, Elo,
+                       P(best), ranks), mle_epp.csv (classical EPP), win_probability.csv,
+                       goodness_of_fit.csv, posterior.nc and plots
+  irteval demo         both, on bundled data (optdigits responses of 58 models; VTAB)
+
+posterior.nc files hold the posterior draws in float32 (arviz.from_netcdf reads them).
 
 examples:
-  irteval demo                                   # bundled optdigits data (58 models)
+  irteval demo
   irteval difficulty results.csv --respondent model --item instance --value correct
   irteval difficulty matrix.csv --rows item      # wide: a row per instance, a column per model
+  irteval leaderboard scores.csv --player model --round split --score auc
+  irteval leaderboard times.csv --player solver --round problem --score seconds --lower-is-better
 """
 
 
@@ -29,32 +36,36 @@ def _parser():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    def fit_options(p, out, draws=1000):
-        p.add_argument("--out", type=Path, default=Path(out),
-                       help=f"output folder (default: {out})")
-        p.add_argument("--method", choices=["nuts", "advi", "laplace", "map"], default="nuts",
-                       help="nuts: full posterior (default); advi/laplace: fast approximations; "
-                            "map: point estimate")
+    def sampling(p, draws=1000):
+        p.add_argument("--out", type=Path, default=Path("irteval-output"),
+                       help="output folder (default: irteval-output)")
         p.add_argument("--sampler", choices=["pymc", "nutpie", "numpyro"], default="pymc",
                        help="NUTS implementation (nutpie/numpyro must be installed)")
-        p.add_argument("--model", choices=["1pl", "2pl"], default="1pl",
-                       help="1pl (Rasch, default) or 2pl (adds item discrimination)")
         p.add_argument("--draws", type=int, default=draws,
                        help=f"draws per chain (default {draws})")
         p.add_argument("--tune", type=int, default=1000, help="warm-up steps per chain")
         p.add_argument("--chains", type=int, default=4, help="chains (default 4)")
         p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+
+    def irt_options(p):
+        p.add_argument("--method", choices=["nuts", "advi", "laplace", "map"], default="nuts",
+                       help="nuts: full posterior (default); advi/laplace: fast approximations; "
+                            "map: point estimate")
+        p.add_argument("--model", choices=["1pl", "2pl"], default="1pl",
+                       help="1pl (Rasch, default) or 2pl (adds item discrimination)")
         p.add_argument("--bins", type=int, default=5, help="difficulty bins (default 5)")
 
-    demo = sub.add_parser("demo", help="fit the 1PL to the bundled optdigits responses",
-                          description="Fit the 1PL to which of 58 scikit-learn models got "
-                                      "each of the 5620 optdigits digits right.")
-    fit_options(demo, "irteval-output", draws=500)
+    demo = sub.add_parser("demo", help="both workflows on bundled data",
+                          description="Instance difficulty of the 5620 optdigits digits from "
+                                      "which of 58 scikit-learn models got them right, and the "
+                                      "EPP leaderboard of 16 models on the 19 VTAB tasks. "
+                                      "Outputs go to OUT/optdigits_difficulty and "
+                                      "OUT/vtab_leaderboard.")
+    sampling(demo, draws=500)
 
     diff = sub.add_parser("difficulty", help="instance difficulty from a CSV of responses",
                           description="Instance difficulty from a CSV of 0/1 responses, long "
-                                      "(one row per model and instance) or wide (a matrix).",
-                          formatter_class=argparse.RawDescriptionHelpFormatter)
+                                      "(one row per model and instance) or wide (a matrix).")
     diff.add_argument("responses", type=Path, help="CSV file of 0/1 responses")
     diff.add_argument("--format", choices=["auto", "long", "wide"], default="auto",
                       help="auto (default): long if the --value column exists, else wide")
@@ -67,18 +78,38 @@ def _parser():
     diff.add_argument("--rows", choices=["item", "respondent"], default="item",
                       help="wide: whether rows are instances (item, default) or models; the "
                            "first column holds the row labels")
-    fit_options(diff, "irteval-output")
+    sampling(diff)
+    irt_options(diff)
+
+    board = sub.add_parser("leaderboard", help="EPP leaderboard from a CSV of scores",
+                           description="EPP leaderboard from a long CSV with one score per "
+                                       "player (model) and round (split, dataset, task).")
+    board.add_argument("scores", type=Path, help="long CSV file of scores")
+    board.add_argument("--player", default="model", help="column naming the player")
+    board.add_argument("--round", default="round", help="column naming the round")
+    board.add_argument("--score", default="score", help="column with the score")
+    board.add_argument("--lower-is-better", action="store_true",
+                       help="lower scores win (errors, run times)")
+    board.add_argument("--likelihood", choices=["plackett_luce", "pairwise"],
+                       default="plackett_luce",
+                       help="plackett_luce (default: whole rankings, calibrated intervals) or "
+                            "pairwise (the paper's Bradley-Terry; intervals too narrow)")
+    sampling(board)
     return parser
 
 
-def _read_responses(args):
+def _read_csv(path):
     import pandas as pd
 
+    if not path.is_file():
+        raise SystemExit(f"irteval: no such file: {path}")
+    return pd.read_csv(path)
+
+
+def _read_responses(args):
     from .data import Responses
 
-    if not args.responses.is_file():
-        raise SystemExit(f"irteval: no such file: {args.responses}")
-    df = pd.read_csv(args.responses)
+    df = _read_csv(args.responses)
     long = args.format == "long" or (args.format == "auto" and args.value in df.columns)
     if long:
         return Responses.from_long(df, respondent=args.respondent, item=args.item,
@@ -87,28 +118,48 @@ def _read_responses(args):
     return Responses.from_wide(df, respondent=args.respondent, item=args.item, rows=args.rows)
 
 
-def _report(resp, args):
+def _fit(model, args, **kwargs):
+    from .inference import fit
+
+    idata = fit(model, draws=args.draws, tune=args.tune, chains=args.chains,
+                random_seed=args.seed, sampler=args.sampler, **kwargs)
+    if "max_rhat" in idata.attrs:
+        keys = ("divergences", "max_rhat", "min_ess_bulk", "min_ess_tail")
+        print("diagnostics: " + ", ".join(f"{k} {idata.attrs[k]:.4g}" for k in keys))
+    return idata
+
+
+def _save(idata, out, plots):
+    """Write the posterior (float32) and each plot {file name: function(ax)} to ``out``."""
+    import arviz as az
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    post = idata.posterior.astype(
+        {k: "float32" for k, v in idata.posterior.data_vars.items() if v.dtype.kind == "f"})
+    groups = {g: post if g == "posterior" else idata[g] for g in idata.groups()}
+    az.InferenceData(attrs=dict(idata.attrs), **groups).to_netcdf(out / "posterior.nc")
+    for fname, plot in plots.items():
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        plot(ax=ax)
+        fig.tight_layout()
+        fig.savefig(out / fname, dpi=110)
+        plt.close(fig)
+
+
+def _difficulty_report(resp, args, out, method="nuts", model="1pl", bins=5):
     from . import models
     from .difficulty import characteristic_curves, difficulty
-    from .inference import fit
     from .plots import (plot_characteristic_curves, plot_difficulty_distribution,
                         plot_item_characteristic)
 
     print(resp)
-    model = models.onepl(resp, discrimination=args.model == "2pl")
-    idata = fit(model, method=args.method, draws=args.draws, tune=args.tune,
-                chains=args.chains, random_seed=args.seed, log_likelihood=False)
-    if args.method == "nuts":
-        keys = ("divergences", "max_rhat", "min_ess_bulk", "min_ess_tail")
-        print("diagnostics: " + ", ".join(f"{k} {idata.attrs[k]:.4g}" for k in keys))
-    table = difficulty(idata, n_bins=args.bins)
-    name = resp.item_name
-    print(f"\nhardest {name}s (difficulty b; {table.attrs['hdi_prob']:.0%} HDI):")
+    idata = _fit(models.onepl(resp, discrimination=model == "2pl"), args, method=method,
+                 log_likelihood=False)
+    table = difficulty(idata, n_bins=bins)
+    print(f"\nhardest {resp.item_name}s (difficulty b; {table.attrs['hdi_prob']:.0%} HDI):")
     print(table.sort_values("mean", ascending=False).head(10).round(3).to_string())
     print("\ndifficulty distribution (posterior means):")
     print(table["mean"].describe(percentiles=[.1, .25, .5, .75, .9]).round(3).to_string())
@@ -117,43 +168,78 @@ def _report(resp, args):
                                        accuracy=("accuracy", "mean"),
                                        p_bin=("p_bin", "mean"))
     print(per_bin.round(3).to_string())
-
-    args.out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(args.out / "difficulty.csv")
-    characteristic_curves(idata, n_bins=args.bins).to_csv(args.out / "curves.csv")
-    _compact(idata).to_netcdf(args.out / "posterior.nc")
-    plots = {"difficulty_distribution.png": plot_difficulty_distribution,
-             "item_characteristic.png": plot_item_characteristic,
-             "characteristic_curves.png": partial(plot_characteristic_curves, n_bins=args.bins)}
-    for fname, plot in plots.items():
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        plot(idata, ax=ax)
-        fig.tight_layout()
-        fig.savefig(args.out / fname, dpi=110)
-        plt.close(fig)
-    print(f"\nwrote difficulty.csv, curves.csv, posterior.nc and 3 plots to {args.out}/")
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "difficulty.csv")
+    characteristic_curves(idata, n_bins=bins).to_csv(out / "curves.csv")
+    _save(idata, out, {
+        "difficulty_distribution.png": partial(plot_difficulty_distribution, idata),
+        "item_characteristic.png": partial(plot_item_characteristic, idata),
+        "characteristic_curves.png": partial(plot_characteristic_curves, idata, n_bins=bins)})
+    print(f"\nwrote difficulty.csv, curves.csv, posterior.nc and 3 plots to {out}/")
 
 
-def _compact(idata):
-    """The fit with its posterior in float32 (half the size; ample for summaries)."""
-    import arviz as az
+def _leaderboard_report(scores, args, out, likelihood="plackett_luce"):
+    import warnings
 
-    post = idata.posterior.astype(
-        {k: "float32" for k, v in idata.posterior.data_vars.items() if v.dtype.kind == "f"})
-    groups = {g: post if g == "posterior" else idata[g] for g in idata.groups()}
-    return az.InferenceData(attrs=dict(idata.attrs), **groups)
+    from . import models
+    from .epp import SeparationWarning, mle_epp
+    from .leaderboard import goodness_of_fit, leaderboard, pairwise_probabilities
+    from .plots import (plot_epp_vs_score, plot_leaderboard, plot_rank_distribution,
+                        plot_win_calibration, plot_win_heatmap)
+
+    print(scores)
+    idata = _fit(models.bradley_terry(scores, likelihood=likelihood), args)
+    board = leaderboard(idata)
+    print(f"\nleaderboard (EPP = logit of P(beats an average player); "
+          f"{board.attrs['hdi_prob']:.0%} HDI):")
+    print(board.round(3).to_string())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SeparationWarning)
+        mle = mle_epp(scores)
+    for w in caught:
+        print(f"\nclassical EPP: {w.message}")
+    print(f"\nclassical EPP (maximum likelihood): deviance {mle.attrs['deviance']:.2f} on "
+          f"{mle.attrs['df']} df, goodness-of-fit p = {mle.attrs['p_value']:.3g}")
+    gof = goodness_of_fit(idata, random_seed=args.seed)
+    print(f"posterior predictive check of the pair wins: P(D_rep >= D_obs) = "
+          f"{gof.attrs['ppp_deviance']:.2f} (near 0 or 1: misfit)")
+    win, _ = pairwise_probabilities(idata)
+    out.mkdir(parents=True, exist_ok=True)
+    board.to_csv(out / "leaderboard.csv")
+    mle.to_csv(out / "mle_epp.csv")
+    win.to_csv(out / "win_probability.csv")
+    gof.to_csv(out / "goodness_of_fit.csv", index=False)
+    _save(idata, out, {
+        "leaderboard.png": partial(plot_leaderboard, board),
+        "epp_vs_score.png": partial(plot_epp_vs_score, board, scores),
+        "win_probability.png": partial(plot_win_heatmap, win),
+        "calibration.png": partial(plot_win_calibration, idata),
+        "rank_distribution.png": partial(plot_rank_distribution, idata)})
+    print(f"\nwrote leaderboard.csv, mle_epp.csv, win_probability.csv, goodness_of_fit.csv, "
+          f"posterior.nc and 5 plots to {out}/")
 
 
 def main(argv=None):
     args = _parser().parse_args(argv)
     try:
         if args.command == "demo":
-            from .datasets import load_optdigits_responses
+            from .datasets import load_optdigits_responses, load_vtab
 
-            resp = load_optdigits_responses()
+            print("== instance difficulty: optdigits ==")
+            _difficulty_report(load_optdigits_responses(), args,
+                               args.out / "optdigits_difficulty")
+            print("\n== EPP leaderboard: VTAB ==")
+            _leaderboard_report(load_vtab(), args, args.out / "vtab_leaderboard")
+        elif args.command == "difficulty":
+            _difficulty_report(_read_responses(args), args, args.out, method=args.method,
+                               model=args.model, bins=args.bins)
         else:
-            resp = _read_responses(args)
-        _report(resp, args)
+            from .scores import Scores
+
+            scores = Scores.from_long(_read_csv(args.scores), player=args.player,
+                                      round=args.round, score=args.score,
+                                      higher_is_better=not args.lower_is_better)
+            _leaderboard_report(scores, args, args.out, likelihood=args.likelihood)
     except (ValueError, TypeError) as err:
         print(f"irteval: error: {err}", file=sys.stderr)
         return 2
