@@ -156,3 +156,21 @@ def test_epp_plots_take_ax(vtab_fit):
         fig, ax = plt.subplots()
         assert plot(*args, ax=ax) is ax and ax.has_data()
         plt.close(fig)
+
+
+def test_davidson_tie_model_on_vtab():
+    """VTAB has 128 ties (several models at 100% on a task): the Davidson model makes them
+    a third outcome with its own rate instead of half wins."""
+    scores = ie.datasets.load_vtab()
+    idata = ie.fit(ie.models.bradley_terry(scores, likelihood="davidson"), random_seed=0,
+                   progressbar=False, posterior_predictive=True)
+    assert idata.attrs["max_rhat"] <= 1.01 and idata.attrs["divergences"] == 0
+    ties, matches = scores.pairs()["ties"].sum(), scores.pairs()["matches"].sum()
+    replicated = idata.posterior_predictive["outcomes"].sel(outcome="tie").sum("pair")
+    assert abs(float(replicated.mean()) - ties) < 0.15 * ties  # the tie rate is reproduced
+    assert ties / matches < 0.1
+    board = ie.leaderboard(idata)
+    assert list(board.index[:2]) == ["Sup-Rotation-100%", "Sup-Exemplar-100%"]
+    gof = ie.goodness_of_fit(idata, n_draws=100)
+    np.testing.assert_allclose(gof["wins"].to_numpy(), scores.pairs()["wins_i"].to_numpy())
+    assert 0.05 < gof.attrs["ppp_deviance"] < 0.95

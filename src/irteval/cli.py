@@ -90,10 +90,11 @@ def _parser():
     board.add_argument("--score", default="score", help="column with the score")
     board.add_argument("--lower-is-better", action="store_true",
                        help="lower scores win (errors, run times)")
-    board.add_argument("--likelihood", choices=["plackett_luce", "pairwise"],
+    board.add_argument("--likelihood", choices=["plackett_luce", "pairwise", "davidson"],
                        default="plackett_luce",
-                       help="plackett_luce (default: whole rankings, calibrated intervals) or "
-                            "pairwise (the paper's Bradley-Terry; intervals too narrow)")
+                       help="plackett_luce (default: whole rankings, calibrated intervals), "
+                            "pairwise (the paper's Bradley-Terry; intervals too narrow) or "
+                            "davidson (pairwise with ties as a third outcome)")
     sampling(board)
     return parser
 

@@ -80,8 +80,11 @@ def _observed_pairs(idata):
     players x rounds presence mask (None for the pairwise model), from the fit's own data."""
     const = idata.constant_data
     if "pair_i" in const:
+        observed = idata.observed_data
+        wins = (observed["wins"].values if "wins" in observed else
+                (observed["outcomes"].values * [1.0, 0.0, 0.5]).sum(axis=-1))  # Davidson
         return (const["pair_i"].values, const["pair_j"].values, const["matches"].values,
-                idata.observed_data["wins"].values, None)
+                wins, None)
     order, mask = const["ranking"].values, const["position_mask"].values.astype(bool)
     n_players = idata.posterior.sizes["player"]
     # best first; tied players share their group's start, so -start orders them with ties
@@ -104,7 +107,8 @@ def goodness_of_fit(idata, *, n_draws=200, random_seed=0, hdi_prob=None) -> pd.D
 
     For ``n_draws`` posterior draws, data are replicated from the fitted likelihood
     (Plackett–Luce: score = strength + Gumbel noise for the players present in each round;
-    pairwise: wins ~ Binomial(n, p)) and counted per pair. One row per pair: ``matches``,
+    pairwise: wins ~ Binomial(n, p); Davidson: win/loss/tie counts ~ Multinomial) and counted
+    per pair, ties as half wins. One row per pair: ``matches``,
     observed ``wins`` (ties 1/2), ``predicted`` (posterior mean of n p), the replicated
     interval ``rep_lower``/``rep_upper`` and ``p_value`` (two-sided posterior predictive
     p-value of the pair's wins). ``attrs``: ``deviance_obs`` and ``deviance_rep`` (means over
@@ -112,14 +116,24 @@ def goodness_of_fit(idata, *, n_draws=200, random_seed=0, hdi_prob=None) -> pd.D
     P(D(replicated) >= D(observed)); values near 0 say the model misfits.
     """
     prob = _hdi_prob(hdi_prob)
-    strength = _epp(idata).stack(sample=("chain", "draw")).transpose("sample", "player").values
+    post = idata.posterior.stack(sample=("chain", "draw"))
     rng = np.random.default_rng(random_seed)
-    strength = strength[rng.choice(len(strength), min(n_draws, len(strength)), replace=False)]
+    keep = rng.choice(post.sizes["sample"], min(n_draws, post.sizes["sample"]), replace=False)
+    strength = post["strength"].transpose("sample", "player").values[keep]
     i, j, n, w, present = _observed_pairs(idata)
-    p = expit(strength[:, i] - strength[:, j])  # (draws, pairs)
-    if present is None:
-        w_rep = rng.binomial(n.astype(np.int64), p).astype(float)
+    diff = strength[:, i] - strength[:, j]  # (draws, pairs)
+    if "log_nu" in post:  # Davidson: win / loss / tie, expected score P(win) + P(tie) / 2
+        logits = np.stack([diff / 2, -diff / 2,
+                           np.broadcast_to(post["log_nu"].values[keep, None], diff.shape)], -1)
+        probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
+        probs /= probs.sum(axis=-1, keepdims=True)
+        p = probs[..., 0] + probs[..., 2] / 2
+        w_rep = (rng.multinomial(n.astype(np.int64), probs) * [1.0, 0.0, 0.5]).sum(axis=-1)
     else:
+        p = expit(diff)
+    if present is None and "log_nu" not in post:
+        w_rep = rng.binomial(n.astype(np.int64), p).astype(float)
+    elif present is not None:
         w_rep = np.empty_like(p)
         for s, beta in enumerate(strength):
             noisy = np.where(present, beta[:, None] + rng.gumbel(size=present.shape), np.nan)

@@ -10,6 +10,9 @@ Both likelihoods give P(i beats j in a round) = logistic(epp_i - epp_j):
   w_ij ~ Binomial(n_ij, logistic(epp_i - epp_j)) with half-wins for ties. Pairs from one
   round share its scores, so this is a composite likelihood: right centre, intervals too
   narrow. Kept for comparison with the paper and EloML.
+- ``"davidson"``: the pairwise model with ties as a third outcome (Davidson 1970):
+  P(i wins) : P(j wins) : P(tie) = pi_i : pi_j : nu sqrt(pi_i pi_j), pi = exp(epp), for scores
+  with many ties; P(i beats j | no tie) is still logistic(epp_i - epp_j).
 
 epp ~ ZeroSumNormal(sigma_epp), sigma_epp ~ HalfNormal(3): the hierarchy keeps a player
 that never wins finite. See ``models/bradley_terry.md``.
@@ -26,7 +29,7 @@ import xarray as xr
 
 from ..scores import Scores
 
-LIKELIHOODS = ("plackett_luce", "pairwise")
+LIKELIHOODS = ("plackett_luce", "pairwise", "davidson")
 
 
 def _rankings(scores: Scores):
@@ -90,7 +93,7 @@ def bradley_terry(scores: Scores, *, likelihood="plackett_luce", reference=None,
 
     Parameters
     ----------
-    likelihood : {"plackett_luce", "pairwise"}
+    likelihood : {"plackett_luce", "pairwise", "davidson"}
     reference : player label, optional
         Report ``epp`` relative to this player (its EPP is then 0); by default the EPPs
         sum to zero.
@@ -101,7 +104,8 @@ def bradley_terry(scores: Scores, *, likelihood="plackett_luce", reference=None,
     -------
     pymc.Model
         Free ``sigma_epp`` and ``strength`` (sum to zero); ``epp`` = strength (minus the
-        reference's). Pairwise: observed ``wins`` (dim pair). Plackett–Luce: the rankings
+        reference's). Pairwise: observed ``wins`` (dim pair). Davidson: ``log_nu`` and
+        observed ``outcomes`` (dims pair, outcome). Plackett–Luce: the rankings
         enter through a potential (data ``ranking``: player codes best first, per round),
         and ``fit`` stores each round's log-likelihood for ``az.loo``.
     """
@@ -113,9 +117,10 @@ def bradley_terry(scores: Scores, *, likelihood="plackett_luce", reference=None,
     if reference is not None and reference not in scores.players:
         raise ValueError(f"reference {reference!r} is not a player")
     coords = {"player": np.asarray(scores.players)}
-    if likelihood == "pairwise":
+    if likelihood in ("pairwise", "davidson"):
         pairs = scores.pairs()
         coords["pair"] = np.arange(len(pairs))
+        coords["outcome"] = ["win_i", "win_j", "tie"]
     else:
         order, mask, group_start = _rankings(scores)
         coords["round"] = np.asarray(scores.rounds)
@@ -127,13 +132,23 @@ def bradley_terry(scores: Scores, *, likelihood="plackett_luce", reference=None,
         else:
             ref = scores.players.get_loc(reference)
             epp = pm.Deterministic("epp", strength - strength[ref], dims="player")
-        if likelihood == "pairwise":
+        if likelihood in ("pairwise", "davidson"):
             i = pm.Data("pair_i", pairs["i"].to_numpy(), dims="pair")
             j = pm.Data("pair_j", pairs["j"].to_numpy(), dims="pair")
             matches = pm.Data("matches", pairs["matches"].to_numpy(), dims="pair")
-            pm.CustomDist("wins", matches, strength[i] - strength[j], logp=_pairwise_logp,
+            diff = strength[i] - strength[j]
+        if likelihood == "pairwise":
+            pm.CustomDist("wins", matches, diff, logp=_pairwise_logp,
                           random=_pairwise_random, observed=pairs["wins_i"].to_numpy(),
                           dims="pair")
+        elif likelihood == "davidson":
+            log_nu = pm.Normal("log_nu", 0.0, 2.0)  # tie propensity; P(tie | equal) = nu/(2+nu)
+            ties = pairs["ties"].to_numpy()
+            outcomes = np.column_stack([pairs["wins_i"] - ties / 2,
+                                        pairs["matches"] - pairs["wins_i"] - ties / 2, ties])
+            logits = pt.stack([diff / 2, -diff / 2, pt.broadcast_to(log_nu, diff.shape)], axis=-1)
+            pm.Multinomial("outcomes", n=matches, p=pt.special.softmax(logits, axis=-1),
+                           observed=outcomes.astype(np.int64), dims=("pair", "outcome"))
         else:
             order_d = pm.Data("ranking", order, dims=("round", "position"))
             mask_d = pm.Data("position_mask", mask, dims=("round", "position"))
