@@ -11,6 +11,8 @@ import pandas as pd
 import xarray as xr
 from scipy.special import expit
 
+from .draws import hdi_prob_or_default, stacked_draws
+
 
 def _check_irt(idata):
     if not hasattr(idata, "posterior") or "b" not in idata.posterior:
@@ -18,13 +20,6 @@ def _check_irt(idata):
             "idata has no posterior item difficulty 'b'; pass the result of "
             "irteval.fit(irteval.models.onepl(responses))"
         )
-
-
-def _hdi_prob(hdi_prob):
-    prob = az.rcParams["stats.ci_prob"] if hdi_prob is None else hdi_prob
-    if not 0 < prob < 1:
-        raise ValueError(f"hdi_prob must be between 0 and 1, got {prob}")
-    return prob
 
 
 def observed_cells(idata):
@@ -36,15 +31,6 @@ def observed_cells(idata):
         return item_idx, respondent_idx, mat[item_idx, respondent_idx]
     const = idata.constant_data
     return const["item_idx"].values, const["respondent_idx"].values, y.values.astype(float)
-
-
-def _stacked(idata, name, max_draws=None, random_seed=0):
-    """Draws of a posterior variable as (sample, ...), thinned at random to max_draws."""
-    arr = idata.posterior[name].stack(sample=("chain", "draw")).transpose("sample", ...).values
-    if max_draws is not None and len(arr) > max_draws:
-        keep = np.sort(np.random.default_rng(random_seed).choice(len(arr), max_draws, False))
-        arr = arr[keep]
-    return arr
 
 
 def difficulty_bins(idata, n_bins=5) -> xr.DataArray:
@@ -71,7 +57,7 @@ def difficulty(idata, *, hdi_prob=None, n_bins=5) -> pd.DataFrame:
     ``bin`` (0 = easiest), ``p_bin``. ``attrs["hdi_prob"]`` holds the interval's mass.
     """
     _check_irt(idata)
-    prob = _hdi_prob(hdi_prob)
+    prob = hdi_prob_or_default(hdi_prob)
     b = idata.posterior["b"]
     hdi = az.hdi(b, hdi_prob=prob)["b"].values
     mean = b.mean(("chain", "draw")).values
@@ -106,10 +92,10 @@ def characteristic_curves(idata, *, n_bins=5, hdi_prob=None, max_draws=200,
     draws are thinned to ``max_draws``.
     """
     _check_irt(idata)
-    prob = _hdi_prob(hdi_prob)
-    b = _stacked(idata, "b", max_draws, random_seed)
-    theta = _stacked(idata, "theta", max_draws, random_seed)
-    a = (_stacked(idata, "a", max_draws, random_seed) if "a" in idata.posterior
+    prob = hdi_prob_or_default(hdi_prob)
+    b = stacked_draws(idata, "b", max_draws, random_seed)
+    theta = stacked_draws(idata, "theta", max_draws, random_seed)
+    a = (stacked_draws(idata, "a", max_draws, random_seed) if "a" in idata.posterior
          else np.ones_like(b))
     item_idx, resp_idx, y = observed_cells(idata)
     n_items, n_resp = b.shape[1], theta.shape[1]

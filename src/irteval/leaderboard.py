@@ -8,7 +8,7 @@ import pandas as pd
 import xarray as xr
 from scipy.special import expit, xlogy
 
-from .difficulty import _hdi_prob
+from .draws import hdi_prob_or_default, stacked_draws
 from .epp import LOG10_ELO
 from .scores import win_matrices
 
@@ -25,9 +25,9 @@ def leaderboard(idata, *, hdi_prob=None) -> pd.DataFrame:
     ``hdi_upper``, ``elo`` (1500 + mean * 400 / ln 10), ``p_best`` (share of draws in which
     the player has the highest EPP), ``expected_rank`` (1 = best) and ``rank_lower`` /
     ``rank_upper`` (equal-tailed interval of the rank with mass ``hdi_prob``)."""
-    prob = _hdi_prob(hdi_prob)
+    prob = hdi_prob_or_default(hdi_prob)
     epp = _epp(idata)
-    draws = epp.stack(sample=("chain", "draw")).transpose("sample", "player").values
+    draws = stacked_draws(idata, "epp")
     rank = (-draws).argsort(axis=1).argsort(axis=1) + 1
     hdi = az.hdi(epp, hdi_prob=prob)["epp"].values
     mean = draws.mean(axis=0)
@@ -61,7 +61,7 @@ def pairwise_probabilities(idata, *, rope=0.0):
     the posterior probability that the row is better by more than the region of practical
     equivalence ``rope`` (on the EPP scale)."""
     epp = _epp(idata)
-    draws = epp.stack(sample=("chain", "draw")).transpose("sample", "player").values
+    draws = stacked_draws(idata, "epp")
     labels = pd.Index(epp["player"].values, name=idata.attrs.get("player_name", "player"))
     win = np.zeros((len(labels), len(labels)))
     superior = np.zeros_like(win)
@@ -115,7 +115,7 @@ def goodness_of_fit(idata, *, n_draws=200, random_seed=0, hdi_prob=None) -> pd.D
     draws of the deviance against the saturated model) and ``ppp_deviance`` =
     P(D(replicated) >= D(observed)); values near 0 say the model misfits.
     """
-    prob = _hdi_prob(hdi_prob)
+    prob = hdi_prob_or_default(hdi_prob)
     post = idata.posterior.stack(sample=("chain", "draw"))
     rng = np.random.default_rng(random_seed)
     keep = rng.choice(post.sizes["sample"], min(n_draws, post.sizes["sample"]), replace=False)

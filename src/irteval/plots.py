@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from .difficulty import _check_irt, _hdi_prob, _stacked, characteristic_curves, difficulty
+from .difficulty import _check_irt, characteristic_curves, difficulty
+from .draws import hdi_prob_or_default, stacked_draws
 
 
 def _axes(ax):
@@ -19,11 +20,11 @@ def plot_item_characteristic(idata, items=None, *, ax=None, hdi_prob=None, max_d
     the respondents' posterior mean abilities as a rug. By default five items spread
     from the easiest to the hardest."""
     _check_irt(idata)
-    prob = _hdi_prob(hdi_prob)
+    prob = hdi_prob_or_default(hdi_prob)
     ax = _axes(ax)
     labels = idata.posterior["item"].values
-    b = _stacked(idata, "b", max_draws)
-    a = _stacked(idata, "a", max_draws) if "a" in idata.posterior else np.ones_like(b)
+    b = stacked_draws(idata, "b", max_draws)
+    a = stacked_draws(idata, "a", max_draws) if "a" in idata.posterior else np.ones_like(b)
     theta_mean = idata.posterior["theta"].mean(("chain", "draw")).values
     if items is None:
         order = np.argsort(b.mean(axis=0))
@@ -160,7 +161,7 @@ def plot_rank_distribution(idata, *, ax=None):
     from .leaderboard import _epp
 
     epp = _epp(idata)
-    draws = epp.stack(sample=("chain", "draw")).transpose("sample", "player").values
+    draws = stacked_draws(idata, "epp")
     rank = (-draws).argsort(axis=1).argsort(axis=1)
     n = draws.shape[1]
     probs = np.stack([np.bincount(rank[:, k], minlength=n) for k in range(n)]) / len(draws)

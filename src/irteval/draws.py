@@ -1,0 +1,23 @@
+"""Helpers shared by the summaries: the interval mass and posterior draws as arrays."""
+
+from __future__ import annotations
+
+import arviz as az
+import numpy as np
+
+
+def hdi_prob_or_default(hdi_prob):
+    """The interval mass: ``hdi_prob``, or ArviZ's ``stats.ci_prob`` setting when None."""
+    prob = az.rcParams["stats.ci_prob"] if hdi_prob is None else hdi_prob
+    if not 0 < prob < 1:
+        raise ValueError(f"hdi_prob must be between 0 and 1, got {prob}")
+    return prob
+
+
+def stacked_draws(idata, name, max_draws=None, random_seed=0):
+    """Draws of a posterior variable as (sample, ...), thinned at random to max_draws."""
+    arr = idata.posterior[name].stack(sample=("chain", "draw")).transpose("sample", ...).values
+    if max_draws is not None and len(arr) > max_draws:
+        keep = np.sort(np.random.default_rng(random_seed).choice(len(arr), max_draws, False))
+        arr = arr[keep]
+    return arr
