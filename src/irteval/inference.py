@@ -22,7 +22,7 @@ SAMPLERS = ("pymc", "nutpie", "numpyro")
 
 
 def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=None,
-        sampler="pymc", target_accept=0.9, log_likelihood=True, posterior_predictive=False,
+        sampler="pymc", target_accept=None, log_likelihood=True, posterior_predictive=False,
         progressbar=True, advi_iterations=20000, collapse=True, **sample_kwargs) -> az.InferenceData:
     """Fit a model built by :mod:`irteval.models` and return its posterior.
 
@@ -42,6 +42,9 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
         Seeds every random step (sampling, initialisation, predictive draws).
     sampler : {"pymc", "nutpie", "numpyro"}
         NUTS implementation; nutpie and numpyro must be installed.
+    target_accept : float, optional
+        NUTS target acceptance; by default the model's own suggestion (0.95 for the 2PL,
+        whose geometry produced divergences at 0.9), else 0.9.
     log_likelihood : bool
         Store the pointwise log-likelihood (needed by ``az.loo``/``az.waic``). It holds
         ``chains * draws * n_obs`` numbers: turn it off for very large data.
@@ -69,6 +72,8 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
     if posterior_predictive and not model.observed_RVs:
         raise ValueError("this model has no observed variable to replicate; its posterior "
                          "predictive checks live in its own module (see its model card)")
+    if target_accept is None:
+        target_accept = getattr(model, "irteval_attrs", {}).get("target_accept", 0.9)
     rng = np.random.default_rng(random_seed)
     seeds = rng.integers(2**31, size=3)
 
