@@ -1,4 +1,5 @@
-"""Bundled real data: optdigits and its response matrix; EloML's auc_scores; VTAB."""
+"""Bundled real data: the robustness benchmarks (optdigits with its response matrix, letter,
+wall-robot-navigation); EloML's auc_scores; VTAB."""
 
 from __future__ import annotations
 
@@ -9,11 +10,25 @@ import pandas as pd
 from ..data import Responses
 from ..scores import Scores
 
-__all__ = ["load_auc_scores", "load_optdigits", "load_optdigits_responses", "load_vtab"]
+__all__ = ["load_auc_scores", "load_letter", "load_optdigits", "load_optdigits_responses",
+           "load_vtab", "load_wall_robot_navigation"]
 
 
 def _path(name):
     return resources.files(__package__) / "data" / name
+
+
+def _read(name):
+    with _path(name).open("rb") as fh:
+        return pd.read_csv(fh, compression="gzip")
+
+
+def _load_uci(name, return_X_y):
+    df = _read(f"{name}.csv.gz")
+    df.index.name = "instance"
+    if return_X_y:
+        return df.drop(columns="class"), df["class"]
+    return df
 
 
 def load_optdigits(return_X_y=False):
@@ -22,12 +37,18 @@ def load_optdigits(return_X_y=False):
     Returns a DataFrame with the features and a ``class`` column, or ``(X, y)``.
     Row i is OpenML row_id i (UCI train then test, as on OpenML).
     """
-    with _path("optdigits.csv.gz").open("rb") as fh:
-        df = pd.read_csv(fh, compression="gzip")
-    df.index.name = "instance"
-    if return_X_y:
-        return df.drop(columns="class"), df["class"]
-    return df
+    return _load_uci("optdigits", return_X_y)
+
+
+def load_letter(return_X_y=False):
+    """The UCI/OpenML letter data (20000 letters, 16 integer features 0-15, class A-Z)."""
+    return _load_uci("letter", return_X_y)
+
+
+def load_wall_robot_navigation(return_X_y=False):
+    """The UCI/OpenML wall-robot-navigation data (5456 readings of 24 ultrasound sensors,
+    4 movement classes)."""
+    return _load_uci("wall_robot_navigation", return_X_y)
 
 
 def load_optdigits_responses(as_frame=False):
@@ -42,11 +63,6 @@ def load_optdigits_responses(as_frame=False):
     if as_frame:
         return wide
     return Responses.from_wide(wide, respondent="model", item="instance", rows="item")
-
-
-def _read(name):
-    with _path(name).open("rb") as fh:
-        return pd.read_csv(fh, compression="gzip")
 
 
 def load_auc_scores(as_frame=False):

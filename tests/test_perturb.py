@@ -1,0 +1,67 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+import irteval as ie
+from irteval.robustness import perturb
+
+
+@pytest.fixture
+def frames():
+    rng = np.random.default_rng(0)
+    train = pd.DataFrame({"x": rng.normal(0, 2, 4000), "colour": rng.choice(["r", "g", "b"], 4000,
+                                                                             p=[.6, .3, .1])})
+    test = pd.DataFrame({"x": np.zeros(4000), "colour": ["r"] * 4000})
+    return train, test
+
+
+def test_numeric_noise_has_eps_times_training_sd(frames):
+    train, test = frames
+    noisy = perturb(test, train, eps=0.2, nominal=["colour"], random_state=1)
+    assert abs(noisy["x"].std() / (0.2 * train["x"].std()) - 1) < 0.05
+    assert abs(noisy["x"].mean()) < 0.05
+
+
+def test_nominal_values_are_redrawn_from_the_training_distribution(frames):
+    train, test = frames
+    noisy = perturb(test, train, eps=0.2, nominal=["colour"], random_state=1)
+    a = 1 - np.exp(-0.2)
+    changed = (noisy["colour"] != "r").mean()
+    assert abs(changed - a * 0.4) < 0.02  # redrawn w.p. a, to another colour w.p. 0.4
+    assert set(noisy["colour"]) <= {"r", "g", "b"}
+    heavy = perturb(test, train, eps=20, nominal=["colour"], random_state=1)
+    assert abs((heavy["colour"] == "b").mean() - 0.1) < 0.02
+
+
+def test_seeds_rows_and_zero_noise(frames):
+    train, test = frames
+    one = perturb(test, train, nominal=["colour"], random_state=3)
+    two = perturb(test, train, nominal=["colour"], random_state=3)
+    pd.testing.assert_frame_equal(one, two)
+    some = perturb(test, train, nominal=["colour"], rows=np.arange(10), random_state=3)
+    assert (some["x"].iloc[10:] == 0).all() and (some["x"].iloc[:10] != 0).all()
+    assert (perturb(test, train, eps=0, nominal=["colour"])["x"] == 0).all()
+
+
+def test_real_benchmark_columns():
+    X, _ = ie.datasets.load_letter(return_X_y=True)
+    noisy = perturb(X.iloc[:100], X.iloc[100:], eps=0.2, nominal=["x-box"], random_state=0)
+    assert noisy.shape == (100, 16) and set(noisy["x-box"]) <= set(X["x-box"])
+    X, _ = ie.datasets.load_wall_robot_navigation(return_X_y=True)
+    assert X.shape == (5456, 24)
+
+
+def test_bad_input_names_the_problem(frames):
+    train, test = frames
+    with pytest.raises(ValueError, match="eps must be a finite number >= 0"):
+        perturb(test, train, eps=-1, nominal=["colour"])
+    with pytest.raises(ValueError, match=r"nominal columns \['shape'\] are not in X"):
+        perturb(test, train, nominal=["shape"])
+    with pytest.raises(ValueError, match=r"columns \['colour'\] are not numeric"):
+        perturb(test, train)
+    with pytest.raises(ValueError, match="same columns"):
+        perturb(test[["x"]], train, nominal=[])
+    with pytest.raises(TypeError, match="X must be a pandas DataFrame"):
+        perturb(test.to_numpy(), train)
+    with pytest.raises(ValueError, match="missing values"):
+        perturb(test.assign(x=np.nan), train, nominal=["colour"])
