@@ -1,7 +1,10 @@
-"""Robustness by instance difficulty (paper 1): model zoo, cross-validated responses, noise."""
+"""Robustness by instance difficulty (paper 1): model zoo, cross-validated responses, noise,
+System Characteristic Curves."""
 
 from .perturb import perturb
 from .responses import cross_val_responses
-from .zoo import FAMILIES, family_of, zoo
+from .scc import noisy_predictions, p_hardest_most_sensitive, scc
+from .zoo import FAMILIES, families, family_of, zoo
 
-__all__ = ["FAMILIES", "cross_val_responses", "family_of", "perturb", "zoo"]
+__all__ = ["FAMILIES", "cross_val_responses", "families", "family_of", "noisy_predictions",
+           "p_hardest_most_sensitive", "perturb", "scc", "zoo"]

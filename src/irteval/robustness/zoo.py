@@ -122,6 +122,11 @@ def zoo(population=False):
     return out
 
 
+def families():
+    """One fresh representative estimator per family (the paper's SCC models)."""
+    return zoo(population=False)
+
+
 def family_of(name):
     """The family of a configuration name from :func:`zoo`."""
     for family, (_, configs) in FAMILIES.items():

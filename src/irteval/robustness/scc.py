@@ -1,0 +1,149 @@
+"""System Characteristic Curves: how much a model's predictions change under noise, per
+difficulty bin, with the difficulty's posterior uncertainty carried along.
+
+Predictions of independent instances do not interact, so a test set in which a proportion p
+of each bin is perturbed gives, instance by instance, either the clean or the perturbed
+prediction. :func:`noisy_predictions` therefore trains each model once per fold and predicts
+every test instance twice (clean, perturbed); :func:`scc` then forms, for every posterior draw
+of the difficulties, the bins, the perturbed subsets and Cohen's kappa between clean and
+perturbed predictions (folds pooled), without retraining.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from rich.progress import track
+from sklearn.base import clone
+from sklearn.model_selection import StratifiedKFold
+
+from ..draws import hdi_prob_or_default, stacked_draws
+from .perturb import perturb
+
+PROPORTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+
+
+def _fit_predict_twice(estimator, X, y, train, test, eps, nominal, seed):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = clone(estimator).fit(X.iloc[train], y.iloc[train])
+        noisy = perturb(X.iloc[test], X.iloc[train], eps=eps, nominal=nominal,
+                        random_state=seed)
+        return model.predict(X.iloc[test]), model.predict(noisy)
+
+
+def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), cv=5, random_state=0,
+                      n_jobs=None, progressbar=True):
+    """Out-of-fold predictions of every model on the clean and on the perturbed instances.
+
+    Returns ``(clean, perturbed)``, two DataFrames instances x models; the noise of each test
+    fold uses that fold's training statistics (:func:`~irteval.robustness.perturb`).
+    """
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError("X must be a pandas DataFrame (its index labels the instances)")
+    y = pd.Series(np.asarray(y), index=X.index)
+    if not isinstance(estimators, dict) or not estimators:
+        raise ValueError("estimators must be a non-empty dict {name: estimator}")
+    folds = list(StratifiedKFold(cv, shuffle=True, random_state=random_state).split(X, y))
+    jobs = [(name, k) for name in estimators for k in range(cv)]
+    seeds = np.random.SeedSequence(random_state).spawn(cv)
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(_fit_predict_twice)(estimators[name], X, y, *folds[k], noise, list(nominal),
+                                    np.random.default_rng(seeds[k])) for name, k in jobs)
+    if progressbar:
+        results = track(results, total=len(jobs), description="training with noise")
+    clean = pd.DataFrame(index=X.index, columns=list(estimators), dtype=object)
+    perturbed = clean.copy()
+    for (name, k), (pred_clean, pred_noisy) in zip(jobs, results):
+        test = X.index[folds[k][1]]
+        clean.loc[test, name] = pred_clean
+        perturbed.loc[test, name] = pred_noisy
+    return clean, perturbed
+
+
+def _agreement(a, b, n_classes):
+    """Cohen's kappa, agreement (accuracy) and macro-F1 of integer labels b against a.
+
+    From the confusion matrix C: kappa = (p_o - p_e) / (1 - p_e), p_o = tr(C) / n,
+    p_e = sum_k row_k col_k / n^2; F1_k = 2 C_kk / (row_k + col_k) averaged over the classes
+    present. Identical labels give 1 for all three (kappa is 0/0 with a single class).
+    """
+    if np.array_equal(a, b):
+        return 1.0, 1.0, 1.0
+    confusion = np.bincount(a * n_classes + b, minlength=n_classes**2).reshape(
+        n_classes, n_classes)
+    n = len(a)
+    rows, cols, diag = confusion.sum(axis=1), confusion.sum(axis=0), np.diag(confusion)
+    p_o = diag.sum() / n
+    p_e = (rows * cols).sum() / n**2
+    present = (rows + cols) > 0
+    f1 = (2 * diag[present] / (rows + cols)[present]).mean()
+    return (p_o - p_e) / (1 - p_e), p_o, f1
+
+
+def scc(idata, clean, perturbed, *, proportions=PROPORTIONS, n_bins=5, max_draws=100,
+        hdi_prob=None, random_state=0, progressbar=True) -> pd.DataFrame:
+    """System Characteristic Curves from a difficulty fit and :func:`noisy_predictions`.
+
+    For each of ``max_draws`` posterior draws: instances are cut into ``n_bins`` equal-count
+    difficulty bins by that draw's b; in every bin a random proportion p of the instances
+    (nested as p grows) takes its perturbed prediction; Cohen's kappa, agreement and macro-F1
+    between clean and these predictions are computed per model, bin and p. Returns one row
+    per (model, bin, proportion) with posterior means and HDI bounds (``kappa``,
+    ``kappa_lower``, ``kappa_upper``, ``agreement``, ``macro_f1``); ``attrs["kappa_draws"]``
+    holds the draws as an array (model, bin, proportion, draw).
+    """
+    prob = hdi_prob_or_default(hdi_prob)
+    proportions = np.asarray(proportions, dtype=float)
+    if proportions.ndim != 1 or ((proportions < 0) | (proportions > 1)).any():
+        raise ValueError(f"proportions must lie in [0, 1], got {proportions.tolist()}")
+    items = pd.Index(idata.posterior["item"].values)
+    if not items.equals(pd.Index(clean.index)) or not clean.index.equals(perturbed.index):
+        missing = items.difference(clean.index)
+        raise ValueError(
+            "the fit's items and the predictions' instances do not match (e.g. "
+            f"{list(missing[:5]) or list(clean.index.difference(items)[:5])}); fit the "
+            "difficulty on responses built from the same X")
+    b = stacked_draws(idata, "b", max_draws, random_state)
+    rng = np.random.default_rng(random_state)
+    codes, classes = pd.factorize(pd.concat([clean, perturbed]).to_numpy().ravel())
+    codes = codes.reshape(2 * len(clean), -1)
+    clean_v, noisy_v = codes[:len(clean)], codes[len(clean):]
+    n_items, n_models = clean_v.shape
+    out = np.empty((3, n_models, n_bins, len(proportions), len(b)))
+    draws = track(range(len(b)), description="SCC over draws") if progressbar else range(len(b))
+    for s in draws:
+        item_bin = (b[s].argsort().argsort() * n_bins) // n_items
+        for k in range(n_bins):
+            members = rng.permutation(np.flatnonzero(item_bin == k))
+            for q, p in enumerate(proportions):
+                chosen = members[:int(round(p * len(members)))]
+                for m in range(n_models):
+                    mixed = clean_v[members, m].copy()
+                    mixed[:len(chosen)] = noisy_v[chosen, m]
+                    out[:, m, k, q, s] = _agreement(clean_v[members, m], mixed, len(classes))
+    index = pd.MultiIndex.from_product([clean.columns, range(n_bins), proportions],
+                                       names=["model", "bin", "proportion"])
+    lower, upper = np.quantile(out[0], [(1 - prob) / 2, (1 + prob) / 2], axis=-1)
+    table = pd.DataFrame({
+        "kappa": out[0].mean(axis=-1).ravel(), "kappa_lower": lower.ravel(),
+        "kappa_upper": upper.ravel(), "agreement": out[1].mean(axis=-1).ravel(),
+        "macro_f1": out[2].mean(axis=-1).ravel()}, index=index)
+    table.attrs.update({"kappa_draws": out[0], "hdi_prob": prob})
+    return table
+
+
+def p_hardest_most_sensitive(table, proportion=1.0) -> pd.Series:
+    """Per model, the posterior probability that its kappa at ``proportion`` is lowest in
+    the hardest bin (the paper's main finding), from an :func:`scc` table's draws."""
+    draws = table.attrs["kappa_draws"]  # (model, bin, proportion, draw)
+    levels = table.index.get_level_values("proportion").unique()
+    if proportion not in levels:
+        raise ValueError(f"proportion {proportion} is not in the table ({list(levels)})")
+    at = draws[:, :, list(levels).index(proportion), :]
+    hardest = at[:, -1, :] < at[:, :-1, :].min(axis=1)
+    models = table.index.get_level_values("model").unique()
+    return pd.Series(hardest.mean(axis=1), index=models, name="p_hardest_most_sensitive")
