@@ -32,14 +32,17 @@ def pipeline():
 
 def test_kappa_is_one_without_noise_and_falls_with_it(pipeline):
     idata, clean, noisy = pipeline
-    table = scc(idata, clean, noisy, max_draws=30, progressbar=False)
-    assert table.index.names == ["model", "bin", "proportion"] and len(table) == 3 * 5 * 6
-    assert (table.xs(0.0, level="proportion")[["kappa", "agreement", "macro_f1"]] == 1).all().all()
-    by_p = table["kappa"].groupby(level="proportion").mean()
+    curves = scc(idata, clean, noisy, max_draws=30, progressbar=False)
+    assert curves["kappa"].dims == ("model", "bin", "proportion", "draw")
+    assert curves["kappa"].shape == (3, 5, 6, 30)
+    assert (curves.sel(proportion=0.0).to_array() == 1).all()  # exactly 1 without noise
+    by_p = curves["kappa"].mean(("model", "bin", "draw")).to_series()
     assert by_p.is_monotonic_decreasing and by_p[1.0] < 0.95
+    table = ie.robustness.scc_summary(curves)
+    assert table.index.names == ["model", "bin", "proportion"] and len(table) == 3 * 5 * 6
     assert (table["kappa_lower"] <= table["kappa"] + 1e-12).all()
-    assert table.attrs["kappa_draws"].shape == (3, 5, 6, 30)
-    p = p_hardest_most_sensitive(table)
+    assert (table["kappa"] <= table["kappa_upper"] + 1e-12).all()
+    p = p_hardest_most_sensitive(curves)
     assert list(p.index) == list(clean.columns) and p.between(0, 1).all()
 
 
@@ -65,7 +68,33 @@ def test_bad_input(pipeline):
                           y.iloc[:100], noise=-0.1, progressbar=False)
     with pytest.raises(TypeError, match="X must be a pandas DataFrame"):
         noisy_predictions({"nb": None}, X.to_numpy(), y)
-    table = scc(idata, clean, noisy, max_draws=5, progressbar=False)
-    with pytest.raises(ValueError, match="proportion 0.5 is not in the table"):
-        p_hardest_most_sensitive(table, proportion=0.5)
-    assert np.isfinite(table["kappa"]).all()
+    curves = scc(idata, clean, noisy, max_draws=5, progressbar=False)
+    with pytest.raises(ValueError, match="proportion 0.5 is not in the curves"):
+        p_hardest_most_sensitive(curves, proportion=0.5)
+    assert np.isfinite(curves["kappa"]).all()
+    other = curves.sel(model=["knn_3", "naive_bayes"])
+    with pytest.raises(ValueError, match="same models, bins and proportions"):
+        ie.robustness.taxonomy([curves, other])
+
+
+def test_taxonomy_and_plots(pipeline):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    idata, clean, noisy = pipeline
+    one = scc(idata, clean, noisy, max_draws=20, random_state=1, progressbar=False)
+    two = scc(idata, clean, noisy, max_draws=20, random_state=2, progressbar=False)
+    tax = ie.robustness.taxonomy([one, two], k=2)
+    assert set(tax["groups"]) == {1, 2} and list(tax["groups"].index) == list(clean.columns)
+    co = tax["co_assignment"].to_numpy()
+    assert np.allclose(np.diag(co), 1) and np.allclose(co, co.T) and ((co >= 0) & (co <= 1)).all()
+    assert tax["kappa"].shape == (3, 30)
+    with pytest.raises(ValueError, match="k must be between 2"):
+        ie.robustness.taxonomy(one, k=9)
+    axes = ie.plot_scc(one)
+    assert axes.size >= 3 and axes.ravel()[0].has_data()
+    fig, ax = plt.subplots()
+    assert ie.plot_dendrogram(tax, ax=ax) is ax
+    plt.close("all")

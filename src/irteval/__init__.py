@@ -6,9 +6,9 @@ from .difficulty import characteristic_curves, difficulty, difficulty_bins
 from .epp import SeparationWarning, mle_epp, wald_test
 from .inference import ConvergenceWarning, diagnostics, fit
 from .leaderboard import goodness_of_fit, leaderboard, pairwise_probabilities, win_probability
-from .plots import (plot_characteristic_curves, plot_difficulty_distribution, plot_epp_vs_score,
-                    plot_item_characteristic, plot_leaderboard, plot_rank_distribution,
-                    plot_win_calibration, plot_win_heatmap)
+from .plots import (plot_characteristic_curves, plot_dendrogram, plot_difficulty_distribution,
+                    plot_epp_vs_score, plot_item_characteristic, plot_leaderboard,
+                    plot_rank_distribution, plot_scc, plot_win_calibration, plot_win_heatmap)
 from .scores import Scores
 
 __version__ = "0.1.0"
@@ -17,7 +17,7 @@ __all__ = [
     "ConvergenceWarning", "Responses", "Scores", "SeparationWarning", "characteristic_curves",
     "datasets", "diagnostics", "difficulty", "difficulty_bins", "fit", "goodness_of_fit",
     "leaderboard", "mle_epp", "models", "pairwise_probabilities", "plot_characteristic_curves",
-    "plot_difficulty_distribution", "plot_epp_vs_score", "plot_item_characteristic",
+    "plot_dendrogram", "plot_difficulty_distribution", "plot_scc", "plot_epp_vs_score", "plot_item_characteristic",
     "plot_leaderboard", "plot_rank_distribution", "plot_win_calibration", "plot_win_heatmap",
     "robustness", "wald_test", "win_probability",
 ]

@@ -81,7 +81,8 @@ def mle_epp(scores: Scores, *, reference=None, ci_prob=0.95) -> pd.DataFrame:
 
     Returns a DataFrame indexed by player: ``epp``, ``se``, ``lower``, ``upper``,
     ``elo`` (1500 + epp * 400 / ln 10), ``component`` (0 = the largest strongly connected
-    component). ``attrs`` holds ``cov`` (covariance matrix of the EPPs), ``deviance``,
+    component). ``attrs`` holds ``cov`` (covariance of the EPPs, ``pd.DataFrame(attrs["cov"])``),
+    ``deviance``,
     ``df`` and ``p_value`` (chi-square goodness of fit against the saturated model) and
     ``components``. With ``reference`` that player's EPP is 0 (its se then 0); by default
     the EPPs of each component sum to zero.
@@ -137,7 +138,8 @@ def mle_epp(scores: Scores, *, reference=None, ci_prob=0.95) -> pd.DataFrame:
                           "upper": beta + z * se, "elo": 1500 + beta * LOG10_ELO,
                           "component": comp}, index=scores.players)
     table.attrs.update({
-        "cov": pd.DataFrame(cov, index=scores.players, columns=scores.players),
+        # as a dict of dicts: DataFrame attrs holding arrays break pd.concat
+        "cov": pd.DataFrame(cov, index=scores.players, columns=scores.players).to_dict(),
         "deviance": float(deviance), "df": int(df),
         "p_value": float(stats.chi2.sf(deviance, df)) if df > 0 else float("nan"),
         "components": groups, "ci_prob": ci_prob,
@@ -154,7 +156,7 @@ def wald_test(table: pd.DataFrame, a, b) -> dict:
     if table.loc[a, "component"] != table.loc[b, "component"]:
         raise ValueError(f"{a!r} and {b!r} are in different strongly connected components: "
                          "their difference has no finite MLE")
-    cov = table.attrs["cov"]
+    cov = pd.DataFrame(table.attrs["cov"])
     diff = table.loc[a, "epp"] - table.loc[b, "epp"]
     var = cov.loc[a, a] + cov.loc[b, b] - 2 * cov.loc[a, b]
     statistic = diff**2 / var

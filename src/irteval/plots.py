@@ -172,3 +172,56 @@ def plot_rank_distribution(idata, *, ax=None):
     ax.set(xlabel="rank - 1 (0 = best)", title="rank distribution")
     ax.figure.colorbar(image, ax=ax, label="posterior probability")
     return ax
+
+
+# ---------------------------------------------------------------------- robustness
+def plot_scc(curves, *, models=None, axes=None, hdi_prob=None):
+    """System Characteristic Curves (the paper's Fig. 4): for each model a panel of kappa
+    against the proportion of perturbed instances, one line per difficulty bin, with
+    equal-tailed bands over the posterior draws. Returns the array of Axes."""
+    from .robustness.scc import scc_summary
+
+    table = scc_summary(curves, hdi_prob=hdi_prob)
+    names = list(curves["model"].values) if models is None else list(models)
+    if axes is None:
+        cols = min(4, len(names))
+        rows = -(-len(names) // cols)
+        axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.6 * rows), sharey=True,
+                            squeeze=False)[1]
+    flat = np.ravel(axes)
+    colours = plt.cm.viridis(np.linspace(0, 0.9, curves.sizes["bin"]))
+    for ax, name in zip(flat, names):
+        for (b, curve), colour in zip(table.loc[name].groupby(level="bin"), colours):
+            p = curve.index.get_level_values("proportion")
+            ax.plot(p, curve["kappa"], color=colour, label=f"bin {b}")
+            ax.fill_between(p, curve["kappa_lower"], curve["kappa_upper"], color=colour,
+                            alpha=0.2)
+        ax.set_title(str(name), fontsize="small")
+        ax.set_xlabel("proportion perturbed")
+    flat[0].set_ylabel("kappa (clean vs noisy)")
+    flat[0].legend(fontsize="x-small")
+    for ax in flat[len(names):]:
+        ax.set_visible(False)
+    return axes
+
+
+def plot_dendrogram(tax, *, ax=None):
+    """Dendrogram of a :func:`~irteval.robustness.taxonomy` (the paper's Fig. 5); each label
+    carries the posterior probability that the model shares its group with its nearest
+    neighbour in the tree order."""
+    from scipy.cluster.hierarchy import dendrogram
+
+    ax = _axes(ax)
+    names = list(tax["groups"].index)
+    tree = dendrogram(tax["linkage"], labels=names, ax=ax, orientation="right",
+                      color_threshold=tax["linkage"][-(len(set(tax["groups"])) - 1), 2])
+    order = tree["ivl"]
+    co = tax["co_assignment"]
+    labels = []
+    for pos, name in enumerate(order):
+        neighbour = order[pos - 1] if pos else order[1]
+        labels.append(f"{name} ({co.loc[name, neighbour]:.2f})")
+    ax.set_yticklabels(labels, fontsize="small")
+    ax.set(xlabel="Euclidean distance of kappa profiles (complete linkage)",
+           title="robustness taxonomy (P(same group as neighbour))")
+    return ax

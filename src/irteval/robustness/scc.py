@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import xarray as xr
 from joblib import Parallel, delayed
 from rich.progress import track
 from sklearn.base import clone
@@ -85,18 +86,17 @@ def _agreement(a, b, n_classes):
 
 
 def scc(idata, clean, perturbed, *, proportions=PROPORTIONS, n_bins=5, max_draws=100,
-        hdi_prob=None, random_state=0, progressbar=True) -> pd.DataFrame:
+        random_state=0, progressbar=True) -> xr.Dataset:
     """System Characteristic Curves from a difficulty fit and :func:`noisy_predictions`.
 
     For each of ``max_draws`` posterior draws: instances are cut into ``n_bins`` equal-count
-    difficulty bins by that draw's b; in every bin a random proportion p of the instances
-    (nested as p grows) takes its perturbed prediction; Cohen's kappa, agreement and macro-F1
-    between clean and these predictions are computed per model, bin and p. Returns one row
-    per (model, bin, proportion) with posterior means and HDI bounds (``kappa``,
-    ``kappa_lower``, ``kappa_upper``, ``agreement``, ``macro_f1``); ``attrs["kappa_draws"]``
-    holds the draws as an array (model, bin, proportion, draw).
+    difficulty bins by that draw's b (0 = easiest); in every bin a random proportion p of
+    the instances (nested as p grows) takes its perturbed prediction; Cohen's kappa,
+    agreement (accuracy) and macro-F1 between the clean predictions and these are computed
+    per model, bin and p. Returns a Dataset with ``kappa``, ``agreement`` and ``macro_f1``
+    over dims (model, bin, proportion, draw); ``.mean("draw")`` gives the curves and
+    :func:`scc_summary` a tidy table with intervals.
     """
-    prob = hdi_prob_or_default(hdi_prob)
     proportions = np.asarray(proportions, dtype=float)
     if proportions.ndim != 1 or ((proportions < 0) | (proportions > 1)).any():
         raise ValueError(f"proportions must lie in [0, 1], got {proportions.tolist()}")
@@ -125,25 +125,30 @@ def scc(idata, clean, perturbed, *, proportions=PROPORTIONS, n_bins=5, max_draws
                     mixed = clean_v[members, m].copy()
                     mixed[:len(chosen)] = noisy_v[chosen, m]
                     out[:, m, k, q, s] = _agreement(clean_v[members, m], mixed, len(classes))
-    index = pd.MultiIndex.from_product([clean.columns, range(n_bins), proportions],
-                                       names=["model", "bin", "proportion"])
-    lower, upper = np.quantile(out[0], [(1 - prob) / 2, (1 + prob) / 2], axis=-1)
-    table = pd.DataFrame({
-        "kappa": out[0].mean(axis=-1).ravel(), "kappa_lower": lower.ravel(),
-        "kappa_upper": upper.ravel(), "agreement": out[1].mean(axis=-1).ravel(),
-        "macro_f1": out[2].mean(axis=-1).ravel()}, index=index)
-    table.attrs.update({"kappa_draws": out[0], "hdi_prob": prob})
+    dims = ("model", "bin", "proportion", "draw")
+    coords = {"model": np.asarray(clean.columns), "bin": np.arange(n_bins),
+              "proportion": proportions, "draw": np.arange(len(b))}
+    return xr.Dataset({name: (dims, values) for name, values in
+                       zip(("kappa", "agreement", "macro_f1"), out)}, coords=coords)
+
+
+def scc_summary(curves, *, hdi_prob=None) -> pd.DataFrame:
+    """One row per (model, bin, proportion): posterior means of kappa, agreement and
+    macro-F1, and the equal-tailed interval of kappa (``kappa_lower``, ``kappa_upper``)."""
+    prob = hdi_prob_or_default(hdi_prob)
+    table = curves.mean("draw").to_dataframe()
+    bounds = curves["kappa"].quantile([(1 - prob) / 2, (1 + prob) / 2], dim="draw")
+    table["kappa_lower"] = bounds.isel(quantile=0).drop_vars("quantile").to_series()
+    table["kappa_upper"] = bounds.isel(quantile=1).drop_vars("quantile").to_series()
     return table
 
 
-def p_hardest_most_sensitive(table, proportion=1.0) -> pd.Series:
+def p_hardest_most_sensitive(curves, proportion=1.0) -> pd.Series:
     """Per model, the posterior probability that its kappa at ``proportion`` is lowest in
-    the hardest bin (the paper's main finding), from an :func:`scc` table's draws."""
-    draws = table.attrs["kappa_draws"]  # (model, bin, proportion, draw)
-    levels = table.index.get_level_values("proportion").unique()
-    if proportion not in levels:
-        raise ValueError(f"proportion {proportion} is not in the table ({list(levels)})")
-    at = draws[:, :, list(levels).index(proportion), :]
-    hardest = at[:, -1, :] < at[:, :-1, :].min(axis=1)
-    models = table.index.get_level_values("model").unique()
-    return pd.Series(hardest.mean(axis=1), index=models, name="p_hardest_most_sensitive")
+    the hardest bin (the paper's main finding), from :func:`scc` draws."""
+    if proportion not in curves["proportion"].values:
+        raise ValueError(f"proportion {proportion} is not in the curves "
+                         f"({curves['proportion'].values.tolist()})")
+    at = curves["kappa"].sel(proportion=proportion)
+    hardest = at.isel(bin=-1) < at.isel(bin=slice(None, -1)).min("bin")
+    return hardest.mean("draw").to_series().rename("p_hardest_most_sensitive")
