@@ -127,11 +127,8 @@ def bradley_terry(scores: Scores, *, likelihood="plackett_luce", reference=None,
         coords["position"] = np.arange(order.shape[1])
     with pm.Model(coords=coords) as model:
         strength = pm.ZeroSumNormal("strength", sigma=prior_scale, dims="player")
-        if reference is None:
-            epp = pm.Deterministic("epp", strength, dims="player")
-        else:
-            ref = scores.players.get_loc(reference)
-            epp = pm.Deterministic("epp", strength - strength[ref], dims="player")
+        shift = 0.0 if reference is None else strength[scores.players.get_loc(reference)]
+        pm.Deterministic("epp", strength - shift, dims="player")
         if likelihood in ("pairwise", "davidson"):
             i = pm.Data("pair_i", pairs["i"].to_numpy(), dims="pair")
             j = pm.Data("pair_j", pairs["j"].to_numpy(), dims="pair")
