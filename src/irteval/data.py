@@ -53,12 +53,7 @@ class Responses:
         """
         _check_frame(df)
         _check_kind(kind)
-        for col in (respondent, item, value):
-            if col not in df.columns:
-                raise ValueError(
-                    f"column {col!r} is not in the data frame (columns: {list(df.columns)}); "
-                    "pass the right name with respondent=, item= or value="
-                )
+        _check_columns(df, (respondent, item, value), "respondent=, item= or value=")
         if respondent == item:
             raise ValueError("respondent= and item= name the same column; they must differ")
         for col in (respondent, item):
@@ -99,18 +94,7 @@ class Responses:
         if rows not in ("respondent", "item"):
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
         row_name, col_name = (respondent, item) if rows == "respondent" else (item, respondent)
-        if row_name in df.columns:
-            _check_labels(df[row_name], row_name)
-            df = df.set_index(row_name)
-        _check_labels(pd.Series(df.index), f"index ({row_name} labels)")
-        _check_labels(pd.Series(df.columns), f"columns ({col_name} labels)")
-        for axis, labels in (("row", df.index), ("column", df.columns)):
-            dup = labels[labels.duplicated()]
-            if len(dup):
-                raise ValueError(
-                    f"duplicate {axis} labels {list(dup[:5])}; every "
-                    f"{row_name if axis == 'row' else col_name} needs a unique label"
-                )
+        df = _labelled_matrix(df, row_name, col_name)
         if df.shape[0] == 0 or df.shape[1] == 0:
             raise ValueError(f"the matrix is empty (shape {df.shape}); nothing to fit")
         mat = np.column_stack([_numeric_values(df[c], f"column {c!r}") for c in df.columns])
@@ -226,6 +210,30 @@ def _check_frame(df):
         raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
     if df.empty:
         raise ValueError("the data frame is empty; nothing to fit")
+
+
+def _check_columns(df, columns, keywords):
+    for col in columns:
+        if col not in df.columns:
+            raise ValueError(
+                f"column {col!r} is not in the data frame (columns: {list(df.columns)}); "
+                f"pass the right name with {keywords}")
+
+
+def _labelled_matrix(df, row_name, col_name):
+    """``df`` with its row labels taken from column ``row_name`` when it has one; row and
+    column labels checked for missing and duplicate values."""
+    if row_name in df.columns:
+        _check_labels(df[row_name], row_name)
+        df = df.set_index(row_name)
+    _check_labels(pd.Series(df.index), f"index ({row_name} labels)")
+    _check_labels(pd.Series(df.columns), f"columns ({col_name} labels)")
+    for axis, labels, name in (("row", df.index, row_name), ("column", df.columns, col_name)):
+        dup = labels[labels.duplicated()]
+        if len(dup):
+            raise ValueError(f"duplicate {axis} labels {list(dup[:5])}; every {name} needs a "
+                             "unique label")
+    return df
 
 
 def _check_kind(kind):

@@ -11,7 +11,7 @@ import pandas as pd
 import xarray as xr
 from scipy.special import expit
 
-from .draws import hdi_prob_or_default, stacked_draws
+from .draws import equal_count_bins, hdi_prob_or_default, stacked_draws
 
 
 def _check_irt(idata):
@@ -44,8 +44,7 @@ def difficulty_bins(idata, n_bins=5) -> xr.DataArray:
     n_items = b.sizes["item"]
     if not 1 <= n_bins <= n_items:
         raise ValueError(f"n_bins must be between 1 and the number of items ({n_items})")
-    rank = b.values.argsort(axis=-1).argsort(axis=-1)
-    return b.copy(data=(rank * n_bins) // n_items).rename("bin")
+    return b.copy(data=equal_count_bins(b.values, n_bins)).rename("bin")
 
 
 def difficulty(idata, *, hdi_prob=None, n_bins=5) -> pd.DataFrame:
@@ -65,7 +64,7 @@ def difficulty(idata, *, hdi_prob=None, n_bins=5) -> pd.DataFrame:
     n_items = b.sizes["item"]
     n_obs = np.bincount(item_idx, minlength=n_items)
     bins = difficulty_bins(idata, n_bins).values.reshape(-1, n_items)
-    point_bin = (mean.argsort().argsort() * n_bins) // n_items
+    point_bin = equal_count_bins(mean, n_bins)
     table = pd.DataFrame({
         "mean": mean,
         "sd": b.std(("chain", "draw")).values,
@@ -98,13 +97,13 @@ def characteristic_curves(idata, *, n_bins=5, hdi_prob=None, max_draws=200,
     a = (stacked_draws(idata, "a", max_draws, random_seed) if "a" in idata.posterior
          else np.ones_like(b))
     item_idx, resp_idx, y = observed_cells(idata)
-    n_items, n_resp = b.shape[1], theta.shape[1]
+    n_resp = theta.shape[1]
     size = n_resp * n_bins
     acc = np.empty((len(b), size))
     pred = np.empty((len(b), size))
     b_mean = np.empty((len(b), n_bins))
     for s in range(len(b)):
-        item_bin = (b[s].argsort().argsort() * n_bins) // n_items
+        item_bin = equal_count_bins(b[s], n_bins)
         key = resp_idx * n_bins + item_bin[item_idx]
         count = np.bincount(key, minlength=size)
         p = expit(a[s, item_idx] * (theta[s, resp_idx] - b[s, item_idx]))

@@ -1,4 +1,5 @@
-"""Helpers shared by the summaries: the interval mass and posterior draws as arrays."""
+"""Helpers shared by the summaries: the interval mass, posterior draws as arrays, and
+equal-count bins."""
 
 from __future__ import annotations
 
@@ -21,3 +22,10 @@ def stacked_draws(idata, name, max_draws=None, random_seed=0):
         keep = np.sort(np.random.default_rng(random_seed).choice(len(arr), max_draws, False))
         arr = arr[keep]
     return arr
+
+
+def equal_count_bins(values, n_bins):
+    """Bin of each value along the last axis: ranks cut into ``n_bins`` groups of (almost)
+    equal size, 0 = smallest."""
+    values = np.asarray(values)
+    return (values.argsort(axis=-1).argsort(axis=-1) * n_bins) // values.shape[-1]

@@ -34,10 +34,18 @@ class SeparationWarning(UserWarning):
 def components(scores: Scores):
     """Strongly connected components of the 'ever beat' graph (edge i -> j when i won or
     tied at least once against j), as a list of player-label lists, largest first."""
-    wins, _, _ = scores.win_matrices()
-    n, labels = connected_components(sparse.csr_matrix(wins > 0), directed=True,
-                                     connection="strong")
-    groups = [list(scores.players[labels == k]) for k in range(n)]
+    return _components(scores.pairs(), scores.players)
+
+
+def _components(pairs, players):
+    i, j = pairs["i"].to_numpy(), pairs["j"].to_numpy()
+    beat_j = pairs["wins_i"].to_numpy() > 0
+    beat_i = (pairs["matches"] - pairs["wins_i"]).to_numpy() > 0
+    src = np.r_[i[beat_j], j[beat_i]]
+    dst = np.r_[j[beat_j], i[beat_i]]
+    graph = sparse.csr_matrix((np.ones(len(src)), (src, dst)), shape=(len(players),) * 2)
+    n, labels = connected_components(graph, directed=True, connection="strong")
+    groups = [list(players[labels == k]) for k in range(n)]
     return sorted(groups, key=len, reverse=True)
 
 
@@ -93,7 +101,7 @@ def mle_epp(scores: Scores, *, reference=None, ci_prob=0.95) -> pd.DataFrame:
         raise ValueError(f"reference {reference!r} is not a player; choose one of "
                          f"{list(scores.players[:5])}...")
     pairs = scores.pairs()
-    groups = components(scores)
+    groups = _components(pairs, scores.players)
     if len(groups) > 1:
         warnings.warn(
             f"the win graph has {len(groups)} strongly connected components (sizes "

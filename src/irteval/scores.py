@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .data import _check_frame, _check_labels, _numeric_values, _warn
+from .data import (_check_columns, _check_frame, _check_labels, _labelled_matrix,
+                   _numeric_values, _warn)
 
 
 @dataclass(frozen=True)
@@ -32,11 +33,7 @@ class Scores:
     def from_long(cls, df, *, player, round, score, higher_is_better=True):
         """Build from a long table with one row per (player, round)."""
         _check_frame(df)
-        for col in (player, round, score):
-            if col not in df.columns:
-                raise ValueError(
-                    f"column {col!r} is not in the data frame (columns: {list(df.columns)}); "
-                    "pass the right name with player=, round= or score=")
+        _check_columns(df, (player, round, score), "player=, round= or score=")
         for col in (player, round):
             _check_labels(df[col], col)
         values = _numeric_values(df[score], score)
@@ -68,15 +65,8 @@ class Scores:
         _check_frame(df)
         if rows not in ("player", "round"):
             raise ValueError(f"rows must be 'player' or 'round', got {rows!r}")
-        row_name = player if rows == "player" else round
-        if row_name in df.columns:
-            _check_labels(df[row_name], row_name)
-            df = df.set_index(row_name)
-        for axis, labels in (("row", df.index), ("column", df.columns)):
-            _check_labels(pd.Series(labels), f"{axis} labels")
-            dup = labels[labels.duplicated()]
-            if len(dup):
-                raise ValueError(f"duplicate {axis} labels {list(dup[:5])}; labels must be unique")
+        row_name, col_name = (player, round) if rows == "player" else (round, player)
+        df = _labelled_matrix(df, row_name, col_name)
         wide = pd.DataFrame({c: _numeric_values(df[c], f"column {c!r}") for c in df.columns},
                             index=df.index)
         return cls._build(wide if rows == "player" else wide.T, player, round, higher_is_better)

@@ -12,27 +12,27 @@ perturbed predictions (folds pooled), without retraining.
 from __future__ import annotations
 
 import warnings
+from functools import partial
 
 import numpy as np
 import pandas as pd
 import xarray as xr
-from joblib import Parallel, delayed
 from rich.progress import track
 from sklearn.base import clone
-from sklearn.model_selection import StratifiedKFold
 
-from ..draws import hdi_prob_or_default, stacked_draws
+from ..draws import equal_count_bins, hdi_prob_or_default, stacked_draws
 from .perturb import perturb
+from .responses import fold_results
 
 PROPORTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
 
-def _fit_predict_twice(estimator, X, y, train, test, eps, nominal, seed):
+def _fit_predict_twice(estimator, train, test, fold, *, X, y, eps, nominal, seeds):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model = clone(estimator).fit(X.iloc[train], y.iloc[train])
         noisy = perturb(X.iloc[test], X.iloc[train], eps=eps, nominal=nominal,
-                        random_state=seed)
+                        random_state=np.random.default_rng(seeds[fold]))
         return model.predict(X.iloc[test]), model.predict(noisy)
 
 
@@ -46,22 +46,16 @@ def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), cv=5, random_s
     if not isinstance(X, pd.DataFrame):
         raise TypeError("X must be a pandas DataFrame (its index labels the instances)")
     y = pd.Series(np.asarray(y), index=X.index)
-    if not isinstance(estimators, dict) or not estimators:
-        raise ValueError("estimators must be a non-empty dict {name: estimator}")
-    folds = list(StratifiedKFold(cv, shuffle=True, random_state=random_state).split(X, y))
-    jobs = [(name, k) for name in estimators for k in range(cv)]
-    seeds = np.random.SeedSequence(random_state).spawn(cv)
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(_fit_predict_twice)(estimators[name], X, y, *folds[k], noise, list(nominal),
-                                    np.random.default_rng(seeds[k])) for name, k in jobs)
-    if progressbar:
-        results = track(results, total=len(jobs), description="training with noise")
-    clean = pd.DataFrame(index=X.index, columns=list(estimators), dtype=object)
+    task = partial(_fit_predict_twice, X=X, y=y, eps=noise, nominal=list(nominal),
+                   seeds=np.random.SeedSequence(random_state).spawn(cv))
+    names = list(estimators) if isinstance(estimators, dict) else []
+    clean = pd.DataFrame(index=X.index, columns=names, dtype=object)
     perturbed = clean.copy()
-    for (name, k), (pred_clean, pred_noisy) in zip(jobs, results):
-        test = X.index[folds[k][1]]
-        clean.loc[test, name] = pred_clean
-        perturbed.loc[test, name] = pred_noisy
+    for name, test, (pred_clean, pred_noisy) in fold_results(
+            task, estimators, y, cv=cv, random_state=random_state, n_jobs=n_jobs,
+            progressbar=progressbar, description="training with noise"):
+        clean.loc[X.index[test], name] = pred_clean
+        perturbed.loc[X.index[test], name] = pred_noisy
     return clean, perturbed
 
 
@@ -112,11 +106,11 @@ def scc(idata, clean, perturbed, *, proportions=PROPORTIONS, n_bins=5, max_draws
     codes, classes = pd.factorize(pd.concat([clean, perturbed]).to_numpy().ravel())
     codes = codes.reshape(2 * len(clean), -1)
     clean_v, noisy_v = codes[:len(clean)], codes[len(clean):]
-    n_items, n_models = clean_v.shape
+    n_models = clean_v.shape[1]
     out = np.empty((3, n_models, n_bins, len(proportions), len(b)))
     draws = track(range(len(b)), description="SCC over draws") if progressbar else range(len(b))
     for s in draws:
-        item_bin = (b[s].argsort().argsort() * n_bins) // n_items
+        item_bin = equal_count_bins(b[s], n_bins)
         for k in range(n_bins):
             members = rng.permutation(np.flatnonzero(item_bin == k))
             for q, p in enumerate(proportions):
