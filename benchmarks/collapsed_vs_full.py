@@ -48,7 +48,8 @@ def main():
     table = pd.DataFrame(rows).T
     print(f"{args.items} items x {args.respondents} respondents, {args.chains} chains x 1000 draws")
     print(table.round(3).to_string())
-    print(f"ESS/s ratio collapsed/full: {rows['collapsed']['ess_per_s'] / rows['full']['ess_per_s']:.1f}")
+    ratio = rows["collapsed"]["ess_per_s"] / rows["full"]["ess_per_s"]
+    print(f"ESS/s ratio collapsed/full: {ratio:.1f}")
     diff = (tables["collapsed"]["mean"] - tables["full"]["mean"]).abs().max()
     print(f"max |difference| of posterior mean difficulty: {diff:.3f}")
 

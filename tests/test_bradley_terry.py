@@ -38,7 +38,8 @@ def test_plackett_luce_intervals_are_calibrated_and_pairwise_ones_are_not(missin
             idata = fit(scores, likelihood=likelihood)
             assert idata.attrs["divergences"] == 0 and idata.attrs["max_rhat"] <= 1.01
             board = ie.leaderboard(idata, hdi_prob=0.9).loc[scores.players]
-            inside[likelihood] += list((board["hdi_lower"] <= truth) & (truth <= board["hdi_upper"]))
+            inside[likelihood] += list((board["hdi_lower"] <= truth)
+                                       & (truth <= board["hdi_upper"]))
             if likelihood == "plackett_luce":
                 assert np.corrcoef(board["mean"], truth)[0, 1] > 0.9
     coverage = {k: np.mean(v) for k, v in inside.items()}
@@ -149,7 +150,8 @@ def test_epp_plots_take_ax(vtab_fit):
     import matplotlib.pyplot as plt
 
     board = ie.leaderboard(vtab_fit)
-    calls = [(ie.plot_leaderboard, (board,)), (ie.plot_epp_vs_score, (board, ie.datasets.load_vtab())),
+    calls = [(ie.plot_leaderboard, (board,)),
+             (ie.plot_epp_vs_score, (board, ie.datasets.load_vtab())),
              (ie.plot_win_heatmap, (ie.pairwise_probabilities(vtab_fit)[0],)),
              (ie.plot_win_calibration, (vtab_fit,)), (ie.plot_rank_distribution, (vtab_fit,))]
     for plot, args in calls:

@@ -59,3 +59,18 @@ def test_plots_take_ax_and_return_it(small):
     assert len(ax.get_legend().get_texts()) == 2
     with pytest.raises(ValueError, match="unknown item labels"):
         ie.plot_item_characteristic(idata, items=["nope"])
+
+
+def test_difficulty_moments_cover_the_true_location_and_spread(sim_1pl, fit_1pl):
+    resp, truth = sim_1pl
+    moments = ie.difficulty_moments(fit_1pl, hdi_prob=0.95)
+    assert list(moments.index) == ["mean", "sd"] and moments.attrs["n_items"] == 300
+    true = {"mean": truth["b"].mean(), "sd": truth["b"].std(ddof=1)}
+    for stat in ("mean", "sd"):
+        row = moments.loc[stat]
+        assert row["hdi_lower"] < true[stat] < row["hdi_upper"], (stat, row, true[stat])
+    # posterior means shrink towards the centre: their sd understates the spread
+    assert moments.loc["sd", "estimate"] < moments.loc["sd", "posterior_mean"]
+    wide = resp.to_wide(rows="item")
+    varied = int(((wide > 0).any(axis=1) & (wide < 1).any(axis=1)).sum())
+    assert ie.difficulty_moments(fit_1pl, varied_only=True).attrs["n_items"] == varied

@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 import irteval as ie
-from irteval.robustness import noisy_predictions, p_hardest_most_sensitive, scc
+from irteval.robustness import (noisy_predictions, p_hardest_most_sensitive, scc,
+                                scc_from_predictions)
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,7 @@ def pipeline():
 
 def test_kappa_is_one_without_noise_and_falls_with_it(pipeline):
     idata, clean, noisy = pipeline
-    curves = scc(idata, clean, noisy, max_draws=30, progressbar=False)
+    curves = scc_from_predictions(idata, clean, noisy, max_draws=30, progressbar=False)
     assert curves["kappa"].dims == ("model", "bin", "proportion", "draw")
     assert curves["kappa"].shape == (3, 5, 6, 30)
     assert (curves.sel(proportion=0.0).to_array() == 1).all()  # exactly 1 without noise
@@ -54,21 +55,28 @@ def test_noisy_predictions_are_seeded(pipeline):
                               progressbar=False)
     pd.testing.assert_frame_equal(again[1], noisy[["naive_bayes"]])
     assert (again[0]["naive_bayes"] == clean["naive_bayes"]).all()
+    # scc from estimators = noisy_predictions then scc_from_predictions, same seeds
+    idata = pipeline[0]
+    direct = scc(idata, model, X.iloc[:400], y.iloc[:400], noise=0.5, max_draws=5,
+                 random_state=0, progressbar=False)
+    two_step = scc_from_predictions(idata, *again, max_draws=5, random_state=0,
+                                    progressbar=False)
+    assert direct.identical(two_step)
 
 
 def test_bad_input(pipeline):
     idata, clean, noisy = pipeline
     with pytest.raises(ValueError, match="do not match"):
-        scc(idata, clean.iloc[1:], noisy.iloc[1:], progressbar=False)
+        scc_from_predictions(idata, clean.iloc[1:], noisy.iloc[1:], progressbar=False)
     with pytest.raises(ValueError, match=r"proportions must lie in \[0, 1\]"):
-        scc(idata, clean, noisy, proportions=[0, 1.5], progressbar=False)
+        scc_from_predictions(idata, clean, noisy, proportions=[0, 1.5], progressbar=False)
     X, y = ie.datasets.load_optdigits(return_X_y=True)
     with pytest.raises(ValueError, match="eps must be a finite number >= 0"):
         noisy_predictions({"nb": ie.robustness.families()["naive_bayes"]}, X.iloc[:100],
                           y.iloc[:100], noise=-0.1, progressbar=False)
     with pytest.raises(TypeError, match="X must be a pandas DataFrame"):
         noisy_predictions({"nb": None}, X.to_numpy(), y)
-    curves = scc(idata, clean, noisy, max_draws=5, progressbar=False)
+    curves = scc_from_predictions(idata, clean, noisy, max_draws=5, progressbar=False)
     with pytest.raises(ValueError, match="proportion 0.5 is not in the curves"):
         p_hardest_most_sensitive(curves, proportion=0.5)
     assert np.isfinite(curves["kappa"]).all()
@@ -84,8 +92,8 @@ def test_taxonomy_and_plots(pipeline):
     import matplotlib.pyplot as plt
 
     idata, clean, noisy = pipeline
-    one = scc(idata, clean, noisy, max_draws=20, random_state=1, progressbar=False)
-    two = scc(idata, clean, noisy, max_draws=20, random_state=2, progressbar=False)
+    one, two = (scc_from_predictions(idata, clean, noisy, max_draws=20, random_state=seed,
+                                     progressbar=False) for seed in (1, 2))
     tax = ie.robustness.taxonomy([one, two], k=2)
     assert set(tax["groups"]) == {1, 2} and list(tax["groups"].index) == list(clean.columns)
     co = tax["co_assignment"].to_numpy()

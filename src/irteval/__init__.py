@@ -2,7 +2,7 @@
 
 from . import datasets, models, robustness
 from .data import Responses
-from .difficulty import characteristic_curves, difficulty, difficulty_bins
+from .difficulty import characteristic_curves, difficulty, difficulty_bins, difficulty_moments
 from .epp import SeparationWarning, mle_epp, wald_test
 from .inference import ConvergenceWarning, diagnostics, fit
 from .leaderboard import goodness_of_fit, leaderboard, pairwise_probabilities, win_probability
@@ -15,9 +15,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ConvergenceWarning", "Responses", "Scores", "SeparationWarning", "characteristic_curves",
-    "datasets", "diagnostics", "difficulty", "difficulty_bins", "fit", "goodness_of_fit",
+    "datasets", "diagnostics", "difficulty", "difficulty_bins",
+    "difficulty_moments", "fit", "goodness_of_fit",
     "leaderboard", "mle_epp", "models", "pairwise_probabilities", "plot_characteristic_curves",
-    "plot_dendrogram", "plot_difficulty_distribution", "plot_scc", "plot_epp_vs_score", "plot_item_characteristic",
-    "plot_leaderboard", "plot_rank_distribution", "plot_win_calibration", "plot_win_heatmap",
+    "plot_dendrogram", "plot_difficulty_distribution", "plot_epp_vs_score",
+    "plot_item_characteristic", "plot_leaderboard", "plot_rank_distribution", "plot_scc",
+    "plot_win_calibration", "plot_win_heatmap",
     "robustness", "wald_test", "win_probability",
 ]

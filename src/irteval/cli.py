@@ -1,9 +1,11 @@
-"""The ``irteval`` command: instance difficulty, EPP leaderboards, and a demo of both."""
+"""The ``irteval`` command: instance difficulty, robustness, EPP leaderboards, and a demo."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
@@ -18,7 +20,12 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
                        scores per round); writes leaderboard.csv (EPP, interval, Elo,
                        P(best), ranks), mle_epp.csv (classical EPP), win_probability.csv,
                        goodness_of_fit.csv, posterior.nc and plots
-  irteval demo         both, on bundled data (optdigits responses of 58 models; VTAB)
+  irteval robustness   how robust each model family is to noise on easy and hard instances
+                       (System Characteristic Curves and a taxonomy, paper 1); writes per
+                       dataset difficulty.csv, scc.csv (kappa per model, bin and proportion
+                       perturbed, with intervals), p_hardest.csv, scc.nc, posterior.nc and
+                       plots, and taxonomy.csv, co_assignment.csv and dendrogram.png
+  irteval demo         all three, on bundled data (optdigits responses of 58 models; VTAB)
 
 posterior.nc files hold the posterior draws in float32 (arviz.from_netcdf reads them).
 
@@ -28,7 +35,14 @@ examples:
   irteval difficulty matrix.csv --rows item      # wide: a row per instance, a column per model
   irteval leaderboard scores.csv --player model --round split --score auc
   irteval leaderboard times.csv --player solver --round problem --score seconds --lower-is-better
+  irteval robustness --dataset optdigits letter wall_robot_navigation
+  irteval robustness --csv data.csv --target class --nominal colour,shape
 """
+
+
+#: families of the demo's robustness part (fast to train; the full run has 17)
+DEMO_FAMILIES = ("naive_bayes", "cart_depth10", "knn_3", "logistic_C1", "random_forest",
+                 "mlp_7")
 
 
 def _parser():
@@ -55,12 +69,12 @@ def _parser():
                        help="1pl (Rasch, default) or 2pl (adds item discrimination)")
         p.add_argument("--bins", type=int, default=5, help="difficulty bins (default 5)")
 
-    demo = sub.add_parser("demo", help="both workflows on bundled data",
+    demo = sub.add_parser("demo", help="the three workflows on bundled data",
                           description="Instance difficulty of the 5620 optdigits digits from "
                                       "which of 58 scikit-learn models got them right, and the "
                                       "EPP leaderboard of 16 models on the 19 VTAB tasks. "
-                                      "Outputs go to OUT/optdigits_difficulty and "
-                                      "OUT/vtab_leaderboard.")
+                                      "Outputs go to OUT/optdigits_difficulty, "
+                                      "OUT/optdigits_robustness and OUT/vtab_leaderboard.")
     sampling(demo, draws=500)
 
     diff = sub.add_parser("difficulty", help="instance difficulty from a CSV of responses",
@@ -96,6 +110,34 @@ def _parser():
                             "pairwise (the paper's Bradley-Terry; intervals too narrow) or "
                             "davidson (pairwise with ties as a third outcome)")
     sampling(board)
+
+    rob = sub.add_parser("robustness", help="System Characteristic Curves and taxonomy",
+                         description="Robustness to noise by instance difficulty (paper 1): "
+                                     "1PL difficulty from a model population's responses, "
+                                     "clean vs perturbed predictions of one model per family, "
+                                     "kappa per difficulty bin and proportion perturbed, and "
+                                     "a taxonomy of the families over the datasets.")
+    rob.add_argument("--dataset", nargs="+", default=[], metavar="NAME",
+                     help="bundled benchmarks (optdigits, letter, wall_robot_navigation); "
+                          "their zoo responses are bundled too")
+    rob.add_argument("--csv", type=Path, help="a data CSV instead: features and a target column")
+    rob.add_argument("--target", default="class", help="--csv: the target column")
+    rob.add_argument("--nominal", default="",
+                     help="--csv: comma-separated nominal columns (redrawn instead of "
+                          "Gaussian noise)")
+    rob.add_argument("--responses", type=Path,
+                     help="--csv: a wide 0/1 CSV (row per instance, column per model) to "
+                          "estimate difficulty from; default: cross-validate the model zoo")
+    rob.add_argument("--families", default="",
+                     help="comma-separated family representatives (default: all 17; see "
+                          "irteval.robustness.families())")
+    rob.add_argument("--noise", type=float, default=0.2, help="noise magnitude (default 0.2)")
+    rob.add_argument("--bins", type=int, default=5, help="difficulty bins (default 5)")
+    rob.add_argument("--scc-draws", type=int, default=50,
+                     help="posterior draws the SCCs are computed for (default 50)")
+    rob.add_argument("--groups", type=int, default=3, help="taxonomy groups (default 3)")
+    rob.add_argument("--n-jobs", type=int, default=None, help="joblib workers for training")
+    sampling(rob, draws=500)
     return parser
 
 
@@ -133,21 +175,26 @@ def _fit(model, args, **kwargs):
 def _save(idata, out, plots):
     """Write the posterior (float32) and each plot {file name: function(ax)} to ``out``."""
     import arviz as az
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
     post = idata.posterior.astype(
         {k: "float32" for k, v in idata.posterior.data_vars.items() if v.dtype.kind == "f"})
     groups = {g: post if g == "posterior" else idata[g] for g in idata.groups()}
     az.InferenceData(attrs=dict(idata.attrs), **groups).to_netcdf(out / "posterior.nc")
     for fname, plot in plots.items():
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        plot(ax=ax)
-        fig.tight_layout()
-        fig.savefig(out / fname, dpi=110)
-        plt.close(fig)
+        _save_plot(out / fname, plot)
+
+
+def _save_plot(path, plot):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    plot(ax=ax)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def _difficulty_report(resp, args, out, method="nuts", model="1pl", bins=5):
@@ -177,6 +224,7 @@ def _difficulty_report(resp, args, out, method="nuts", model="1pl", bins=5):
         "item_characteristic.png": partial(plot_item_characteristic, idata),
         "characteristic_curves.png": partial(plot_characteristic_curves, idata, n_bins=bins)})
     print(f"\nwrote difficulty.csv, curves.csv, posterior.nc and 3 plots to {out}/")
+    return idata
 
 
 def _leaderboard_report(scores, args, out, likelihood="plackett_luce"):
@@ -220,17 +268,158 @@ def _leaderboard_report(scores, args, out, likelihood="plackett_luce"):
           f"posterior.nc and 5 plots to {out}/")
 
 
+@contextmanager
+def _stage(name):
+    start = time.perf_counter()
+    yield
+    print(f"[{time.perf_counter() - start:6.1f} s] {name}")
+
+
+def _estimators(families):
+    from .robustness import families as all_families
+
+    models = all_families()
+    if not families:
+        return models
+    wanted = [f.strip() for f in families.split(",") if f.strip()]
+    unknown = [f for f in wanted if f not in models]
+    if unknown:
+        raise ValueError(f"unknown families {unknown}; choose from {list(models)}")
+    return {f: models[f] for f in wanted}
+
+
+def _robustness_data(args):
+    """[(name, X, y, nominal, responses or None)] from --dataset / --csv."""
+    from .datasets import BENCHMARKS, load_responses
+
+    if bool(args.dataset) == bool(args.csv):
+        raise ValueError("give either --dataset NAME [NAME ...] or --csv FILE")
+    if args.csv:
+        df = _read_csv(args.csv)
+        if args.target not in df.columns:
+            raise ValueError(f"--target {args.target!r} is not a column of {args.csv}; "
+                             f"columns: {list(df.columns)[:10]}")
+        df.index.name = "instance"
+        nominal = [c.strip() for c in args.nominal.split(",") if c.strip()]
+        resp = None
+        if args.responses:
+            from .data import Responses
+
+            wide = _read_csv(args.responses)
+            wide = wide.set_index(wide.columns[0])
+            resp = Responses.from_wide(wide, respondent="model", item="instance", rows="item")
+        return [(args.csv.stem, df.drop(columns=args.target), df[args.target], nominal, resp)]
+    unknown = [d for d in args.dataset if d not in BENCHMARKS]
+    if unknown:
+        raise ValueError(f"unknown datasets {unknown}; bundled: {sorted(BENCHMARKS)}")
+    return [(d, *BENCHMARKS[d](return_X_y=True), [], load_responses(d)) for d in args.dataset]
+
+
+def _robustness_report(name, X, y, args, out, *, estimators, nominal=(), resp=None,
+                       idata=None, bins=5, noise=0.2, scc_draws=50, n_jobs=None):
+    """Difficulty (unless ``idata`` is given), SCCs and p_hardest for one dataset; returns
+    the SCC Dataset. Prints the time of every stage."""
+    from . import models
+    from .difficulty import difficulty
+    from .plots import plot_scc
+    from .robustness import (cross_val_responses, noisy_predictions,
+                             p_hardest_most_sensitive, scc_from_predictions, scc_summary, zoo)
+
+    out.mkdir(parents=True, exist_ok=True)
+    if idata is None:
+        if resp is None:
+            with _stage("responses: cross-validating the model zoo"):
+                resp = cross_val_responses(zoo(population=True), X, y, cv=5,
+                                           random_state=args.seed, n_jobs=n_jobs)
+        print(resp)
+        with _stage("difficulty: 1PL fit"):
+            idata = _fit(models.onepl(resp), args, log_likelihood=False)
+        table = difficulty(idata, n_bins=bins)
+        table.to_csv(out / "difficulty.csv")
+        _save(idata, out, {})
+    else:
+        table = difficulty(idata, n_bins=bins)
+    varied = (table["accuracy"] > 0) & (table["accuracy"] < 1)
+    post = idata.posterior
+    print(f"difficulty of {name}: mean {table['mean'].mean():.2f} +- {table['mean'].std():.2f} "
+          f"(all {len(table)} instances); {table['mean'][varied].mean():.2f} +- "
+          f"{table['mean'][varied].std():.2f} without the {(~varied).sum()} that every model "
+          f"got right or wrong; population mu_b {float(post['mu_b'].mean()):.2f}, sigma_b "
+          f"{float(post['sigma_b'].mean()):.2f}")
+    with _stage(f"noisy predictions: {len(estimators)} families x 5 folds, noise {noise}"):
+        clean, perturbed = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal,
+                                             random_state=args.seed, n_jobs=n_jobs)
+    with _stage(f"SCC over {scc_draws} posterior draws"):
+        curves = scc_from_predictions(idata, clean, perturbed, n_bins=bins,
+                                      max_draws=scc_draws, random_state=args.seed)
+    summary = scc_summary(curves)
+    summary.to_csv(out / "scc.csv")
+    curves.to_netcdf(out / "scc.nc")
+    at_one = summary.xs(1.0, level="proportion")["kappa"].unstack("bin")
+    p_hard = p_hardest_most_sensitive(curves)
+    report = at_one.assign(p_hardest_most_sensitive=p_hard)
+    report.to_csv(out / "p_hardest.csv")
+    print("\nkappa with every instance of a bin perturbed (bin 0 = easiest), and "
+          "P(hardest bin most sensitive):")
+    print(report.round(3).to_string())
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    axes = plot_scc(curves)
+    axes.ravel()[0].figure.savefig(out / "scc.png", dpi=90)
+    plt.close(axes.ravel()[0].figure)
+    print(f"wrote scc.csv, scc.nc, p_hardest.csv, scc.png to {out}/")
+    return curves
+
+
+def _taxonomy_report(curves, out, groups):
+    from .plots import plot_dendrogram
+    from .robustness import taxonomy
+
+    tax = taxonomy(curves, k=groups)
+    co = tax["co_assignment"]
+    table = tax["groups"].to_frame().assign(
+        p_same_group_as_members=[co.loc[m, tax["groups"].index[tax["groups"] == g]].drop(m)
+                                 .mean() for m, g in tax["groups"].items()])
+    print(f"\nrobustness taxonomy ({groups} groups, complete linkage on kappa profiles "
+          f"averaged over {len(curves)} dataset(s)):")
+    print(table.sort_values("group").round(2).to_string())
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "taxonomy.csv")
+    co.to_csv(out / "co_assignment.csv")
+    _save_plot(out / "dendrogram.png", partial(plot_dendrogram, tax))
+    print(f"wrote taxonomy.csv, co_assignment.csv, dendrogram.png to {out}/")
+    return tax
+
+
 def main(argv=None):
     args = _parser().parse_args(argv)
     try:
         if args.command == "demo":
-            from .datasets import load_optdigits_responses, load_vtab
+            from .datasets import load_optdigits, load_optdigits_responses, load_vtab
 
             print("== instance difficulty: optdigits ==")
-            _difficulty_report(load_optdigits_responses(), args,
-                               args.out / "optdigits_difficulty")
+            idata = _difficulty_report(load_optdigits_responses(), args,
+                                       args.out / "optdigits_difficulty")
+            print(f"\n== robustness to noise by difficulty: optdigits, "
+                  f"{len(DEMO_FAMILIES)} families ==")
+            curves = _robustness_report("optdigits", *load_optdigits(return_X_y=True), args,
+                                        args.out / "optdigits_robustness", idata=idata,
+                                        estimators=_estimators(",".join(DEMO_FAMILIES)),
+                                        scc_draws=20)
+            _taxonomy_report([curves], args.out / "optdigits_robustness", 3)
             print("\n== EPP leaderboard: VTAB ==")
             _leaderboard_report(load_vtab(), args, args.out / "vtab_leaderboard")
+        elif args.command == "robustness":
+            estimators = _estimators(args.families)
+            curves = [_robustness_report(name, X, y, args, args.out / name,
+                                         estimators=estimators, nominal=nominal, resp=resp,
+                                         bins=args.bins, noise=args.noise,
+                                         scc_draws=args.scc_draws, n_jobs=args.n_jobs)
+                      for name, X, y, nominal, resp in _robustness_data(args)]
+            _taxonomy_report(curves, args.out, args.groups)
         elif args.command == "difficulty":
             _difficulty_report(_read_responses(args), args, args.out, method=args.method,
                                model=args.model, bins=args.bins)

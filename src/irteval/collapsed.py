@@ -7,7 +7,8 @@ With every cell observed, the likelihood of item i is
 so once b_i ~ Normal(mu_b, sigma_b) is integrated out the item enters only through
 its number correct r_i. The marginal log-likelihood is
 
-    sum_j s_j theta_j + sum_r n_r log ∫ exp(-r b - sum_j softplus(theta_j - b)) N(b | mu_b, sigma_b) db
+    sum_j s_j theta_j
+      + sum_r n_r log ∫ exp(-r b - sum_j softplus(theta_j - b)) N(b | mu_b, sigma_b) db
 
 (s_j: respondent totals, n_r: items with r correct). NUTS runs on the J + 3 parameters
 (theta, sigma_theta, mu_b, sigma_b) with the integral on a fixed grid (trapezoid rule

@@ -79,6 +79,36 @@ def difficulty(idata, *, hdi_prob=None, n_bins=5) -> pd.DataFrame:
     return table
 
 
+def difficulty_moments(idata, *, hdi_prob=None, varied_only=False) -> pd.DataFrame:
+    """Posterior of the location and spread of a test set's difficulties.
+
+    For every draw s: mean_i b_i^(s) and sd_i b_i^(s) over the items (all of them, or with
+    ``varied_only=True`` only those answered both right and wrong, as the reference code that
+    drops constant columns before fitting). Rows ``mean`` and ``sd``; columns ``estimate``
+    (the statistic of the posterior-mean difficulties, the classical number), ``posterior_mean``,
+    ``hdi_lower``, ``hdi_upper``.
+    """
+    _check_irt(idata)
+    prob = hdi_prob_or_default(hdi_prob)
+    b = idata.posterior["b"]
+    if varied_only:
+        item_idx, _, y = observed_cells(idata)
+        n_items = b.sizes["item"]
+        right = np.bincount(item_idx, weights=y, minlength=n_items)
+        total = np.bincount(item_idx, minlength=n_items)
+        b = b.isel(item=np.flatnonzero((right > 0) & (right < total)))
+    point = b.mean(("chain", "draw"))
+    rows = {}
+    for stat, per_draw, classical in (("mean", b.mean("item"), point.mean()),
+                                      ("sd", b.std("item", ddof=1), point.std(ddof=1))):
+        lower, upper = az.hdi(per_draw, hdi_prob=prob)[per_draw.name or "b"].values
+        rows[stat] = {"estimate": float(classical), "posterior_mean": float(per_draw.mean()),
+                      "hdi_lower": lower, "hdi_upper": upper}
+    table = pd.DataFrame(rows).T
+    table.attrs.update(hdi_prob=prob, n_items=int(b.sizes["item"]))
+    return table
+
+
 def characteristic_curves(idata, *, n_bins=5, hdi_prob=None, max_draws=200,
                           random_seed=0) -> pd.DataFrame:
     """Per respondent and difficulty bin: observed accuracy and model-implied P(correct).

@@ -23,7 +23,8 @@ SAMPLERS = ("pymc", "nutpie", "numpyro")
 
 def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=None,
         sampler="pymc", target_accept=None, log_likelihood=True, posterior_predictive=False,
-        progressbar=True, advi_iterations=20000, collapse=True, **sample_kwargs) -> az.InferenceData:
+        progressbar=True, advi_iterations=20000, collapse=True,
+        **sample_kwargs) -> az.InferenceData:
     """Fit a model built by :mod:`irteval.models` and return its posterior.
 
     Parameters

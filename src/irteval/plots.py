@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from .difficulty import _check_irt, characteristic_curves, difficulty
+from .difficulty import _check_irt, characteristic_curves
 from .draws import hdi_prob_or_default, stacked_draws
 
 
@@ -52,18 +52,29 @@ def plot_item_characteristic(idata, items=None, *, ax=None, hdi_prob=None, max_d
     return ax
 
 
-def plot_difficulty_distribution(idata, *, ax=None, bins=40):
-    """Histogram of posterior mean difficulties; a dict {name: idata} gives one histogram
-    per dataset, sorted by mean difficulty (the paper's Fig. 3)."""
+def plot_difficulty_distribution(idata, *, ax=None, bins=40, hdi_prob=None, max_draws=100):
+    """Density of the difficulties with a posterior band (the paper's Fig. 3): each draw's
+    b is histogrammed on shared bins; the line is the mean density over draws, the band its
+    equal-tailed interval. A dict {name: idata} gives one curve per dataset, sorted by mean
+    difficulty; labels give the posterior mean of the mean and sd of b over the items."""
     fits = idata if isinstance(idata, dict) else {idata.attrs.get("item_name", "items"): idata}
+    for fit in fits.values():
+        _check_irt(fit)
+    prob = hdi_prob_or_default(hdi_prob)
     ax = _axes(ax)
-    means = {name: difficulty(fit)["mean"].to_numpy() for name, fit in fits.items()}
-    for name in sorted(means, key=lambda n: means[n].mean()):
-        m = means[name]
-        ax.hist(m, bins=bins, alpha=0.5, density=True,
-                label=f"{name}: mean {m.mean():.2f} ± {m.std():.2f}")
-    ax.set(xlabel="difficulty b (posterior mean)", ylabel="density",
-           title="difficulty distribution")
+    draws = {name: stacked_draws(fit, "b", max_draws) for name, fit in fits.items()}
+    pooled = np.concatenate([d.ravel() for d in draws.values()])
+    edges = np.linspace(*np.quantile(pooled, [0.0005, 0.9995]), bins + 1)
+    centres = (edges[:-1] + edges[1:]) / 2
+    for name in sorted(draws, key=lambda n: draws[n].mean()):
+        b = draws[name]
+        density = np.array([np.histogram(row, edges, density=True)[0] for row in b])
+        line, = ax.plot(centres, density.mean(axis=0), drawstyle="steps-mid",
+                        label=f"{name}: mean {b.mean():.2f} ± {b.std(axis=1).mean():.2f}")
+        lower, upper = np.quantile(density, [(1 - prob) / 2, (1 + prob) / 2], axis=0)
+        ax.fill_between(centres, lower, upper, step="mid", alpha=0.3, color=line.get_color())
+    ax.set(xlabel="difficulty b", ylabel="density",
+           title=f"difficulty distribution ({prob:.0%} band over posterior draws)")
     ax.legend(fontsize="small")
     return ax
 

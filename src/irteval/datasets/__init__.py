@@ -10,8 +10,8 @@ import pandas as pd
 from ..data import Responses
 from ..scores import Scores
 
-__all__ = ["load_auc_scores", "load_letter", "load_optdigits", "load_optdigits_responses",
-           "load_vtab", "load_wall_robot_navigation"]
+__all__ = ["BENCHMARKS", "load_auc_scores", "load_letter", "load_optdigits",
+           "load_optdigits_responses", "load_responses", "load_vtab", "load_wall_robot_navigation"]
 
 
 def _path(name):
@@ -51,18 +51,31 @@ def load_wall_robot_navigation(return_X_y=False):
     return _load_uci("wall_robot_navigation", return_X_y)
 
 
-def load_optdigits_responses(as_frame=False):
-    """Which of 58 scikit-learn classifier configurations (17 families) got each optdigits
-    instance right in 5-fold cross-validation (see ``data/README.md``).
+#: the robustness paper's benchmarks: name -> loader
+BENCHMARKS = {"optdigits": load_optdigits, "letter": load_letter,
+              "wall_robot_navigation": load_wall_robot_navigation}
+
+
+def load_responses(dataset, as_frame=False):
+    """Which of 58 scikit-learn classifier configurations (17 families) got each instance of
+    a benchmark (a key of :data:`BENCHMARKS`) right in 5-fold cross-validation (see
+    ``data/README.md``).
 
     Returns a binary :class:`~irteval.Responses` (instances are items, models are
     respondents), or the instances x models 0/1 DataFrame with ``as_frame=True``.
     """
-    with _path("optdigits_responses.csv.gz").open("rb") as fh:
+    if dataset not in BENCHMARKS:
+        raise ValueError(f"unknown benchmark {dataset!r}; choose one of {sorted(BENCHMARKS)}")
+    with _path(f"{dataset}_responses.csv.gz").open("rb") as fh:
         wide = pd.read_csv(fh, compression="gzip", index_col="instance")
     if as_frame:
         return wide
     return Responses.from_wide(wide, respondent="model", item="instance", rows="item")
+
+
+def load_optdigits_responses(as_frame=False):
+    """``load_responses("optdigits", as_frame)``."""
+    return load_responses("optdigits", as_frame)
 
 
 def load_auc_scores(as_frame=False):

@@ -37,7 +37,8 @@ def onepl(responses: Responses, *, discrimination=False, prior_scale=None):
     pymc.Model
         Free variables ``mu_b``, ``sigma_b``, ``b`` (item difficulty), ``theta``
         (ability, summing to zero: that fixes the location) and ``sigma_theta`` (1PL) or
-        ``sigma_log_a``, ``a_z`` (2PL, with deterministic ``a = exp(sigma_log_a * a_z)``). Observed ``y`` over dim ``obs``.
+        ``sigma_log_a``, ``a_z`` (2PL, with deterministic ``a = exp(sigma_log_a * a_z)``).
+        Observed ``y`` over dim ``obs``.
     """
     if not isinstance(responses, Responses):
         raise TypeError(

@@ -79,8 +79,21 @@ def _agreement(a, b, n_classes):
     return (p_o - p_e) / (1 - p_e), p_o, f1
 
 
-def scc(idata, clean, perturbed, *, proportions=PROPORTIONS, n_bins=5, max_draws=100,
-        random_state=0, progressbar=True) -> xr.Dataset:
+def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), cv=5, proportions=PROPORTIONS,
+        n_bins=5, max_draws=100, random_state=0, n_jobs=None, progressbar=True) -> xr.Dataset:
+    """System Characteristic Curves of ``estimators`` on ``(X, y)`` given a difficulty fit
+    ``idata`` of the same instances: :func:`noisy_predictions` then
+    :func:`scc_from_predictions` (see both for the arguments)."""
+    clean, perturbed = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal, cv=cv,
+                                         random_state=random_state, n_jobs=n_jobs,
+                                         progressbar=progressbar)
+    return scc_from_predictions(idata, clean, perturbed, proportions=proportions,
+                                n_bins=n_bins, max_draws=max_draws, random_state=random_state,
+                                progressbar=progressbar)
+
+
+def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_bins=5,
+                         max_draws=100, random_state=0, progressbar=True) -> xr.Dataset:
     """System Characteristic Curves from a difficulty fit and :func:`noisy_predictions`.
 
     For each of ``max_draws`` posterior draws: instances are cut into ``n_bins`` equal-count

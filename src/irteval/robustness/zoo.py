@@ -46,7 +46,7 @@ def _scaled(estimator):
     return make_pipeline(StandardScaler(), estimator)
 
 
-#: family -> (paper's caret model, list of (config name, estimator)); the first is the representative
+#: family -> (paper's caret model, [(config name, estimator)]); the first is the representative
 FAMILIES = {
     "logistic": ("multinom", [
         (f"logistic_C{c:g}", _scaled(LogisticRegression(C=c, max_iter=300)))
