@@ -65,3 +65,36 @@ def test_leaderboard_command_names_a_bad_column(tmp_path, capsys):
     pd.DataFrame({"model": ["a", "b"], "round": [1, 1], "auc": [0.5, 0.6]}).to_csv(path)
     assert main(["leaderboard", str(path), "--out", str(tmp_path)]) == 2
     assert "column 'score' is not in the data frame" in capsys.readouterr().err
+
+
+def test_robustness_command_on_a_csv(tmp_path, capsys):
+    X, y = ie.datasets.load_optdigits(return_X_y=True)
+    data = X.iloc[:300].assign(digit=y.iloc[:300])
+    data.to_csv(tmp_path / "digits.csv", index=False)
+    wide = ie.datasets.load_responses("optdigits", as_frame=True).iloc[:300]
+    wide.to_csv(tmp_path / "responses.csv")
+    out = tmp_path / "rob"
+    assert main(["robustness", "--csv", str(tmp_path / "digits.csv"), "--target", "digit",
+                 "--responses", str(tmp_path / "responses.csv"), "--families",
+                 "naive_bayes,knn_3,lda_svd", "--scc-draws", "5", "--groups", "2",
+                 "--out", str(out), "--draws", "100", "--tune", "200", "--chains", "2"]) == 0
+    printed = capsys.readouterr().out
+    for stage in ("difficulty: 1PL fit", "noisy predictions", "SCC over 5 posterior draws"):
+        assert f"] {stage}" in printed  # each stage prints its time
+    scc = pd.read_csv(out / "digits" / "scc.csv")
+    assert set(scc["model"]) == {"naive_bayes", "knn_3", "lda_svd"}
+    assert (scc.loc[scc["proportion"] == 0, "kappa"] == 1).all()
+    taxonomy = pd.read_csv(out / "taxonomy.csv", index_col=0)
+    assert set(taxonomy["group"]) == {1, 2}
+    assert (out / "dendrogram.png").stat().st_size > 1000
+    assert (out / "digits" / "scc.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--dataset", "mnist"], "unknown datasets"),
+    ([], "give either --dataset"),
+    (["--dataset", "optdigits", "--families", "xgboost"], "unknown families"),
+])
+def test_robustness_command_bad_input(args, message, capsys):
+    assert main(["robustness", *args]) == 2
+    assert message in capsys.readouterr().err

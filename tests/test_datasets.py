@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 import irteval as ie
 
@@ -8,15 +9,26 @@ def test_optdigits_features():
     assert X.shape == (5620, 64) and sorted(y.unique()) == list(range(10))
 
 
-def test_optdigits_responses_are_a_real_zoo():
-    wide = ie.datasets.load_optdigits_responses(as_frame=True)
-    assert wide.shape == (5620, 58) and set(np.unique(wide.to_numpy())) == {0, 1}
-    families = {ie.robustness.family_of(name) for name in wide.columns}
-    assert len(wide.columns) >= 40 and len(families) >= 10
+@pytest.mark.parametrize("name, n", [("optdigits", 5620), ("letter", 20000),
+                                     ("wall_robot_navigation", 5456)])
+def test_bundled_responses_are_a_real_zoo(name, n):
+    X, _ = ie.datasets.BENCHMARKS[name](return_X_y=True)
+    wide = ie.datasets.load_responses(name, as_frame=True)
+    assert wide.shape == (n, 58) and set(np.unique(wide.to_numpy())) == {0, 1}
+    assert wide.index.equals(X.index)  # one row per instance, in the data's order
+    families = {ie.robustness.family_of(model) for model in wide.columns}
+    assert len(families) == len(ie.robustness.FAMILIES) == 17
     acc = wide.mean()
-    assert acc.min() < 0.5 < 0.98 < acc.max()  # weak and strong models both present
-    resp = ie.datasets.load_optdigits_responses()
-    assert resp.n_obs == 5620 * 58 and resp.item_name == "instance"
+    assert acc.min() < 0.5 and acc.max() > 0.95  # weak and strong models both present
+    resp = ie.datasets.load_responses(name)
+    assert resp.n_obs == n * 58 and resp.item_name == "instance"
+    with pytest.raises(ValueError, match="unknown benchmark"):
+        ie.datasets.load_responses("mnist")
+
+
+def test_optdigits_responses_alias():
+    assert ie.datasets.load_optdigits_responses(as_frame=True).equals(
+        ie.datasets.load_responses("optdigits", as_frame=True))
 
 
 def test_cross_val_responses_is_seeded_and_labelled():

@@ -37,10 +37,11 @@ def advi(model, n_draws, iterations, seed, progressbar):
     return idata
 
 
-def laplace(model, draws, chains, seed, point_only):
-    """Mode of the log density on the unconstrained space (with Jacobian), and the
-    Gaussian N(mode, (-H)^-1); H by central differences of the exact gradient."""
-    ip = model.initial_point(seed)
+def mode_finder(model):
+    """``(find, start)``: ``find(x0)`` maximises the log density (with Jacobian) on the
+    unconstrained space from the raveled point ``x0`` and returns (mode, log density,
+    max |gradient|); ``start`` is the model's raveled initial point (its layout)."""
+    ip = model.initial_point(0)
     start = DictToArrayBijection.map({v.name: ip[v.name] for v in model.value_vars})
     fn = model.logp_dlogp_function(ravel_inputs=True, initial_point=ip)
     fn.set_extra_values({})
@@ -51,14 +52,31 @@ def laplace(model, draws, chains, seed, point_only):
             return np.inf, np.zeros_like(x)  # overflow far out: make the line search step back
         return -float(logp), -np.array(grad, dtype=float)  # copy: PyTensor reuses buffers
 
-    # Conjugate gradients: O(n) memory, and unlike L-BFGS-B's line search it recovers
-    # from overflowing trial steps far from the mode.
-    res = optimize.minimize(neg, start.data, jac=True, method="CG",
-                            options={"maxiter": 50000, "gtol": 1e-5})
-    if np.max(np.abs(res.jac)) > 1e-3:
-        warnings.warn(f"the optimiser stopped before the mode: {res.message}",
+    def find(x0):
+        # Conjugate gradients: O(n) memory, and unlike L-BFGS-B's line search it recovers
+        # from overflowing trial steps far from the mode.
+        res = optimize.minimize(neg, x0, jac=True, method="CG",
+                                options={"maxiter": 50000, "gtol": 1e-5})
+        return res.x, -res.fun, float(np.max(np.abs(res.jac)))
+
+    find.neg = neg
+    return find, start
+
+
+def laplace(model, draws, chains, seed, point_only):
+    """Mode of the log density on the unconstrained space (with Jacobian), and the
+    Gaussian N(mode, (-H)^-1); H by central differences of the exact gradient."""
+    find, start = mode_finder(model)
+    init = getattr(model, "irteval_initvals", None)
+    x0 = start.data
+    if init is not None:  # a multimodal model: start at the best of several optima
+        best = init(model, 1, random_seed=seed)[2]
+        x0 = DictToArrayBijection.map({v.name: best[v.name] for v in model.value_vars}).data
+    mode, _, max_grad = find(x0)
+    neg = find.neg
+    if max_grad > 1e-3:
+        warnings.warn(f"the optimiser stopped before the mode (max |gradient| {max_grad:.2g})",
                       ConvergenceWarning, stacklevel=3)
-    mode = res.x
     if point_only:
         flat = mode[None, None, :]
     else:

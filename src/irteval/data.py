@@ -13,7 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-KINDS = ("binary",)
+from .scaling import TRANSFORMS, resolve_bounds, to_z
+
+KINDS = ("binary", "continuous")
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,11 @@ class Responses:
     item_name, respondent_name : str
         What items and respondents are in the user's words (``"instance"``, ``"model"``).
     kind : str
-        ``"binary"``.
+        ``"binary"`` (0/1) or ``"continuous"`` (a performance within bounds).
+    lower, upper : ndarray or None
+        Continuous: each item's bounds (:mod:`irteval.scaling`).
+    transform, clip
+        Continuous: how values map to the model scale :attr:`z`.
     """
 
     items: pd.Index
@@ -42,14 +48,21 @@ class Responses:
     item_name: str = "item"
     respondent_name: str = "respondent"
     kind: str = "binary"
+    lower: np.ndarray | None = None
+    upper: np.ndarray | None = None
+    transform: str | None = None
+    clip: float | None = None
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_long(cls, df, *, respondent, item, value, kind="binary"):
+    def from_long(cls, df, *, respondent, item, value, kind="binary", bounds="column",
+                  transform="logit", clip=0.01):
         """Build from a long table with one row per (respondent, item) cell.
 
         Rows whose value is missing are treated as missing cells (with a warning
         that counts them); duplicate cells must agree and are kept once.
+        ``bounds``, ``transform`` and ``clip`` apply to ``kind="continuous"``: see
+        :func:`irteval.scaling.resolve_bounds` and :func:`irteval.scaling.to_z`.
         """
         _check_frame(df)
         _check_kind(kind)
@@ -78,16 +91,21 @@ class Responses:
             items, respondents, items.get_indexer(frame["i"]),
             respondents.get_indexer(frame["r"]), frame["v"].to_numpy(),
             item_name=item, respondent_name=respondent, kind=kind, value_name=value,
+            scale=(bounds, transform, clip),
         )
 
     @classmethod
     def from_wide(cls, df, *, respondent="respondent", item="item", rows="respondent",
-                  kind="binary"):
+                  kind="binary", bounds="column", transform="logit", clip=0.01):
         """Build from a matrix: rows are respondents (or items with ``rows="item"``).
 
         Row labels come from the column named by ``respondent`` (or ``item``) when
         the frame has one, else from its index; column names are the other labels.
-        NaN cells are missing.
+        NaN cells are missing. For ``kind="continuous"`` (AIRT: datasets are respondents,
+        algorithms items) values are performances: ``bounds`` ("column", "global",
+        ``(lo, hi)`` or {item: (lo, hi)}), ``transform`` ("logit", or "airt" for airt's
+        preprocessing) and ``clip`` define the model scale :attr:`z`
+        (:mod:`irteval.scaling`).
         """
         _check_frame(df)
         _check_kind(kind)
@@ -106,12 +124,12 @@ class Responses:
         return cls._from_codes(
             pd.Index(items, name=item), pd.Index(respondents, name=respondent), i_idx, p_idx,
             mat[r_idx, c_idx], item_name=item, respondent_name=respondent, kind=kind,
-            value_name="the matrix",
+            value_name="the matrix", scale=(bounds, transform, clip),
         )
 
     @classmethod
     def _from_codes(cls, items, respondents, item_idx, respondent_idx, values, *,
-                    item_name, respondent_name, kind, value_name):
+                    item_name, respondent_name, kind, value_name, scale=None):
         if len(values) == 0:
             raise ValueError("there are no observed cells; nothing to fit")
         if len(respondents) < 2:
@@ -136,11 +154,21 @@ class Responses:
                     "Code correct answers as 1 and wrong ones as 0"
                 )
             values = values.astype(np.int8)
+            extra = {}
+        else:
+            bounds, transform, clip = scale
+            if transform not in TRANSFORMS:
+                raise ValueError(f"transform={transform!r} is not one of {TRANSFORMS}")
+            if not 0 < clip < 0.5:
+                raise ValueError(f"clip must lie in (0, 0.5), got {clip}")
+            lower, upper = resolve_bounds(values, np.asarray(item_idx), items, bounds,
+                                          item_name)
+            extra = {"lower": lower, "upper": upper, "transform": transform, "clip": clip}
         return cls(items=items, respondents=respondents,
                    item_idx=np.asarray(item_idx, dtype=np.int64),
                    respondent_idx=np.asarray(respondent_idx, dtype=np.int64),
                    values=values, item_name=item_name, respondent_name=respondent_name,
-                   kind=kind)
+                   kind=kind, **extra)
 
     # ------------------------------------------------------------------ views
     @property
@@ -154,6 +182,14 @@ class Responses:
     @property
     def n_obs(self) -> int:
         return len(self.values)
+
+    @property
+    def z(self) -> np.ndarray:
+        """Continuous responses on the model scale (:func:`irteval.scaling.to_z`)."""
+        if self.kind != "continuous":
+            raise ValueError("z exists for continuous responses only")
+        return to_z(self.values, self.lower[self.item_idx], self.upper[self.item_idx],
+                    self.transform, self.clip)
 
     def to_wide(self, rows="item") -> pd.DataFrame:
         """The response matrix (NaN where missing), items as rows by default."""
@@ -184,11 +220,15 @@ class Responses:
         cell = keep_i[self.item_idx] & keep_r[self.respondent_idx]
         new_i = np.cumsum(keep_i) - 1
         new_r = np.cumsum(keep_r) - 1
+        scale = None
+        if self.kind == "continuous":
+            bounds = pd.DataFrame({"lower": self.lower, "upper": self.upper}, index=self.items)
+            scale = (bounds, self.transform, self.clip)
         return Responses._from_codes(
             self.items[keep_i], self.respondents[keep_r], new_i[self.item_idx[cell]],
             new_r[self.respondent_idx[cell]], self.values[cell].astype(float),
             item_name=self.item_name, respondent_name=self.respondent_name, kind=self.kind,
-            value_name="values",
+            value_name="values", scale=scale,
         )
 
     def __repr__(self) -> str:
@@ -238,10 +278,7 @@ def _labelled_matrix(df, row_name, col_name):
 
 def _check_kind(kind):
     if kind not in KINDS:
-        raise ValueError(
-            f"kind={kind!r} is not supported; use one of {KINDS} "
-            "(continuous responses arrive with the AIRT model)"
-        )
+        raise ValueError(f"kind={kind!r} is not supported; use one of {KINDS}")
 
 
 def _check_labels(labels: pd.Series, name):

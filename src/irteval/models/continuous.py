@@ -1,0 +1,239 @@
+"""Continuous-response IRT (AIRT, paper 3): datasets answer algorithms with a performance.
+
+Samejima's continuous response model in Wang & Zeng's notation, for the transformed
+performance z_ij of algorithm j on dataset i (:attr:`Responses.z`):
+
+    z_ij | theta_i ~ Normal(gamma_j (theta_i - beta_j), |gamma_j / alpha_j|),
+    theta_i ~ Normal(0, 1),    sign(alpha_j) = sign(gamma_j),
+
+theta_i is the dataset's easiness (difficulty delta_i = -theta_i); alpha_j < 0 marks an
+anomalous algorithm (better on harder datasets). Sampled as a factor model with loading
+lambda_j = gamma_j, intercept tau_j = -gamma_j beta_j and residual sd s_j = |gamma_j / alpha_j|,
+so the signs are shared by construction, and with the traits integrated out:
+
+    z_i ~ Normal(tau, lambda lambda^T + diag(s^2))     (observed entries of row i)
+
+evaluated elementwise by the matrix determinant lemma and Woodbury's identity (no dense
+algebra). theta_i | z_i is Normal with precision 1 + sum_j lambda_j^2 / s_j^2 and is drawn
+exactly after sampling. The likelihood is unchanged by (theta, lambda) -> (-theta, -lambda);
+each draw is reflected so that sum_j lambda_j > 0 (theta reads as easiness for most
+algorithms). See ``models/continuous_irt.md``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import partial
+
+import numpy as np
+import pandas as pd
+import pymc as pm
+import pytensor.tensor as pt
+import xarray as xr
+
+from ..data import Responses
+
+PRIORS = {"tau": 5.0, "lam": 5.0, "s": 1.0}
+
+
+def marginal_log_likelihood(responses, params) -> float:
+    """log p(z | alpha, beta, gamma) with the traits integrated out, for parameters from any
+    source (a DataFrame indexed by item with columns ``alpha``, ``beta``, ``gamma``; e.g.
+    airt's a, b, alpha): compares fits under one model."""
+    missing = pd.Index(responses.items).difference(params.index)
+    if len(missing):
+        raise ValueError(f"params lack {responses.item_name}s {list(missing[:5])}")
+    p = params.loc[responses.items]
+    alpha, beta, gamma = (p[c].to_numpy(float) for c in ("alpha", "beta", "gamma"))
+    z, mask = _matrix(responses)
+    return float(marginal_logp(-gamma * beta, gamma, np.abs(gamma / alpha), z, mask,
+                               xp=np).sum())
+
+
+def marginal_logp(tau, lam, s, z, mask, xp=pt):
+    """Log-density of each dataset's observed z with theta integrated out, shape (n,).
+
+    With w_ij = m_ij / s_j^2, r_ij = z_ij - tau_j, c_i = sum_j w_ij lambda_j^2:
+    log|Sigma_i| = sum_j m_ij log s_j^2 + log(1 + c_i) and
+    r^T Sigma_i^-1 r = sum_j w_ij r_ij^2 - (sum_j w_ij lambda_j r_ij)^2 / (1 + c_i).
+    """
+    w = mask / s**2
+    r = (z - tau) * mask
+    c = (w * lam**2).sum(axis=1)
+    proj = (w * lam * r).sum(axis=1)
+    n_obs = mask.sum(axis=1)
+    logdet = (mask * xp.log(s**2)).sum(axis=1) + xp.log1p(c)
+    quad = (w * r**2).sum(axis=1) - proj**2 / (1 + c)
+    return -0.5 * (n_obs * np.log(2 * np.pi) + logdet + quad)
+
+
+def continuous_irt(responses: Responses, *, prior_tau=PRIORS["tau"], prior_lam=PRIORS["lam"],
+                   prior_s=PRIORS["s"], init="best", n_starts=10) -> pm.Model:
+    """Bayesian continuous IRT of algorithms (items) on datasets (respondents).
+
+    Priors on the sampling parameters: tau_j ~ N(0, prior_tau), lambda_j ~ N(0, prior_lam),
+    log s_j ~ N(0, prior_s), on the scale of z (logits of the scaled performance). The
+    log-normal keeps s_j away from 0, where a one-factor likelihood stays finite (a Heywood
+    case: one algorithm explained exactly by the factor) and NUTS mixed poorly.
+    The posterior holds ``tau``, ``lam``, ``s`` and, added by :func:`irteval.fit`,
+    ``alpha`` (discrimination), ``beta`` (difficulty), ``gamma`` (scaling) per item and
+    ``theta`` (easiness) per respondent, after the reflection is fixed.
+
+    The likelihood can have several local optima on real data. NUTS chains start from
+    ``n_starts`` optimisations of the marginal posterior: all near the best one
+    (``init="best"``), or each at a different one (``init="dispersed"``, to look for other
+    modes); :func:`irteval.fit` warns when chains end in different modes.
+    """
+    if init not in ("best", "dispersed"):
+        raise ValueError(f"init must be 'best' or 'dispersed', got {init!r}")
+    if not isinstance(responses, Responses):
+        raise TypeError(f"expected irteval.Responses, got {type(responses).__name__}")
+    if responses.kind != "continuous":
+        raise ValueError("continuous_irt needs continuous responses: build them with "
+                         "Responses.from_wide(..., kind='continuous')")
+    if responses.n_items < 2:
+        raise ValueError(f"only {responses.n_items} {responses.item_name}: a one-factor model "
+                         f"needs at least two {responses.item_name}s")
+    z, mask = _matrix(responses)
+    coords = {"respondent": responses.respondents, "item": responses.items}
+    with pm.Model(coords=coords) as model:
+        z_data = pm.Data("z", z, dims=("respondent", "item"))
+        mask_data = pm.Data("mask", mask, dims=("respondent", "item"))
+        # raw performance and bounds, for the downstream analyses (NaN = missing)
+        performance = np.full(z.shape, np.nan)
+        performance[responses.respondent_idx, responses.item_idx] = responses.values
+        pm.Data("performance", performance, dims=("respondent", "item"))
+        pm.Data("lower", responses.lower, dims="item")
+        pm.Data("upper", responses.upper, dims="item")
+        tau = pm.Normal("tau", 0.0, prior_tau, dims="item")
+        lam = pm.Normal("lam", 0.0, prior_lam, dims="item")
+        s = pm.LogNormal("s", 0.0, prior_s, dims="item")
+        pm.Potential("z_marginal", marginal_logp(tau, lam, s, z_data, mask_data).sum())
+    model.irteval_attrs = {
+        "irteval_model": "continuous_irt", "item_name": responses.item_name,
+        "respondent_name": responses.respondent_name, "transform": responses.transform,
+        "prior_tau": prior_tau, "prior_lam": prior_lam, "prior_s": prior_s, "init": init,
+        "n_starts": n_starts, "sampler": "nutpie",
+    }
+    model.irteval_responses = responses
+    model.irteval_postprocess = identify
+    model.irteval_initvals = multistart_initvals
+    model.irteval_log_likelihood = partial(cell_log_likelihood, responses=responses)
+    return model
+
+
+def _matrix(responses):
+    z = np.zeros((responses.n_respondents, responses.n_items))
+    mask = np.zeros_like(z)
+    z[responses.respondent_idx, responses.item_idx] = responses.z
+    mask[responses.respondent_idx, responses.item_idx] = 1.0
+    return z, mask
+
+
+def identify(model, idata, random_seed=None):
+    """Fix the reflection (sum of loadings > 0 in every draw), add ``alpha``, ``beta``,
+    ``gamma`` and exact draws of ``theta | z`` to the posterior, in place."""
+    post = idata.posterior
+    z, mask = _matrix(model.irteval_responses)
+    lam = post["lam"].values
+    flip = np.where(lam.sum(axis=-1, keepdims=True) < 0, -1.0, 1.0)
+    lam = lam * flip
+    tau, s = post["tau"].values, post["s"].values
+    # theta | z_i: precision 1 + c_i, mean v_i sum_j w_ij lambda_j r_ij
+    w = mask / s[..., None, :] ** 2
+    r = (z - tau[..., None, :]) * mask
+    prec = 1 + (w * lam[..., None, :] ** 2).sum(axis=-1)
+    mean = (w * lam[..., None, :] * r).sum(axis=-1) / prec
+    noise = np.random.default_rng(random_seed).standard_normal(mean.shape)
+    theta = mean + noise / np.sqrt(prec)
+    item, resp = ("chain", "draw", "item"), ("chain", "draw", "respondent")
+    post["lam"] = (item, lam)
+    post["gamma"] = (item, lam)
+    post["beta"] = (item, -tau / lam)
+    post["alpha"] = (item, lam / s)
+    post["theta"] = (resp, theta)
+    idata.attrs["reflected_draws"] = float((flip < 0).mean())
+    _check_modes(idata)
+    return idata
+
+
+def _check_modes(idata, rhat_max=1.05, lp_gap=1.0):
+    """Warn when NUTS chains sit in different modes: after the reflection is fixed, some
+    parameter's R-hat exceeds ``rhat_max`` and the chains' mean log densities differ."""
+    import arviz as az
+
+    from ..approximations import ConvergenceWarning
+
+    stats = idata.get("sample_stats")
+    name = next((n for n in ("lp", "logp") if stats is not None and n in stats), None)
+    if name is None or idata.posterior.sizes["chain"] < 2:
+        return
+    lp = stats[name].mean("draw").values
+    rhat = az.rhat(idata.posterior[["tau", "lam", "s"]]).to_array().max().item()
+    idata.attrs["chain_mean_lp"] = lp.round(2).tolist()
+    if rhat > rhat_max and np.ptp(lp) > lp_gap:
+        best = int(np.argmax(lp))
+        warnings.warn(
+            f"chains found different modes of the likelihood (mean log density per chain: "
+            f"{lp.round(1).tolist()}; max R-hat {rhat:.2f}); chain {best} is in the best one. "
+            "Use init='best' (the default) so every chain starts at the best of n_starts "
+            "optimisations, raise n_starts, or keep only the chains in the best mode "
+            "(idata.sel(chain=[...]))", ConvergenceWarning, stacklevel=4)
+
+
+def cell_log_likelihood(posterior, responses):
+    """log N(z_ij | gamma_j (theta_i - beta_j), s_j) of every observed cell given the drawn
+    traits, dims (chain, draw, respondent, item); NaN where a cell is missing."""
+    z, mask = _matrix(responses)
+    mu = posterior["tau"].values[..., None, :] + (
+        posterior["lam"].values[..., None, :] * posterior["theta"].values[..., :, None])
+    s = posterior["s"].values[..., None, :]
+    ll = -0.5 * np.log(2 * np.pi) - np.log(s) - 0.5 * ((z - mu) / s) ** 2
+    ll = np.where(mask > 0, ll, np.nan)
+    return xr.Dataset({"z": (("chain", "draw", "respondent", "item"), ll)},
+                      coords={"chain": posterior["chain"], "draw": posterior["draw"],
+                              "respondent": posterior["respondent"], "item": posterior["item"]})
+
+
+def multistart_initvals(model, chains, random_seed=None):
+    """Initial points for the chains from ``n_starts`` optimisations of the marginal
+    posterior (one from the first principal component, the rest random). All chains start
+    near the best optimum (``init="best"``) or at different optima (``init="dispersed"``).
+    Returns (initvals per chain, sorted log densities of the optima, best point as a dict of
+    value variables)."""
+    from pymc.blocking import DictToArrayBijection, RaveledVars
+
+    from ..approximations import mode_finder
+
+    n_starts = model.irteval_attrs["n_starts"]
+    dispersed = model.irteval_attrs["init"] == "dispersed"
+    rng = np.random.default_rng(random_seed)
+    z, mask = _matrix(model.irteval_responses)
+    col_mean = (z * mask).sum(0) / mask.sum(0)
+    col_sd = np.sqrt(((z - col_mean) ** 2 * mask).sum(0) / mask.sum(0)) + 1e-3
+    filled = np.where(mask > 0, z, col_mean)
+    _, _, vt = np.linalg.svd((filled - col_mean) / col_sd, full_matrices=False)
+    pc = vt[0] * np.sign(vt[0].sum() or 1.0)
+    starts = [(col_mean, 0.8 * col_sd * pc, 0.6 * col_sd)]
+    for _ in range(n_starts - 1):
+        starts.append((col_mean + 0.3 * col_sd * rng.standard_normal(len(col_sd)),
+                       col_sd * rng.standard_normal(len(col_sd)),
+                       col_sd * rng.uniform(0.2, 1.0, len(col_sd))))
+    find, layout = mode_finder(model)
+    optima = []
+    for tau, lam, s in starts:
+        x0 = DictToArrayBijection.map({"tau": tau, "lam": lam, "s_log__": np.log(s)}).data
+        mode, logp, _ = find(x0)
+        if np.isfinite(logp):
+            optima.append((DictToArrayBijection.rmap(RaveledVars(mode, layout.point_map_info)),
+                           logp))
+    if not optima:
+        raise RuntimeError("no optimisation of the continuous IRT posterior converged; "
+                           "check the responses for extreme values")
+    optima.sort(key=lambda o: -o[1])
+    chosen = [optima[k % len(optima)] for k in range(chains)] if dispersed else [optima[0]] * chains
+    inits = [{"tau": p["tau"] + 0.01 * rng.standard_normal(p["tau"].shape),
+              "lam": p["lam"] + 0.01 * rng.standard_normal(p["lam"].shape),
+              "s": np.exp(p["s_log__"] + 0.01 * rng.standard_normal(p["s_log__"].shape))}
+             for p, _ in chosen]
+    return inits, np.array([lp for _, lp in optima]), optima[0][0]

@@ -1,0 +1,162 @@
+"""AIRT downstream (paper 3): algorithm metrics, the dataset-difficulty spectrum, strengths and
+weaknesses, latent trait occupancy and the algorithm portfolio — each from the posterior
+mean (airt's point estimate) and as a distribution over posterior draws.
+
+Latent trait analysis, for a spectrum of dataset difficulties delta_i = -theta_i:
+h_j = smoothing spline of algorithm j's performance over delta (:mod:`irteval.smoothing`),
+evaluated on ``n_grid`` points from min to max delta; at grid point g algorithm j is
+*strong* if h_j(g) >= max_k h_k(g) - epsilon and *weak* if h_j(g) <= min_k h_k(g) + epsilon
+(epsilon in performance units). Each dataset takes the flags of its nearest grid point;
+the latent trait occupancy LTO_j is the share of datasets where j is strong (with
+epsilon > 0 the shares can sum to more than 1). The portfolio is the set of algorithms
+with LTO > 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import arviz as az
+import numpy as np
+import pandas as pd
+
+from .draws import hdi_prob_or_default, stacked_draws
+from .smoothing import fit_curves
+
+
+def _check_airt(idata):
+    if not hasattr(idata, "posterior") or "alpha" not in idata.posterior:
+        raise ValueError("idata has no posterior 'alpha'; pass the result of "
+                         "irteval.fit(irteval.models.continuous_irt(responses))")
+
+
+def _names(idata):
+    return (idata.attrs.get("item_name", "item"), idata.attrs.get("respondent_name",
+                                                                    "respondent"))
+
+
+def _interval(draws, prob):
+    """Equal-tailed interval over the first axis."""
+    return np.quantile(draws, [(1 - prob) / 2, (1 + prob) / 2], axis=0)
+
+
+def algorithm_metrics(idata, *, hdi_prob=None) -> pd.DataFrame:
+    """One row per algorithm: posterior means of ``alpha`` (discrimination), ``beta``
+    (difficulty) and ``gamma`` (scaling); ``p_anomalous`` = P(alpha < 0); posterior medians
+    and equal-tailed intervals of ``consistency`` = 1/|alpha| and ``difficulty_limit`` = -beta;
+    intervals of alpha, beta and gamma. (beta = -tau/gamma is heavy-tailed when gamma is
+    near 0; read its median and interval rather than its mean.)"""
+    _check_airt(idata)
+    prob = hdi_prob_or_default(hdi_prob)
+    draws = {v: stacked_draws(idata, v) for v in ("alpha", "beta", "gamma")}
+    table = {}
+    for v in ("alpha", "beta", "gamma"):
+        table[v] = draws[v].mean(axis=0)
+    table["p_anomalous"] = (draws["alpha"] < 0).mean(axis=0)
+    derived = {"consistency": 1 / np.abs(draws["alpha"]), "difficulty_limit": -draws["beta"]}
+    for v in ("alpha", "beta", "gamma"):
+        table[f"{v}_median"] = np.median(draws[v], axis=0)
+        table[f"{v}_lower"], table[f"{v}_upper"] = _interval(draws[v], prob)
+    for v, d in derived.items():
+        table[v] = np.median(d, axis=0)
+        table[f"{v}_lower"], table[f"{v}_upper"] = _interval(d, prob)
+    out = pd.DataFrame(table, index=pd.Index(idata.posterior["item"].values,
+                                             name=_names(idata)[0]))
+    out.attrs["hdi_prob"] = prob
+    return out
+
+
+@dataclass
+class LatentTrait:
+    """Result of :func:`latent_trait`.
+
+    spectrum : DataFrame, one row per dataset: posterior mean, sd and HDI of the difficulty
+        delta = -theta, sorted from easiest to hardest.
+    curves : DataFrame (grid x algorithm), the smoothed performance over the posterior-mean
+        spectrum (airt's curves).
+    strengths, weaknesses : DataFrame (grid x algorithm) of 0/1 flags on that grid.
+    occupancy : DataFrame, one row per algorithm: ``lto`` (strengths) and ``lto_weak``
+        from the posterior-mean spectrum, and over posterior draws their means and intervals
+        and P(LTO > 0).
+    epsilon : float
+    """
+
+    spectrum: pd.DataFrame
+    curves: pd.DataFrame
+    strengths: pd.DataFrame
+    weaknesses: pd.DataFrame
+    occupancy: pd.DataFrame
+    epsilon: float
+
+
+def _occupancy(delta, performance, epsilon, n_grid):
+    """Smoothed curves on the grid, strength/weakness flags and LTOs for one spectrum."""
+    grid = np.linspace(delta.min(), delta.max(), n_grid)
+    curves = fit_curves(delta, performance, grid)
+    strong = curves >= curves.max(axis=1, keepdims=True) - epsilon
+    weak = curves <= curves.min(axis=1, keepdims=True) + epsilon
+    nearest = np.clip(np.rint((delta - grid[0]) / (grid[1] - grid[0])), 0, n_grid - 1)
+    nearest = nearest.astype(int)
+    return grid, curves, strong, weak, strong[nearest].mean(axis=0), weak[nearest].mean(axis=0)
+
+
+def latent_trait(idata, epsilon=0.01, *, n_grid=80, hdi_prob=None, max_draws=500,
+                 random_seed=0) -> LatentTrait:
+    """Dataset difficulty spectrum, smoothing splines, strengths and weaknesses and latent trait
+    occupancy (module docstring), from the posterior mean and over ``max_draws`` draws."""
+    _check_airt(idata)
+    if not np.isfinite(epsilon) or epsilon < 0:
+        raise ValueError(f"epsilon must be a number >= 0 (performance units), got {epsilon}")
+    if n_grid < 2:
+        raise ValueError(f"n_grid must be at least 2, got {n_grid}")
+    prob = hdi_prob_or_default(hdi_prob)
+    item_name, resp_name = _names(idata)
+    algorithms = idata.posterior["item"].values
+    performance = idata.constant_data["performance"].values
+    theta = stacked_draws(idata, "theta", max_draws, random_seed)
+    delta = -theta
+    point = delta.mean(axis=0)
+    hdi = az.hdi(-idata.posterior["theta"], hdi_prob=prob)["theta"].values
+    spectrum = pd.DataFrame(
+        {"mean": point, "sd": delta.std(axis=0), "hdi_lower": hdi[:, 0],
+         "hdi_upper": hdi[:, 1]},
+        index=pd.Index(idata.posterior["respondent"].values, name=resp_name),
+    ).sort_values("mean")
+    grid, curves, strong, weak, lto, lto_weak = _occupancy(point, performance, epsilon, n_grid)
+    per_draw = np.array([_occupancy(d, performance, epsilon, n_grid)[4:] for d in delta])
+    occupancy = pd.DataFrame({
+        "lto": lto, "lto_weak": lto_weak,
+        "lto_mean": per_draw[:, 0].mean(axis=0),
+        "lto_lower": _interval(per_draw[:, 0], prob)[0],
+        "lto_upper": _interval(per_draw[:, 0], prob)[1],
+        "p_strength": (per_draw[:, 0] > 0).mean(axis=0),
+        "lto_weak_mean": per_draw[:, 1].mean(axis=0),
+        "p_weakness": (per_draw[:, 1] > 0).mean(axis=0),
+    }, index=pd.Index(algorithms, name=item_name))
+    occupancy.attrs["hdi_prob"] = prob
+    grid_index = pd.Index(grid, name="difficulty")
+
+    def frame(values):
+        return pd.DataFrame(values, index=grid_index,
+                            columns=pd.Index(algorithms, name=item_name))
+
+    return LatentTrait(spectrum=spectrum, curves=frame(curves),
+                       strengths=frame(strong.astype(int)), weaknesses=frame(weak.astype(int)),
+                       occupancy=occupancy, epsilon=float(epsilon))
+
+
+def portfolio(lt: LatentTrait) -> pd.DataFrame:
+    """The airt portfolio: algorithms strong somewhere on the difficulty spectrum.
+
+    One row per algorithm, sorted by ``lto`` (from the posterior-mean spectrum):
+    ``in_portfolio`` (lto > 0), ``p_in_portfolio`` (share of posterior draws in which the
+    algorithm is strong somewhere), and the posterior mean and interval of its LTO.
+    """
+    if not isinstance(lt, LatentTrait):
+        raise TypeError(f"expected the result of irteval.latent_trait, got {type(lt).__name__}")
+    occ = lt.occupancy
+    out = pd.DataFrame({"lto": occ["lto"], "in_portfolio": occ["lto"] > 0,
+                        "p_in_portfolio": occ["p_strength"], "lto_mean": occ["lto_mean"],
+                        "lto_lower": occ["lto_lower"], "lto_upper": occ["lto_upper"]})
+    out.attrs.update(epsilon=lt.epsilon, hdi_prob=occ.attrs["hdi_prob"])
+    return out.sort_values(["lto", "p_in_portfolio"], ascending=False)

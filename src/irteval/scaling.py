@@ -1,0 +1,84 @@
+"""Continuous performance y on known bounds [lo, hi] -> the model's scale z, and back.
+
+``"logit"``: x = (y - lo) / (hi - lo), clipped to [clip, 1 - clip], z = log(x / (1 - x)).
+``"airt"``: airt's ``cirtmodel`` preprocessing exactly: shift by lo, move values lying on a
+bound 0.01 (raw units) inside it, z = log((y - lo) / (hi - y)).
+
+Lower-is-better measures (run times, errors) must be turned around first; the AIRT paper
+uses 1 / (t + 1) for run times.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+TRANSFORMS = ("logit", "airt")
+AIRT_NUDGE = 0.01
+
+
+def resolve_bounds(values, item_idx, items, bounds, item_name="item"):
+    """Per-item (lower, upper) arrays from ``bounds``: ``"column"`` (each item's observed
+    min and max), ``"global"`` (min and max of all values), a pair ``(lo, hi)`` for every
+    item, or a dict / DataFrame {item: (lo, hi)} (columns ``lower``, ``upper``)."""
+    n = len(items)
+    if isinstance(bounds, str):
+        if bounds == "column":
+            lower = np.full(n, np.inf)
+            upper = np.full(n, -np.inf)
+            np.minimum.at(lower, item_idx, values)
+            np.maximum.at(upper, item_idx, values)
+        elif bounds == "global":
+            lower, upper = np.full(n, values.min()), np.full(n, values.max())
+        else:
+            raise ValueError(f"bounds={bounds!r}: use 'column', 'global', a pair (lo, hi) or "
+                             "a dict {item: (lo, hi)}")
+    elif isinstance(bounds, (dict, pd.DataFrame)):
+        table = (pd.DataFrame(bounds, index=["lower", "upper"]).T if isinstance(bounds, dict)
+                 else bounds[["lower", "upper"]])
+        missing = pd.Index(items).difference(table.index)
+        if len(missing):
+            raise ValueError(f"bounds are missing for {item_name}s {list(missing[:5])}; give "
+                             f"(lo, hi) for every {item_name}")
+        lower = table.loc[items, "lower"].to_numpy(float)
+        upper = table.loc[items, "upper"].to_numpy(float)
+    else:
+        try:
+            lo, hi = (float(b) for b in bounds)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"bounds={bounds!r} is not a pair of numbers (lo, hi)") from err
+        lower, upper = np.full(n, lo), np.full(n, hi)
+    if not (np.isfinite(lower).all() and np.isfinite(upper).all()):
+        raise ValueError("bounds must be finite numbers")
+    flat = upper <= lower
+    if flat.any():
+        raise ValueError(
+            f"{int(flat.sum())} {item_name}s have upper bound <= lower bound, e.g. "
+            f"{list(pd.Index(items)[flat][:5])}: with bounds='column' that is a constant "
+            f"column (every value equal), which carries no information; drop those "
+            f"{item_name}s or give the bounds explicitly")
+    below = values < lower[item_idx]
+    above = values > upper[item_idx]
+    if below.any() or above.any():
+        bad = np.flatnonzero(below | above)
+        raise ValueError(
+            f"{len(bad)} values lie outside their bounds, e.g. {values[bad[:3]].tolist()} for "
+            f"{item_name}s {list(pd.Index(items)[item_idx[bad[:3]]])}; widen the bounds or "
+            "use bounds='column'")
+    return lower, upper
+
+
+def to_z(values, lower, upper, transform="logit", clip=0.01):
+    """The model scale z of values y with the given per-cell bounds."""
+    if transform == "airt":
+        y = values - lower
+        width = upper - lower
+        y = np.where(y <= 0, AIRT_NUDGE, np.where(y >= width, width - AIRT_NUDGE, y))
+        return np.log(y / (width - y))
+    x = np.clip((values - lower) / (upper - lower), clip, 1 - clip)
+    return np.log(x / (1 - x))
+
+
+def from_z(z, lower, upper):
+    """Back from z to the performance scale: lo + (hi - lo) logistic(z) (both transforms)."""
+    return lower + (upper - lower) / (1 + np.exp(-z))
