@@ -1,5 +1,6 @@
-"""Bundled real data: the robustness benchmarks (optdigits with its response matrix, letter,
-wall-robot-navigation); EloML's auc_scores; VTAB."""
+"""Bundled real data: the robustness benchmarks (optdigits, letter, wall-robot-navigation, with
+their response matrices); EloML's auc_scores; VTAB; the AIRT portfolios (CSP-MiniZinc 2016,
+airt's classification_cts)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pandas as pd
 from ..data import Responses
 from ..scores import Scores
 
-__all__ = ["BENCHMARKS", "load_auc_scores", "load_letter", "load_optdigits",
+__all__ = ["BENCHMARKS", "load_auc_scores", "load_classification_cts", "load_csp_minizinc",
+           "load_letter", "load_optdigits",
            "load_optdigits_responses", "load_responses", "load_vtab", "load_wall_robot_navigation"]
 
 
@@ -100,3 +102,34 @@ def load_vtab(as_frame=False):
     if as_frame:
         return df
     return Scores.from_long(df, player="model", round="dataset", score="top1_accuracy")
+
+
+def load_csp_minizinc(as_frame=False, transform="airt"):
+    """The AIRT paper's running example: 22 solvers of the MiniZinc Challenge 2016 (free search)
+    on 99 problems, performance 1 / (t + 1) of the run time t in seconds (timeouts at 6000).
+
+    Returns continuous :class:`~irteval.Responses` (problems are respondents, solvers items)
+    with the global bounds of the reference (min and max of the whole matrix) and airt's
+    preprocessing (``transform="airt"``; or ``"logit"``), or the wide DataFrame (a row per
+    problem, ``instance_id`` as index) with ``as_frame=True``.
+    """
+    df = _read("csp_minizinc_2016.csv.gz").set_index("instance_id")
+    if as_frame:
+        return df
+    values = df.to_numpy()
+    return Responses.from_wide(df, respondent="problem", item="algorithm", kind="continuous",
+                               bounds=(values.min(), values.max()), transform=transform)
+
+
+def load_classification_cts(as_frame=False, transform="airt"):
+    """airt's ``classification_cts``: accuracy-type performance in [0.01, 1] of 10 classifiers
+    on 235 datasets (MATILDA).
+
+    Returns continuous :class:`~irteval.Responses` with bounds (0, 1) as airt's vignette, or
+    the wide DataFrame (``dataset_row`` as index) with ``as_frame=True``.
+    """
+    df = _read("classification_cts.csv.gz").set_index("dataset_row")
+    if as_frame:
+        return df
+    return Responses.from_wide(df, respondent="dataset", item="algorithm", kind="continuous",
+                               bounds=(0.0, 1.0), transform=transform)

@@ -1,0 +1,191 @@
+"""Continuous IRT (AIRT): scaling, bad input, parameter recovery, airt's examples."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import irteval as ie
+from irteval.models.continuous import marginal_log_likelihood
+from irteval.scaling import from_z, to_z
+
+DATA = "/work/shared/data"
+
+
+def simulate_airt(n=200, n_items=12, n_negative=2, seed=0):
+    """z_ij = gamma_j (theta_i - beta_j) + Normal(0, |gamma_j / alpha_j|), performance
+    y = logistic(z) on bounds (0, 1); the last ``n_negative`` algorithms are anomalous."""
+    rng = np.random.default_rng(seed)
+    sign = np.r_[np.ones(n_items - n_negative), -np.ones(n_negative)]
+    gamma = sign * rng.uniform(0.8, 2.0, n_items)
+    alpha = sign * rng.uniform(0.7, 2.5, n_items)
+    beta = rng.normal(0, 1, n_items)
+    theta = rng.normal(0, 1, n)
+    z = gamma * (theta[:, None] - beta) + rng.normal(0, 1, (n, n_items)) * np.abs(gamma / alpha)
+    items = [f"algo{j}" for j in range(n_items)]
+    wide = pd.DataFrame(1 / (1 + np.exp(-z)), columns=items,
+                        index=pd.Index([f"d{i}" for i in range(n)], name="dataset"))
+    truth = {"alpha": pd.Series(alpha, items), "beta": pd.Series(beta, items),
+             "gamma": pd.Series(gamma, items), "theta": pd.Series(theta, wide.index)}
+    return wide, truth
+
+
+def responses(wide, **kwargs):
+    return ie.Responses.from_wide(wide, respondent="dataset", item="algorithm",
+                                  kind="continuous", **kwargs)
+
+
+@pytest.fixture(scope="module")
+def recovery():
+    wide, truth = simulate_airt()
+    perf = responses(wide, bounds=(0, 1), clip=1e-12)
+    idata = ie.fit(ie.models.continuous_irt(perf), random_seed=1, progressbar=False)
+    return perf, truth, idata
+
+
+def test_scales():
+    y = np.array([0.0, 0.25, 0.5, 1.0])
+    lo, hi = np.zeros(4), np.ones(4)
+    assert np.allclose(to_z(y, lo, hi, "logit", 0.01), np.log([0.01 / 0.99, 1 / 3, 1, 99]))
+    # airt: shift by lo, values on a bound move 0.01 inside it, z = log(y / (max - y))
+    lo2, hi2 = np.full(4, 2.0), np.full(4, 4.0)
+    z = to_z(y * 2 + 2, lo2, hi2, "airt")
+    assert np.allclose(z, np.log(np.array([0.01, 0.5, 1.0, 1.99]) / np.array([1.99, 1.5, 1, 0.01])))
+    assert np.allclose(from_z(z[1:3], lo2[1:3], hi2[1:3]), [2.5, 3.0])
+    perf = responses(pd.DataFrame({"a": [0.1, 0.5, 0.9], "b": [0.2, 0.4, 0.3]}))
+    assert np.allclose(perf.lower, [0.1, 0.2]) and np.allclose(perf.upper, [0.9, 0.4])
+    glob = responses(pd.DataFrame({"a": [0.1, 0.5, 0.9], "b": [0.2, 0.4, 0.3]}), bounds="global")
+    assert np.allclose(glob.lower, 0.1) and np.allclose(glob.upper, 0.9)
+
+
+@pytest.mark.parametrize("frame, kwargs, message", [
+    ({"a": [0.5, 0.5, 0.5], "b": [0.1, 0.2, 0.3]}, {}, "constant column"),
+    ({"a": [0.5, 1.5, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": (0, 1)}, "outside their bounds"),
+    ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": "rows"}, "bounds='rows'"),
+    ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": {"a": (0, 1)}},
+     r"bounds are missing for algorithms \['b'\]"),
+    ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"transform": "probit"}, "transform="),
+    ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"clip": 0.7}, "clip must lie"),
+    ({"a": [0.5, np.inf, 0.2], "b": [0.1, 0.2, 0.3]}, {}, "infinite values"),
+    ({"a": [0.5, "fast", 0.2], "b": [0.1, 0.2, 0.3]}, {}, "not numbers"),
+])
+def test_bad_input(frame, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        responses(pd.DataFrame(frame), **kwargs)
+
+
+def test_model_needs_continuous_data_and_two_algorithms():
+    one = responses(pd.DataFrame({"a": [0.5, 0.7, 0.2]}))
+    with pytest.raises(ValueError, match="at least two algorithms"):
+        ie.models.continuous_irt(one)
+    binary = ie.Responses.from_wide(pd.DataFrame({"a": [1, 0], "b": [0, 1]}))
+    with pytest.raises(ValueError, match="kind='continuous'"):
+        ie.models.continuous_irt(binary)
+    two = responses(pd.DataFrame({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}))
+    with pytest.raises(ValueError, match="init must be"):
+        ie.models.continuous_irt(two, init="random")
+
+
+def test_missing_cells_are_kept_out_of_the_likelihood():
+    wide, _ = simulate_airt(n=40, n_items=4, seed=3)
+    full = responses(wide, bounds=(0, 1), clip=1e-12)
+    holey = wide.copy()
+    holey.iloc[0, 1] = np.nan
+    perf = responses(holey, bounds=(0, 1), clip=1e-12)
+    assert perf.n_obs == full.n_obs - 1
+    params = pd.DataFrame({"alpha": 1.0, "beta": 0.0, "gamma": 1.5}, index=perf.items)
+    # removing a cell changes the likelihood by that cell's marginal contribution only
+    assert marginal_log_likelihood(perf, params) > marginal_log_likelihood(full, params)
+
+
+def test_recovery_with_negative_discrimination(recovery):
+    perf, truth, idata = recovery
+    assert idata.attrs["divergences"] == 0 and idata.attrs["max_rhat"] <= 1.01
+    post = idata.posterior
+    assert (post["lam"].sum("item") > 0).all()  # reflection fixed in every draw
+    inside = []
+    for name in ("alpha", "beta", "gamma", "theta"):
+        lower, upper = post[name].quantile([.05, .95], ("chain", "draw")).values
+        true = truth[name].to_numpy()
+        inside += list((lower <= true) & (true <= upper))
+    coverage = np.mean(inside)
+    assert 0.84 <= coverage <= 0.96, coverage
+    metrics = ie.algorithm_metrics(idata)
+    assert list(metrics.index) == list(perf.items)
+    assert (metrics["p_anomalous"][-2:] > 0.99).all() and (metrics["p_anomalous"][:-2] < 0.01).all()
+    assert np.corrcoef(metrics["gamma"], truth["gamma"])[0, 1] > 0.95
+
+
+def test_downstream_tables(recovery):
+    perf, _, idata = recovery
+    lt = ie.latent_trait(idata, epsilon=0.05, max_draws=50)
+    assert lt.spectrum["mean"].is_monotonic_increasing and len(lt.spectrum) == 200
+    assert lt.curves.shape == (80, 12) and set(np.unique(lt.strengths)) <= {0, 1}
+    assert (lt.strengths.sum(axis=1) >= 1).all()  # somebody is best at every point
+    board = ie.portfolio(lt)
+    assert board["lto"].is_monotonic_decreasing and board["in_portfolio"].any()
+    assert (board["lto_lower"] <= board["lto_upper"]).all()
+    assert board["p_in_portfolio"].between(0, 1).all()
+    good = ie.model_goodness(idata, max_draws=50)
+    eff = ie.effectiveness(idata, max_draws=50)
+    for table in (good, eff):
+        assert list(table.index) == list(perf.items)
+        assert ((table.to_numpy() >= 0) & (table.to_numpy() <= 1)).all()
+    assert (good["aucdf"] > 0.7).all() and (eff["abs_difference"] < 0.2).all()
+    with pytest.raises(ValueError, match="epsilon must be"):
+        ie.latent_trait(idata, epsilon=-1)
+    with pytest.raises(TypeError, match="latent_trait"):
+        ie.portfolio(good)
+
+
+def test_posterior_predictive_and_loo(recovery):
+    import arviz as az
+
+    _, _, idata = recovery
+    ie.posterior_predictive_z(idata, random_seed=0)
+    rep = idata.posterior_predictive["z"]
+    obs = idata.observed_data["z"]
+    assert rep.dims == ("chain", "draw", "respondent", "item")
+    # replicated column means and sds match the observed ones (the model fits its own data)
+    for stat in ("mean", "std"):
+        p = (getattr(rep, stat)("respondent") < getattr(obs, stat)("respondent")).mean(
+            ("chain", "draw"))
+        assert ((p > 0.01) & (p < 0.99)).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        loo = ie.loo_by_algorithm(idata)
+        assert np.isfinite(az.loo(idata).elpd_loo)
+    assert list(loo.columns) == ["elpd_loo", "se", "max_pareto_k"] and len(loo) == 12
+
+
+def test_airt_readme_example_c_is_anomalous():
+    df = pd.read_csv(f"{DATA}/airt_synthetic_examples/s1_readme_continuous_ABCD.csv")
+    perf = responses(df.set_index("instance"), transform="airt")  # per-column bounds, as airt
+    idata = ie.fit(ie.models.continuous_irt(perf), random_seed=0, progressbar=False,
+                   log_likelihood=False)
+    metrics = ie.algorithm_metrics(idata)
+    assert metrics.loc["C", "p_anomalous"] > 0.99
+    assert (metrics.loc[["A", "B", "D"], "p_anomalous"] < 0.01).all()
+    # airt: A a = 2.853, b = -0.059, alpha = 1.685; C -1.730 / 0.093 / -1.084
+    assert metrics.loc["A", "alpha"] == pytest.approx(2.853, rel=0.1)
+    assert metrics.loc["C", "gamma"] == pytest.approx(-1.084, rel=0.1)
+    lto = ie.portfolio(ie.latent_trait(idata, epsilon=0))["lto"]
+    # airt 0.2.3 recomputed: D 0.855, C 0.075, A 0.07 (its smoother differs slightly)
+    assert lto["D"] == pytest.approx(0.855, abs=0.03) and lto["C"] == pytest.approx(0.075, abs=0.03)
+
+
+def test_running_example_beats_airts_likelihood():
+    perf = ie.datasets.load_csp_minizinc()
+    model = ie.models.continuous_irt(perf)
+    mode = ie.fit(model, method="map", random_seed=0).posterior.isel(chain=0, draw=0)
+    ours = pd.DataFrame({v: mode[v].to_series() for v in ("alpha", "beta", "gamma")})
+    airt = pd.read_csv(f"{DATA}/aslib_csp_minizinc_obj_2016/reference_airt_computed/"
+                       "cirtmodel_params.csv", index_col=0)
+    airt = airt.rename(columns={"a": "alpha", "b": "beta", "alpha": "gamma"})
+    # same model, traits integrated out: airt's EM stopped ~5 units below the best optimum
+    assert marginal_log_likelihood(perf, ours) > marginal_log_likelihood(perf, airt) + 3
+    idata = ie.fit(model, random_seed=0, progressbar=False, log_likelihood=False)
+    assert idata.attrs["max_rhat"] <= 1.01 and idata.attrs["divergences"] == 0
+    lto = ie.portfolio(ie.latent_trait(idata, epsilon=0.01))["lto"]
+    assert lto.idxmax() == "LCG-Glucose-UC-free"  # airt: 0.828
