@@ -11,6 +11,8 @@ from .leaderboard import goodness_of_fit, leaderboard, pairwise_probabilities, w
 from .plots import (plot_characteristic_curves, plot_dendrogram, plot_difficulty_distribution,
                     plot_epp_vs_score, plot_item_characteristic, plot_leaderboard,
                     plot_rank_distribution, plot_scc, plot_win_calibration, plot_win_heatmap)
+from .portfolio_plots import (plot_auaec_aupec, plot_crm_heatmap, plot_effectiveness,
+                              plot_goodness, plot_latent_trait, plot_strengths)
 from .portfolio import LatentTrait, algorithm_metrics, latent_trait, portfolio
 from .scores import Scores
 
@@ -18,7 +20,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "LatentTrait", "algorithm_metrics", "effectiveness", "goodness_curves", "latent_trait",
-    "loo_by_algorithm", "model_goodness", "portfolio", "posterior_predictive_z",
+    "loo_by_algorithm", "model_goodness", "plot_auaec_aupec", "plot_crm_heatmap",
+    "plot_effectiveness", "plot_goodness", "plot_latent_trait", "plot_strengths", "portfolio",
+    "posterior_predictive_z",
     "ConvergenceWarning", "Responses", "Scores", "SeparationWarning", "characteristic_curves",
     "datasets", "diagnostics", "difficulty", "difficulty_bins",
     "difficulty_moments", "fit", "goodness_of_fit",

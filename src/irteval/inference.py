@@ -128,7 +128,8 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
     idata.attrs.update(getattr(model, "irteval_attrs", {}))
     idata.attrs["irteval_method"] = method if method != "nuts" else f"nuts:{sampler}"
     if method == "nuts":
-        _check_nuts(idata)
+        names = getattr(model, "irteval_attrs", {}).get("diagnostic_vars")
+        _check_nuts(idata, names.split(",") if names else None)
     return idata
 
 
@@ -187,8 +188,8 @@ def _worst(ds, reduce):
     return float(reduce(values)) if len(values) else float("nan")
 
 
-def _check_nuts(idata, rhat_max=1.01, ess_per_chain=100):
-    diag = diagnostics(idata)
+def _check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100):
+    diag = diagnostics(idata, var_names)
     idata.attrs.update({k: v for k, v in diag.items() if k not in ("chains", "draws")})
     problems = []
     if diag["divergences"]:

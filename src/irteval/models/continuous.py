@@ -114,6 +114,9 @@ def continuous_irt(responses: Responses, *, prior_tau=PRIORS["tau"], prior_lam=P
         "respondent_name": responses.respondent_name, "transform": responses.transform,
         "prior_tau": prior_tau, "prior_lam": prior_lam, "prior_s": prior_s, "init": init,
         "n_starts": n_starts, "sampler": "nutpie",
+        # beta = -tau / gamma is a ratio, Cauchy-tailed where gamma ~ 0: its R-hat and ESS
+        # say nothing about convergence, so the checks use the other parameters
+        "diagnostic_vars": "tau,lam,s,alpha,theta",
     }
     model.irteval_responses = responses
     model.irteval_postprocess = identify

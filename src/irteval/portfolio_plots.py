@@ -1,0 +1,130 @@
+"""Matplotlib plots of the AIRT analysis (paper 3); each takes ``ax=``/``axes=`` and returns it."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .goodness import effectiveness, goodness_curves
+from .portfolio import LatentTrait, _check_airt
+
+
+def _axes(ax):
+    return plt.subplots()[1] if ax is None else ax
+
+
+def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n=121):
+    """The continuous response model's density f(z | theta) = Normal(z; gamma (theta - beta),
+    |gamma / alpha|) per algorithm at the posterior means (the paper's Fig. 10): a
+    discriminating algorithm is a narrow rising band, an anomalous one falls, a
+    non-discriminating one is flat and wide. Returns the array of Axes."""
+    _check_airt(idata)
+    post = idata.posterior
+    names = list(post["item"].values) if algorithms is None else list(algorithms)
+    unknown = [a for a in names if a not in post["item"].values]
+    if unknown:
+        raise ValueError(f"unknown algorithms {unknown[:5]}")
+    tau, lam, s = (post[v].mean(("chain", "draw")).sel(item=names).values
+                   for v in ("tau", "lam", "s"))
+    z_obs = idata.constant_data["z"].values
+    theta = np.linspace(*theta_range, n)
+    z = np.linspace(z_obs.min() - 1, z_obs.max() + 1, n)
+    if axes is None:
+        cols = min(4, len(names))
+        axes = plt.subplots(-(-len(names) // cols), cols, figsize=(3 * cols, 2.6 * -(-len(names)
+                            // cols)), sharex=True, sharey=True, squeeze=False)[1]
+    flat = np.ravel(axes)
+    for ax, name, t, lm, sd in zip(flat, names, tau, lam, s):
+        mean = t + lm * theta[None, :]
+        density = np.exp(-0.5 * ((z[:, None] - mean) / sd) ** 2) / (sd * np.sqrt(2 * np.pi))
+        ax.imshow(density, origin="lower", aspect="auto", cmap="plasma",
+                  extent=(theta[0], theta[-1], z[0], z[-1]))
+        ax.set_title(str(name), fontsize="small")
+    for ax in flat[len(names):]:
+        ax.set_visible(False)
+    flat[0].set_ylabel("z (logit performance)")
+    flat[0].set_xlabel("theta (dataset easiness)")
+    return axes
+
+
+def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
+    """Smoothed performance of each algorithm over the dataset-difficulty spectrum (the
+    paper's Fig. 14); portfolio members (LTO > 0) drawn thick."""
+    ax = _axes(ax)
+    names = list(lt.curves.columns) if algorithms is None else list(algorithms)
+    colours = plt.cm.tab20(np.linspace(0, 1, max(len(names), 2)))
+    for name, colour in zip(names, colours):
+        lto = lt.occupancy.loc[name, "lto"]
+        ax.plot(lt.curves.index, lt.curves[name], color=colour, lw=2.5 if lto > 0 else 1,
+                alpha=1 if lto > 0 else 0.6,
+                label=f"{name} (LTO {lto:.2f})" if lto > 0 else str(name))
+    ax.plot(lt.spectrum["mean"], np.full(len(lt.spectrum), ax.get_ylim()[0]), "|",
+            color="k", alpha=0.4)
+    ax.set(xlabel="dataset difficulty (-theta)", ylabel="performance",
+           title="performance over the difficulty spectrum")
+    ax.legend(fontsize="xx-small", ncol=2)
+    return ax
+
+
+def plot_strengths(lt: LatentTrait, *, ax=None):
+    """Where on the difficulty spectrum each algorithm is strong (green: within epsilon of the
+    best) or weak (red: within epsilon of the worst) — the paper's Fig. 15."""
+    ax = _axes(ax)
+    names = list(lt.curves.columns)
+    grid = lt.curves.index.to_numpy()
+    code = lt.strengths.to_numpy().T * 1.0 - lt.weaknesses.to_numpy().T * 1.0
+    step = grid[1] - grid[0]
+    ax.imshow(code, aspect="auto", cmap="RdYlGn", vmin=-1, vmax=1, interpolation="nearest",
+              extent=(grid[0] - step / 2, grid[-1] + step / 2, len(names) - 0.5, -0.5))
+    ax.set_yticks(np.arange(len(names)), names, fontsize="x-small")
+    ax.set(xlabel="dataset difficulty (-theta)",
+           title=f"strengths (green) and weaknesses (red), epsilon = {lt.epsilon:g}")
+    return ax
+
+
+def plot_goodness(idata, *, ax=None, max_draws=200, random_seed=0):
+    """ECDF of the absolute scaled residuals per algorithm (the paper's Fig. 16), posterior
+    mean curves; the area under each is its AUCDF."""
+    curves = goodness_curves(idata, max_draws=max_draws, random_seed=random_seed)
+    ax = _axes(ax)
+    mean = curves["cdf"].mean("draw")
+    for name in curves["item"].values:
+        ax.plot(curves["threshold"], mean.sel(item=name), label=str(name))
+    ax.set(xlabel="absolute scaled residual", ylabel="share of datasets within",
+           title="model goodness curves")
+    ax.legend(fontsize="xx-small", ncol=2)
+    return ax
+
+
+def plot_effectiveness(idata, *, ax=None, kind="actual", max_draws=200, random_seed=0):
+    """Effectiveness curves (the paper's Fig. 18): share of datasets on which an algorithm's
+    ``kind`` ("actual" or "predicted") scaled performance is >= 1 - tolerance."""
+    if kind not in ("actual", "predicted"):
+        raise ValueError(f"kind must be 'actual' or 'predicted', got {kind!r}")
+    curves = goodness_curves(idata, max_draws=max_draws, random_seed=random_seed)
+    values = curves["aec"] if kind == "actual" else curves["pec"].mean("draw")
+    ax = _axes(ax)
+    for name in curves["item"].values:
+        ax.plot(curves["threshold"], values.sel(item=name), label=str(name))
+    ax.set(xlabel="effectiveness tolerance", ylabel=f"{kind} effectiveness",
+           title=f"{kind} effectiveness curves")
+    ax.legend(fontsize="xx-small", ncol=2)
+    return ax
+
+
+def plot_auaec_aupec(idata, *, ax=None, hdi_prob=None, max_draws=200, random_seed=0):
+    """AUAEC (actual) against AUPEC (predicted) per algorithm with the posterior interval of
+    AUPEC; on the diagonal the model predicts the algorithm's effectiveness exactly."""
+    table = effectiveness(idata, hdi_prob=hdi_prob, max_draws=max_draws,
+                          random_seed=random_seed)
+    ax = _axes(ax)
+    ax.errorbar(table["auaec"], table["aupec"],
+                yerr=[table["aupec"] - table["aupec_lower"], table["aupec_upper"] - table["aupec"]],
+                fmt="o", ms=4, capsize=2)
+    for name, row in table.iterrows():
+        ax.annotate(str(name), (row["auaec"], row["aupec"]), fontsize="xx-small",
+                    xytext=(3, 3), textcoords="offset points")
+    ax.plot([0, 1], [0, 1], ":", color="grey")
+    ax.set(xlim=(0, 1), ylim=(0, 1), xlabel="AUAEC (actual)", ylabel="AUPEC (predicted)",
+           title="effectiveness: actual vs predicted")
+    return ax
