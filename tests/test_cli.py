@@ -98,3 +98,28 @@ def test_robustness_command_on_a_csv(tmp_path, capsys):
 def test_robustness_command_bad_input(args, message, capsys):
     assert main(["robustness", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_portfolio_command(tmp_path, capsys):
+    from .test_continuous import simulate_airt
+
+    wide, _ = simulate_airt(n=60, n_items=5, n_negative=1, seed=2)
+    path = tmp_path / "perf.csv"
+    wide.to_csv(path)
+    out = tmp_path / "portfolio"
+    assert main(["portfolio", str(path), "--bounds", "0,1", "--out", str(out),
+                 "--draws", "200", "--tune", "300", "--chains", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "algorithm metrics" in printed and "portfolio (latent trait occupancy" in printed
+    metrics = pd.read_csv(out / "algorithm_metrics.csv", index_col=0)
+    assert list(metrics.index) == list(wide.columns)
+    assert metrics.loc["algo4", "p_anomalous"] > 0.9
+    board = pd.read_csv(out / "portfolio.csv", index_col=0)
+    assert {"lto", "p_in_portfolio", "lto_lower", "lto_upper"} <= set(board)
+    assert len(pd.read_csv(out / "spectrum.csv")) == 60
+    assert (out / "crm_heatmap.png").stat().st_size > 1000
+    idata = az.from_netcdf(out / "posterior.nc")
+    assert ie.algorithm_metrics(idata)["p_anomalous"].round(6).equals(
+        metrics["p_anomalous"].round(6).rename_axis("algorithm"))
+    assert main(["portfolio", str(path), "--bounds", "zero,one", "--out", str(out)]) == 2
+    assert "--bounds" in capsys.readouterr().err

@@ -1,6 +1,7 @@
 """Continuous IRT (AIRT): scaling, bad input, parameter recovery, airt's examples."""
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,7 +11,7 @@ import irteval as ie
 from irteval.models.continuous import marginal_log_likelihood
 from irteval.scaling import from_z, to_z
 
-DATA = "/work/shared/data"
+DATA = Path(__file__).parent / "data"
 
 
 def simulate_airt(n=200, n_items=12, n_negative=2, seed=0):
@@ -160,7 +161,7 @@ def test_posterior_predictive_and_loo(recovery):
 
 
 def test_airt_readme_example_c_is_anomalous():
-    df = pd.read_csv(f"{DATA}/airt_synthetic_examples/s1_readme_continuous_ABCD.csv")
+    df = pd.read_csv(DATA / "s1_readme_continuous_ABCD.csv")  # airt's README data
     perf = responses(df.set_index("instance"), transform="airt")  # per-column bounds, as airt
     idata = ie.fit(ie.models.continuous_irt(perf), random_seed=0, progressbar=False,
                    log_likelihood=False)
@@ -180,9 +181,7 @@ def test_running_example_beats_airts_likelihood():
     model = ie.models.continuous_irt(perf)
     mode = ie.fit(model, method="map", random_seed=0).posterior.isel(chain=0, draw=0)
     ours = pd.DataFrame({v: mode[v].to_series() for v in ("alpha", "beta", "gamma")})
-    airt = pd.read_csv(f"{DATA}/aslib_csp_minizinc_obj_2016/reference_airt_computed/"
-                       "cirtmodel_params.csv", index_col=0)
-    airt = airt.rename(columns={"a": "alpha", "b": "beta", "alpha": "gamma"})
+    airt = ie.datasets.load_airt_reference("csp_minizinc_2016")
     # same model, traits integrated out: airt's EM stopped ~5 units below the best optimum
     assert marginal_log_likelihood(perf, ours) > marginal_log_likelihood(perf, airt) + 3
     # 2000 draws: with 1000 the tail ESS of MZN/CPLEX-free's residual sd is ~270 (< 400)

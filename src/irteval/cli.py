@@ -25,7 +25,13 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
                        dataset difficulty.csv, scc.csv (kappa per model, bin and proportion
                        perturbed, with intervals), p_hardest.csv, scc.nc, posterior.nc and
                        plots, and taxonomy.csv, co_assignment.csv and dendrogram.png
-  irteval demo         all three, on bundled data (optdigits responses of 58 models; VTAB)
+  irteval portfolio    which algorithms belong in a portfolio (continuous IRT, AIRT) from a
+                       CSV of performances per dataset and algorithm; writes
+                       algorithm_metrics.csv (P(anomalous), consistency, difficulty limit),
+                       portfolio.csv (latent trait occupancy, P(in portfolio)), spectrum.csv,
+                       goodness.csv, posterior.nc and plots
+  irteval demo         all four, on bundled data (optdigits responses of 58 models; VTAB;
+                       the MiniZinc 2016 solvers)
 
 posterior.nc files hold the posterior draws in float32 (arviz.from_netcdf reads them).
 
@@ -36,6 +42,7 @@ examples:
   irteval leaderboard scores.csv --player model --round split --score auc
   irteval leaderboard times.csv --player solver --round problem --score seconds --lower-is-better
   irteval robustness --dataset optdigits letter wall_robot_navigation
+  irteval portfolio perf.csv --respondent dataset --bounds 0,1   # a row per dataset
   irteval robustness --csv data.csv --target class --nominal colour,shape
 """
 
@@ -53,8 +60,9 @@ def _parser():
     def sampling(p, draws=1000):
         p.add_argument("--out", type=Path, default=Path("irteval-output"),
                        help="output folder (default: irteval-output)")
-        p.add_argument("--sampler", choices=["pymc", "nutpie", "numpyro"], default="pymc",
-                       help="NUTS implementation (nutpie/numpyro must be installed)")
+        p.add_argument("--sampler", choices=["pymc", "nutpie", "numpyro"], default=None,
+                       help="NUTS implementation (nutpie/numpyro must be installed; default: "
+                            "the model's choice, nutpie for the portfolio when installed)")
         p.add_argument("--draws", type=int, default=draws,
                        help=f"draws per chain (default {draws})")
         p.add_argument("--tune", type=int, default=1000, help="warm-up steps per chain")
@@ -71,10 +79,13 @@ def _parser():
 
     demo = sub.add_parser("demo", help="the three workflows on bundled data",
                           description="Instance difficulty of the 5620 optdigits digits from "
-                                      "which of 58 scikit-learn models got them right, and the "
-                                      "EPP leaderboard of 16 models on the 19 VTAB tasks. "
+                                      "which of 58 scikit-learn models got them right, the "
+                                      "robustness of 6 model families to noise by difficulty, "
+                                      "the EPP leaderboard of 16 models on the 19 VTAB tasks "
+                                      "and the portfolio of 22 MiniZinc 2016 solvers. "
                                       "Outputs go to OUT/optdigits_difficulty, "
-                                      "OUT/optdigits_robustness and OUT/vtab_leaderboard.")
+                                      "OUT/optdigits_robustness, OUT/vtab_leaderboard and "
+                                      "OUT/minizinc_portfolio.")
     sampling(demo, draws=500)
 
     diff = sub.add_parser("difficulty", help="instance difficulty from a CSV of responses",
@@ -110,6 +121,28 @@ def _parser():
                             "pairwise (the paper's Bradley-Terry; intervals too narrow) or "
                             "davidson (pairwise with ties as a third outcome)")
     sampling(board)
+
+    port = sub.add_parser("portfolio", help="algorithm portfolio from a CSV of performances",
+                          description="Continuous IRT (AIRT) of algorithms (items) on datasets "
+                                      "(respondents) from a wide CSV (a row per dataset, a "
+                                      "column per algorithm) or a long one. Higher must be "
+                                      "better: transform run times first, e.g. 1 / (t + 1).")
+    port.add_argument("performance", type=Path, help="CSV file of performances")
+    port.add_argument("--format", choices=["auto", "long", "wide"], default="auto",
+                      help="auto (default): long if the --value column exists, else wide")
+    port.add_argument("--respondent", default="dataset",
+                      help="column naming the dataset (wide: the row labels; default: the "
+                           "first column)")
+    port.add_argument("--item", default="algorithm", help="long: column naming the algorithm")
+    port.add_argument("--value", default="performance", help="long: the performance column")
+    port.add_argument("--bounds", default="column",
+                      help="'column' (each algorithm's min and max, default), 'global' (of "
+                           "the whole table) or LO,HI")
+    port.add_argument("--transform", choices=["logit", "airt"], default="logit",
+                      help="logit of the scaled performance (default) or airt's preprocessing")
+    port.add_argument("--epsilon", type=float, default=0.01,
+                      help="performance within epsilon of the best counts as strong (0.01)")
+    sampling(port)
 
     rob = sub.add_parser("robustness", help="System Characteristic Curves and taxonomy",
                          description="Robustness to noise by instance difficulty (paper 1): "
@@ -147,6 +180,68 @@ def _read_csv(path):
     if not path.is_file():
         raise SystemExit(f"irteval: no such file: {path}")
     return pd.read_csv(path)
+
+
+def _read_performance(args):
+    from .data import Responses
+
+    df = _read_csv(args.performance)
+    bounds = args.bounds
+    if bounds not in ("column", "global"):
+        try:
+            bounds = tuple(float(b) for b in bounds.split(","))
+        except ValueError as err:
+            raise ValueError(f"--bounds {bounds!r}: use column, global or LO,HI") from err
+    kwargs = {"kind": "continuous", "bounds": bounds, "transform": args.transform}
+    if args.format == "long" or (args.format == "auto" and args.value in df.columns):
+        return Responses.from_long(df, respondent=args.respondent, item=args.item,
+                                   value=args.value, **kwargs)
+    if args.respondent not in df.columns:
+        df = df.set_index(df.columns[0])
+    return Responses.from_wide(df, respondent=args.respondent, item=args.item, **kwargs)
+
+
+def _portfolio_report(perf, args, out, epsilon=0.01):
+    from . import models
+    from .goodness import effectiveness, model_goodness
+    from .portfolio import algorithm_metrics, latent_trait, portfolio
+    from .portfolio_plots import (plot_auaec_aupec, plot_crm_heatmap, plot_effectiveness,
+                                  plot_goodness, plot_latent_trait, plot_strengths)
+
+    print(perf)
+    idata = _fit(models.continuous_irt(perf), args)
+    metrics = algorithm_metrics(idata)
+    cols = ["alpha", "beta_median", "gamma", "p_anomalous", "consistency", "difficulty_limit"]
+    print("\nalgorithm metrics (posterior means; beta, consistency and difficulty limit as "
+          "medians, as beta is heavy-tailed):")
+    print(metrics[cols].round(3).to_string())
+    lt = latent_trait(idata, epsilon=epsilon)
+    board = portfolio(lt)
+    print(f"\nportfolio (latent trait occupancy with epsilon = {epsilon:g}; "
+          f"{board.attrs['hdi_prob']:.0%} intervals over posterior draws):")
+    print(board.round(3).to_string())
+    goodness = model_goodness(idata).join(effectiveness(idata))
+    print("\ngoodness of fit (AUCDF: 1 = perfect) and effectiveness (AUAEC actual, AUPEC "
+          "predicted):")
+    print(goodness[["aucdf", "mse", "auaec", "aupec"]].round(3).to_string())
+    out.mkdir(parents=True, exist_ok=True)
+    metrics.to_csv(out / "algorithm_metrics.csv")
+    board.to_csv(out / "portfolio.csv")
+    lt.spectrum.to_csv(out / "spectrum.csv")
+    goodness.to_csv(out / "goodness.csv")
+    _save(idata, out, {
+        "latent_trait.png": partial(plot_latent_trait, lt),
+        "strengths.png": partial(plot_strengths, lt),
+        "goodness.png": partial(plot_goodness, idata),
+        "effectiveness.png": partial(plot_effectiveness, idata),
+        "auaec_aupec.png": partial(plot_auaec_aupec, idata)})
+    import matplotlib.pyplot as plt
+
+    axes = plot_crm_heatmap(idata)
+    axes.ravel()[0].figure.savefig(out / "crm_heatmap.png", dpi=80)
+    plt.close("all")
+    print(f"\nwrote algorithm_metrics.csv, portfolio.csv, spectrum.csv, goodness.csv, "
+          f"posterior.nc and 6 plots to {out}/")
 
 
 def _read_responses(args):
@@ -398,7 +493,8 @@ def main(argv=None):
     args = _parser().parse_args(argv)
     try:
         if args.command == "demo":
-            from .datasets import load_optdigits, load_optdigits_responses, load_vtab
+            from .datasets import (load_csp_minizinc, load_optdigits,
+                                   load_optdigits_responses, load_vtab)
 
             print("== instance difficulty: optdigits ==")
             idata = _difficulty_report(load_optdigits_responses(), args,
@@ -412,6 +508,8 @@ def main(argv=None):
             _taxonomy_report([curves], args.out / "optdigits_robustness", 3)
             print("\n== EPP leaderboard: VTAB ==")
             _leaderboard_report(load_vtab(), args, args.out / "vtab_leaderboard")
+            print("\n== algorithm portfolio: MiniZinc Challenge 2016 ==")
+            _portfolio_report(load_csp_minizinc(), args, args.out / "minizinc_portfolio")
         elif args.command == "robustness":
             estimators = _estimators(args.families)
             curves = [_robustness_report(name, X, y, args, args.out / name,
@@ -420,6 +518,8 @@ def main(argv=None):
                                          scc_draws=args.scc_draws, n_jobs=args.n_jobs)
                       for name, X, y, nominal, resp in _robustness_data(args)]
             _taxonomy_report(curves, args.out, args.groups)
+        elif args.command == "portfolio":
+            _portfolio_report(_read_performance(args), args, args.out, epsilon=args.epsilon)
         elif args.command == "difficulty":
             _difficulty_report(_read_responses(args), args, args.out, method=args.method,
                                model=args.model, bins=args.bins)

@@ -11,7 +11,7 @@ import pandas as pd
 from ..data import Responses
 from ..scores import Scores
 
-__all__ = ["BENCHMARKS", "load_auc_scores", "load_classification_cts", "load_csp_minizinc",
+__all__ = ["BENCHMARKS", "load_airt_reference", "load_auc_scores", "load_classification_cts", "load_csp_minizinc",
            "load_letter", "load_optdigits",
            "load_optdigits_responses", "load_responses", "load_vtab", "load_wall_robot_navigation"]
 
@@ -133,3 +133,18 @@ def load_classification_cts(as_frame=False, transform="airt"):
         return df
     return Responses.from_wide(df, respondent="dataset", item="algorithm", kind="continuous",
                                bounds=(0.0, 1.0), transform=transform)
+
+
+def load_airt_reference(dataset):
+    """airt 0.2.3's estimates (EM, Shojima's method) for ``"csp_minizinc_2016"`` (global
+    bounds, as the paper), ``"classification_cts"`` (bounds 0/1, as airt's vignette) or
+    ``"s1_readme"`` (airt's README example, per-column bounds), in this package's notation:
+    columns ``alpha`` (airt's a), ``beta`` (b), ``gamma`` (airt's alpha) and airt's standard
+    errors ``se_alpha``, ``se_beta``, ``se_gamma``; indexed by algorithm."""
+    df = _read("airt_reference.csv.gz")
+    if dataset not in set(df["dataset"]):
+        raise ValueError(f"no airt reference for {dataset!r}; choose one of "
+                         f"{sorted(set(df['dataset']))}")
+    df = df[df["dataset"] == dataset].set_index("algorithm").drop(columns="dataset")
+    return df.rename(columns={"a": "alpha", "b": "beta", "alpha": "gamma", "se_a": "se_alpha",
+                              "se_b": "se_beta", "se_alpha": "se_gamma"})
