@@ -118,9 +118,10 @@ def plot_auaec_aupec(idata, *, ax=None, hdi_prob=None, max_draws=200, random_see
     table = effectiveness(idata, hdi_prob=hdi_prob, max_draws=max_draws,
                           random_seed=random_seed)
     ax = _axes(ax)
-    ax.errorbar(table["auaec"], table["aupec"],
-                yerr=[table["aupec"] - table["aupec_lower"], table["aupec_upper"] - table["aupec"]],
-                fmt="o", ms=4, capsize=2)
+    # a mean can lie outside an equal-tailed interval of a lumpy distribution: clip at 0
+    yerr = np.maximum(0, [table["aupec"] - table["aupec_lower"],
+                          table["aupec_upper"] - table["aupec"]])
+    ax.errorbar(table["auaec"], table["aupec"], yerr=yerr, fmt="o", ms=4, capsize=2)
     for name, row in table.iterrows():
         ax.annotate(str(name), (row["auaec"], row["aupec"]), fontsize="xx-small",
                     xytext=(3, 3), textcoords="offset points")

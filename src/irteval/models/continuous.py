@@ -74,7 +74,7 @@ def continuous_irt(responses: Responses, *, prior_tau=PRIORS["tau"], prior_lam=P
     Priors on the sampling parameters: tau_j ~ N(0, prior_tau), lambda_j ~ N(0, prior_lam),
     log s_j ~ N(0, prior_s), on the scale of z (logits of the scaled performance). The
     log-normal keeps s_j away from 0, where a one-factor likelihood stays finite (a Heywood
-    case: one algorithm explained exactly by the factor) and NUTS mixed poorly.
+    case: one algorithm explained exactly by the factor).
     The posterior holds ``tau``, ``lam``, ``s`` and, added by :func:`irteval.fit`,
     ``alpha`` (discrimination), ``beta`` (difficulty), ``gamma`` (scaling) per item and
     ``theta`` (easiness) per respondent, after the reflection is fixed.
