@@ -213,3 +213,28 @@ def test_plots_take_axes_and_return_them(recovery):
     with pytest.raises(ValueError, match="kind must be"):
         ie.plot_effectiveness(idata, kind="both")
     plt.close("all")
+
+
+def test_chains_in_different_modes_are_detected():
+    import arviz as az
+
+    from irteval.approximations import ConvergenceWarning
+    from irteval.models.continuous import _check_modes
+
+    rng = np.random.default_rng(0)
+    lam = rng.normal(1, 0.05, (4, 200, 3))
+    lam[0] += 1.0  # one chain in another mode, with a lower log density
+    lp = rng.normal(-100, 1, (4, 200))
+    lp[0] -= 5
+    idata = az.from_dict(posterior={"tau": rng.normal(0, 0.05, (4, 200, 3)), "lam": lam,
+                                    "s": rng.normal(1, 0.05, (4, 200, 3))},
+                         sample_stats={"lp": lp})
+    with pytest.warns(ConvergenceWarning, match=r"different modes.*chains \[0\] sit in lower"):
+        _check_modes(idata)
+    lam[0] -= 1.0
+    lp[0] += 5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _check_modes(az.from_dict(posterior={"tau": idata.posterior["tau"].values, "lam": lam,
+                                             "s": idata.posterior["s"].values},
+                                  sample_stats={"lp": lp}))

@@ -136,7 +136,10 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
 def _default_sampler(model):
     import importlib.util
 
-    preferred = getattr(model, "irteval_attrs", {}).get("sampler", "pymc")
+    attrs = getattr(model, "irteval_attrs", {})
+    if attrs.get("init") == "dispersed":
+        return "pymc"  # the only backend here that takes a starting point per chain
+    preferred = attrs.get("sampler", "pymc")
     return preferred if importlib.util.find_spec(preferred) else "pymc"
 
 

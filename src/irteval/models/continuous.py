@@ -175,10 +175,10 @@ def _check_modes(idata, rhat_max=1.05, lp_gap=1.0):
     rhat = az.rhat(idata.posterior[["tau", "lam", "s"]]).to_array().max().item()
     idata.attrs["chain_mean_lp"] = lp.round(2).tolist()
     if rhat > rhat_max and np.ptp(lp) > lp_gap:
-        best = int(np.argmax(lp))
+        low = np.flatnonzero(lp < lp.max() - lp_gap).tolist()
         warnings.warn(
             f"chains found different modes of the likelihood (mean log density per chain: "
-            f"{lp.round(1).tolist()}; max R-hat {rhat:.2f}); chain {best} is in the best one. "
+            f"{lp.round(1).tolist()}; max R-hat {rhat:.2f}); chains {low} sit in lower ones. "
             "Use init='best' (the default) so every chain starts at the best of n_starts "
             "optimisations, raise n_starts, or keep only the chains in the best mode "
             "(idata.sel(chain=[...]))", ConvergenceWarning, stacklevel=4)
