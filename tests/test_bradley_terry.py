@@ -176,3 +176,18 @@ def test_davidson_tie_model_on_vtab():
     gof = ie.goodness_of_fit(idata, n_draws=100)
     np.testing.assert_allclose(gof["wins"].to_numpy(), scores.pairs()["wins_i"].to_numpy())
     assert 0.05 < gof.attrs["ppp_deviance"] < 0.95
+
+
+def test_map_and_laplace_agree_with_nuts(vtab_fit):
+    """The fixed prior scale leaves the posterior a mode: MAP and Laplace are fast paths."""
+    model = ie.models.bradley_terry(ie.datasets.load_vtab())
+    point = ie.fit(model, method="map", random_seed=0, log_likelihood=False)
+    laplace = ie.fit(model, method="laplace", draws=500, chains=2, random_seed=0,
+                     log_likelihood=False)
+    nuts = vtab_fit.posterior["epp"]
+    assert point.posterior.sizes["draw"] == 1
+    gap = np.abs(point.posterior["epp"].isel(chain=0, draw=0) - nuts.mean(("chain", "draw")))
+    assert float(gap.max()) < 0.15
+    ratio = (laplace.posterior["epp"].std(("chain", "draw")) / nuts.std(("chain", "draw")))
+    assert 0.8 < float(ratio.median()) < 1.2
+    assert list(ie.leaderboard(laplace).index[:2]) == list(ie.leaderboard(vtab_fit).index[:2])

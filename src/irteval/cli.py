@@ -509,7 +509,10 @@ def main(argv=None):
             print("\n== EPP leaderboard: VTAB ==")
             _leaderboard_report(load_vtab(), args, args.out / "vtab_leaderboard")
             print("\n== algorithm portfolio: MiniZinc Challenge 2016 ==")
-            _portfolio_report(load_csp_minizinc(), args, args.out / "minizinc_portfolio")
+            # this posterior mixes more slowly (a near-Heywood corner): 2000 draws per chain
+            _portfolio_report(load_csp_minizinc(), argparse.Namespace(
+                **{**vars(args), "draws": max(args.draws, 2000)}),
+                args.out / "minizinc_portfolio")
         elif args.command == "robustness":
             estimators = _estimators(args.families)
             curves = [_robustness_report(name, X, y, args, args.out / name,

@@ -157,10 +157,10 @@ def _nuts_from_gradients(model, tune, target_accept, seed):
 
 def _check_mode_exists(model):
     name = getattr(model, "irteval_attrs", {}).get("irteval_model", "")
-    if name in ("1pl", "2pl") or name.startswith("bradley_terry"):
+    if name in ("1pl", "2pl"):
         raise ValueError(
             "MAP/Laplace need a posterior mode, and the joint density of this hierarchical "
-            "model has none (it grows without bound as its scale (sigma_b, sigma_epp) -> 0). "
+            "model has none (it grows without bound as its scale sigma_b -> 0). "
             "They are available for the 1PL on a complete matrix (through the collapsed "
             "model); otherwise use method='advi' or 'nuts'")
 

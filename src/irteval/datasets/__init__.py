@@ -11,9 +11,9 @@ import pandas as pd
 from ..data import Responses
 from ..scores import Scores
 
-__all__ = ["BENCHMARKS", "load_airt_reference", "load_auc_scores", "load_classification_cts", "load_csp_minizinc",
-           "load_letter", "load_optdigits",
-           "load_optdigits_responses", "load_responses", "load_vtab", "load_wall_robot_navigation"]
+__all__ = ["BENCHMARKS", "load_airt_reference", "load_auc_scores", "load_classification_cts",
+           "load_csp_minizinc", "load_letter", "load_optdigits", "load_optdigits_responses",
+           "load_responses", "load_vtab", "load_wall_robot_navigation"]
 
 
 def _path(name):

@@ -14,8 +14,9 @@ Both likelihoods give P(i beats j in a round) = logistic(epp_i - epp_j):
   P(i wins) : P(j wins) : P(tie) = pi_i : pi_j : nu sqrt(pi_i pi_j), pi = exp(epp), for scores
   with many ties; P(i beats j | no tie) is still logistic(epp_i - epp_j).
 
-epp ~ ZeroSumNormal(sigma_epp), sigma_epp ~ HalfNormal(3): the hierarchy keeps a player
-that never wins finite. See ``models/bradley_terry.md``.
+strength ~ ZeroSumNormal(prior_scale) with a fixed scale (4 by default): the prior keeps a
+player that never wins finite, and, unlike a hierarchical scale, leaves the posterior a mode
+(so MAP and the Laplace approximation exist). See ``models/bradley_terry.md``.
 """
 
 from __future__ import annotations
@@ -98,12 +99,12 @@ def bradley_terry(scores: Scores, *, likelihood="plackett_luce", reference=None,
         Report ``epp`` relative to this player (its EPP is then 0); by default the EPPs
         sum to zero.
     prior_scale : float
-        Scale of the half-normal prior on the spread of strengths, sigma_epp.
+        Standard deviation of the zero-sum normal prior on the strengths.
 
     Returns
     -------
     pymc.Model
-        Free ``sigma_epp`` and ``strength`` (sum to zero); ``epp`` = strength (minus the
+        Free ``strength`` (sums to zero); ``epp`` = strength (minus the
         reference's). Pairwise: observed ``wins`` (dim pair). Davidson: ``log_nu`` and
         observed ``outcomes`` (dims pair, outcome). Plackett–Luce: the rankings
         enter through a potential (data ``ranking``: player codes best first, per round),

@@ -1,0 +1,117 @@
+"""Speed and accuracy at the papers' sizes, against the Python peers, in one run.
+
+    python benchmarks/scale.py [--sizes 1000x20 5000x50 20000x200 20000x2000] [--nuts-max 1000000]
+                               [--out benchmarks/results/scale.csv]
+
+1PL (Rasch) on seeded simulated data (theta ~ N(0, 1) for the models, b ~ N(-1, 1) for the
+instances): girth's Rasch MML (point estimates) against irteval's MAP on the collapsed model
+(the difficulties' conditional modes) and, up to ``--nuts-max`` cells, irteval's exact collapsed
+NUTS (4 x 1000). Every method's difficulties are compared with the truth after matching the
+location (the methods anchor it differently: girth on the ability distribution, irteval on the
+models' abilities summing to zero): Pearson correlation and RMSE. NUTS adds 90% interval
+coverage, R-hat and bulk ESS per second. Each irteval path is run twice on the same shape; the
+first run includes PyTensor's compilation, the second reads its cache ("warm"). Ratios against
+girth are the figures of merit. Peak memory of each run is read from the process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import irteval as ie
+
+
+def simulate(n_items, n_resp, seed=0, missing=0.0):
+    rng = np.random.default_rng(seed)
+    theta = rng.normal(0, 1, n_resp)
+    b = rng.normal(-1, 1, n_items)
+    y = (rng.random((n_items, n_resp)) < 1 / (1 + np.exp(-(theta - b[:, None])))).astype(float)
+    if missing:
+        y[rng.random(y.shape) < missing] = np.nan
+    return y, b
+
+
+def accuracy(estimate, truth):
+    shift = np.mean(estimate - truth)
+    return {"corr": float(np.corrcoef(estimate, truth)[0, 1]),
+            "rmse": float(np.sqrt(np.mean((estimate - shift - truth) ** 2)))}
+
+
+def peak_gb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
+
+
+def run_girth(y, truth):
+    from girth import rasch_mml
+
+    start = time.perf_counter()
+    est = rasch_mml(y.astype(int))["Difficulty"]
+    return {"method": "girth rasch_mml", "wall_s": time.perf_counter() - start,
+            **accuracy(est, truth)}
+
+
+def run_irteval(y, truth, method, **kwargs):
+    rows = []
+    for attempt in ("cold", "warm"):
+        start = time.perf_counter()
+        wide = pd.DataFrame(y)
+        resp = ie.Responses.from_wide(wide, respondent="model", item="instance", rows="item")
+        built = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            idata = ie.fit(ie.models.onepl(resp), method=method, random_seed=0,
+                           progressbar=False, log_likelihood=False, **kwargs)
+        wall = time.perf_counter() - start
+        b = idata.posterior["b"]
+        row = {"method": f"irteval {method} ({attempt})", "wall_s": wall,
+               "data_s": built - start, **accuracy(b.mean(("chain", "draw")).values, truth)}
+        if method == "nuts":
+            lower, upper = b.quantile([0.05, 0.95], ("chain", "draw")).values
+            shift = float(np.mean(b.mean(("chain", "draw")).values - truth))
+            row["coverage90"] = float(np.mean((lower - shift <= truth) & (truth <= upper - shift)))
+            row["max_rhat"] = idata.attrs["max_rhat"]
+            row["min_ess_bulk"] = idata.attrs["min_ess_bulk"]
+            row["ess_per_s"] = idata.attrs["min_ess_bulk"] / wall
+        rows.append(row)
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", nargs="+", default=["1000x20", "5000x50", "20000x200",
+                                                       "20000x2000"])
+    parser.add_argument("--nuts-max", type=int, default=1_000_000,
+                        help="run NUTS only up to this many cells")
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" /
+                        "scale.csv")
+    args = parser.parse_args(argv)
+    rows = []
+    for size in args.sizes:
+        n_items, n_resp = (int(v) for v in size.split("x"))
+        y, truth = simulate(n_items, n_resp)
+        found = [run_girth(y, truth), *run_irteval(y, truth, "map")]
+        if n_items * n_resp <= args.nuts_max:
+            found += run_irteval(y, truth, "nuts")
+        for row in found:
+            row.update(size=size, peak_rss_gb=peak_gb())
+            print({k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()},
+                  flush=True)
+        rows += found
+    table = pd.DataFrame(rows).set_index(["size", "method"])
+    girth = table.xs("girth rasch_mml", level="method")["wall_s"]
+    table["time_vs_girth"] = table["wall_s"] / girth.reindex(
+        table.index.get_level_values("size")).to_numpy()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(args.out)
+    print(table.round(3).to_string())
+
+
+if __name__ == "__main__":
+    main()
