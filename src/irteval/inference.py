@@ -166,11 +166,23 @@ def _check_mode_exists(model):
 
 
 # ---------------------------------------------------------------------- diagnostics
-def diagnostics(idata, var_names=None) -> dict:
-    """Divergences, worst R-hat and smallest bulk/tail ESS of a NUTS fit."""
+def diagnostics(idata, var_names=None, max_per_dim=None) -> dict:
+    """Divergences, worst R-hat and smallest bulk/tail ESS of a NUTS fit.
+
+    ``max_per_dim``: check at most this many entries along each dimension (a seeded random
+    subset; ArviZ's per-variable ESS costs seconds per thousand), e.g. 1000 of 20000
+    instance difficulties.
+    """
     post = idata.posterior
     if var_names is not None:
         post = post[var_names]
+    subset = {}
+    if max_per_dim is not None:
+        rng = np.random.default_rng(0)
+        subset = {d: np.sort(rng.choice(n, max_per_dim, replace=False))
+                  for d, n in post.sizes.items() if d not in ("chain", "draw") and n > max_per_dim}
+        checked = "; ".join(f"{d}: {max_per_dim} of {post.sizes[d]}" for d in subset)
+        post = post.isel(subset)
     rhat = az.rhat(post)
     ess_bulk = az.ess(post, method="bulk")
     ess_tail = az.ess(post, method="tail")
@@ -182,6 +194,7 @@ def diagnostics(idata, var_names=None) -> dict:
         "min_ess_tail": _worst(ess_tail, np.min),
         "chains": int(post.sizes["chain"]),
         "draws": int(post.sizes["draw"]),
+        **({"diagnostics_subset": checked} if subset else {}),
     }
 
 
@@ -191,8 +204,8 @@ def _worst(ds, reduce):
     return float(reduce(values)) if len(values) else float("nan")
 
 
-def _check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100):
-    diag = diagnostics(idata, var_names)
+def _check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100, max_per_dim=1000):
+    diag = diagnostics(idata, var_names, max_per_dim)
     idata.attrs.update({k: v for k, v in diag.items() if k not in ("chains", "draws")})
     problems = []
     if diag["divergences"]:
