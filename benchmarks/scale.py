@@ -9,8 +9,8 @@ instances): girth's Rasch MML (point estimates) against irteval's MAP on the col
 NUTS (4 x 1000). Every method's difficulties are compared with the truth after matching the
 location (the methods anchor it differently: girth on the ability distribution, irteval on the
 models' abilities summing to zero): Pearson correlation and RMSE. NUTS adds 90% interval
-coverage, R-hat and bulk ESS per second. Each irteval path is run twice on the same shape; the
-first run includes PyTensor's compilation, the second reads its cache ("warm"). Ratios against
+coverage, R-hat and bulk ESS per second. MAP runs twice on the same shape: the first run
+includes PyTensor's compilation, the second reads its cache ("warm"); NUTS runs once. Ratios against
 girth are the figures of merit. Peak memory of each run is read from the process.
 
 Bradley-Terry (``bt``): 1000 players x 20 rounds, scores = strength + Gumbel noise; the pair

@@ -87,3 +87,11 @@ def test_bad_arguments():
         ie.models.onepl(resp.to_wide())
     with pytest.raises(ValueError, match="unknown prior_scale keys"):
         ie.models.onepl(resp, prior_scale={"sigma": 1})
+
+
+def test_diagnostics_on_a_subset_of_a_long_dimension(small):
+    _, _, idata = small
+    full = ie.diagnostics(idata)
+    part = ie.diagnostics(idata, max_per_dim=10)
+    assert part["diagnostics_subset"] == "item: 10 of 60" and "diagnostics_subset" not in full
+    assert part["min_ess_bulk"] >= full["min_ess_bulk"] and part["max_rhat"] <= full["max_rhat"]
