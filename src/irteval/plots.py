@@ -198,7 +198,7 @@ def plot_scc(curves, *, models=None, axes=None, hdi_prob=None):
         cols = min(4, len(names))
         rows = -(-len(names) // cols)
         axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.6 * rows), sharey=True,
-                            squeeze=False)[1]
+                            squeeze=False, layout="constrained")[1]
     flat = np.ravel(axes)
     colours = plt.cm.viridis(np.linspace(0, 0.9, curves.sizes["bin"]))
     for ax, name in zip(flat, names):

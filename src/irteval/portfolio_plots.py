@@ -31,8 +31,9 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
     z = np.linspace(z_obs.min() - 1, z_obs.max() + 1, n)
     if axes is None:
         cols = min(4, len(names))
-        axes = plt.subplots(-(-len(names) // cols), cols, figsize=(3 * cols, 2.6 * -(-len(names)
-                            // cols)), sharex=True, sharey=True, squeeze=False)[1]
+        rows = -(-len(names) // cols)
+        axes = plt.subplots(rows, cols, figsize=(3 * cols, 2.6 * rows), sharex=True,
+                            sharey=True, squeeze=False, layout="constrained")[1]
     flat = np.ravel(axes)
     for ax, name, t, lm, sd in zip(flat, names, tau, lam, s):
         mean = t + lm * theta[None, :]
