@@ -1,0 +1,71 @@
+"""InferenceData written to netCDF and read back gives identical downstream tables; the same
+random_seed gives identical draws for each sampler (issue 7, first part)."""
+
+import warnings
+
+import arviz as az
+import numpy as np
+import pandas as pd
+import pytest
+
+import irteval as ie
+
+from .conftest import simulate
+from .test_continuous import responses, simulate_airt
+
+
+def reload(idata, tmp_path, name):
+    path = tmp_path / f"{name}.nc"
+    idata.to_netcdf(path)
+    return az.from_netcdf(path)
+
+
+def test_difficulty_tables_survive_netcdf(small, tmp_path):
+    _, _, idata = small
+    back = reload(idata, tmp_path, "onepl")
+    pd.testing.assert_frame_equal(ie.difficulty(idata), ie.difficulty(back))
+    pd.testing.assert_frame_equal(ie.characteristic_curves(idata), ie.characteristic_curves(back))
+    assert list(back.posterior["item"].values) == list(idata.posterior["item"].values)
+
+
+def test_portfolio_tables_survive_netcdf(tmp_path):
+    wide, _ = simulate_airt(n=60, n_items=5, n_negative=1, seed=4)
+    perf = responses(wide, bounds=(0, 1), clip=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        idata = ie.fit(ie.models.continuous_irt(perf), draws=200, tune=300, chains=2,
+                       random_seed=3, progressbar=False)
+    back = reload(idata, tmp_path, "airt")
+    pd.testing.assert_frame_equal(ie.algorithm_metrics(idata), ie.algorithm_metrics(back))
+    for a, b in ((ie.latent_trait(idata, max_draws=30), ie.latent_trait(back, max_draws=30)),):
+        pd.testing.assert_frame_equal(ie.portfolio(a), ie.portfolio(b))
+        pd.testing.assert_frame_equal(a.curves, b.curves)
+    pd.testing.assert_frame_equal(ie.model_goodness(idata, max_draws=30),
+                                  ie.model_goodness(back, max_draws=30))
+    assert list(back.posterior["item"].values) == list(wide.columns)
+
+
+def test_leaderboard_survives_netcdf(tmp_path):
+    scores = ie.datasets.load_vtab()
+    idata = ie.fit(ie.models.bradley_terry(scores), method="laplace", draws=200, chains=2,
+                   random_seed=0)
+    back = reload(idata, tmp_path, "bt")
+    pd.testing.assert_frame_equal(ie.leaderboard(idata), ie.leaderboard(back))
+
+
+@pytest.mark.parametrize("sampler", ["pymc", "nutpie"])
+def test_same_seed_same_draws(sampler):
+    pytest.importorskip(sampler)
+    resp, _ = simulate(40, 6, seed=8)
+    wide, _ = simulate_airt(n=40, n_items=4, n_negative=1, seed=8)
+    perf = responses(wide, bounds=(0, 1), clip=1e-12)
+    for build in (lambda: ie.models.onepl(resp), lambda: ie.models.continuous_irt(perf)):
+        fits = []
+        for _ in range(2):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fits.append(ie.fit(build(), draws=100, tune=150, chains=2, random_seed=11,
+                                   sampler=sampler, progressbar=False, log_likelihood=False))
+        for name, values in fits[0].posterior.data_vars.items():
+            np.testing.assert_array_equal(values.values, fits[1].posterior[name].values,
+                                          err_msg=f"{sampler}: {name}")
