@@ -183,22 +183,14 @@ def _read_csv(path):
 
 
 def _read_performance(args):
-    from .data import Responses
-
-    df = _read_csv(args.performance)
     bounds = args.bounds
     if bounds not in ("column", "global"):
         try:
             bounds = tuple(float(b) for b in bounds.split(","))
         except ValueError as err:
             raise ValueError(f"--bounds {bounds!r}: use column, global or LO,HI") from err
-    kwargs = {"kind": "continuous", "bounds": bounds, "transform": args.transform}
-    if args.format == "long" or (args.format == "auto" and args.value in df.columns):
-        return Responses.from_long(df, respondent=args.respondent, item=args.item,
-                                   value=args.value, **kwargs)
-    if args.respondent not in df.columns:
-        df = df.set_index(df.columns[0])
-    return Responses.from_wide(df, respondent=args.respondent, item=args.item, **kwargs)
+    return _read_responses(args, args.performance, kind="continuous", bounds=bounds,
+                           transform=args.transform)
 
 
 def _portfolio_report(perf, args, out, epsilon=0.01):
@@ -235,25 +227,25 @@ def _portfolio_report(perf, args, out, epsilon=0.01):
         "goodness.png": partial(plot_goodness, idata),
         "effectiveness.png": partial(plot_effectiveness, idata),
         "auaec_aupec.png": partial(plot_auaec_aupec, idata)})
-    import matplotlib.pyplot as plt
-
-    axes = plot_crm_heatmap(idata)
-    axes.ravel()[0].figure.savefig(out / "crm_heatmap.png", dpi=80)
-    plt.close("all")
+    _save_figure(out / "crm_heatmap.png", plot_crm_heatmap(idata).ravel()[0].figure, dpi=80)
     print(f"\nwrote algorithm_metrics.csv, portfolio.csv, spectrum.csv, goodness.csv, "
           f"posterior.nc and 6 plots to {out}/")
 
 
-def _read_responses(args):
+def _read_responses(args, path=None, **kwargs):
+    """Responses from a long CSV (when it has the --value column, or --format long) or a
+    wide one (row labels: the column named like them, else the first column)."""
     from .data import Responses
 
-    df = _read_csv(args.responses)
-    long = args.format == "long" or (args.format == "auto" and args.value in df.columns)
-    if long:
+    df = _read_csv(args.responses if path is None else path)
+    if args.format == "long" or (args.format == "auto" and args.value in df.columns):
         return Responses.from_long(df, respondent=args.respondent, item=args.item,
-                                   value=args.value)
-    df = df.set_index(df.columns[0])
-    return Responses.from_wide(df, respondent=args.respondent, item=args.item, rows=args.rows)
+                                   value=args.value, **kwargs)
+    rows = getattr(args, "rows", "respondent")
+    if (args.respondent if rows == "respondent" else args.item) not in df.columns:
+        df = df.set_index(df.columns[0])
+    return Responses.from_wide(df, respondent=args.respondent, item=args.item, rows=rows,
+                               **kwargs)
 
 
 def _fit(model, args, **kwargs):
@@ -279,17 +271,26 @@ def _save(idata, out, plots):
         _save_plot(out / fname, plot)
 
 
-def _save_plot(path, plot):
+def _pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    return plt
+
+
+def _save_plot(path, plot):
+    """A single-axes plot ``plot(ax=...)`` saved to ``path``."""
+    fig, ax = _pyplot().subplots(figsize=(7, 4.5))
     plot(ax=ax)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save_figure(path, fig)
+
+
+def _save_figure(path, fig, dpi=110):
+    fig.savefig(path, dpi=dpi)
+    _pyplot().close(fig)
 
 
 def _difficulty_report(resp, args, out, method="nuts", model="1pl", bins=5):
@@ -457,14 +458,8 @@ def _robustness_report(name, X, y, args, out, *, estimators, nominal=(), resp=No
     print("\nkappa with every instance of a bin perturbed (bin 0 = easiest), and "
           "P(hardest bin most sensitive):")
     print(report.round(3).to_string())
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    axes = plot_scc(curves)
-    axes.ravel()[0].figure.savefig(out / "scc.png", dpi=90)
-    plt.close(axes.ravel()[0].figure)
+    _pyplot()
+    _save_figure(out / "scc.png", plot_scc(curves).ravel()[0].figure, dpi=90)
     print(f"wrote scc.csv, scc.nc, p_hardest.csv, scc.png to {out}/")
     return curves
 

@@ -29,3 +29,8 @@ def equal_count_bins(values, n_bins):
     equal size, 0 = smallest."""
     values = np.asarray(values)
     return (values.argsort(axis=-1).argsort(axis=-1) * n_bins) // values.shape[-1]
+
+
+def equal_tailed(draws, prob):
+    """(lower, upper) equal-tailed interval of mass ``prob`` over the first axis."""
+    return np.quantile(draws, [(1 - prob) / 2, (1 + prob) / 2], axis=0)

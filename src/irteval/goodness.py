@@ -22,8 +22,8 @@ import pandas as pd
 import xarray as xr
 from scipy.integrate import trapezoid
 
-from .draws import hdi_prob_or_default, stacked_draws
-from .portfolio import _check_airt, _interval, _names
+from .draws import equal_tailed, hdi_prob_or_default, stacked_draws
+from .portfolio import _check_airt, _names
 
 THRESHOLDS = np.linspace(0, 1, 101)
 
@@ -74,7 +74,7 @@ def goodness_curves(idata, *, max_draws=200, random_seed=0):
 
 
 def _summarise(draws, prob, name):
-    lower, upper = _interval(draws, prob)
+    lower, upper = equal_tailed(draws, prob)
     return {name: draws.mean(axis=0), f"{name}_lower": lower, f"{name}_upper": upper}
 
 

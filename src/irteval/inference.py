@@ -68,8 +68,9 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
         raise TypeError(f"expected a pymc.Model (from irteval.models), got {type(model).__name__}")
     if method not in METHODS:
         raise ValueError(f"method={method!r} is not one of {METHODS}")
+    collapsed = method != "advi" and collapse and can_collapse(model)
     if sampler is None:
-        sampler = _default_sampler(model, collapse and can_collapse(model))
+        sampler = _default_sampler(model, collapsed)
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler={sampler!r} is not one of {SAMPLERS}")
     for name, value in (("draws", draws), ("chains", chains)):
@@ -83,7 +84,7 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
     rng = np.random.default_rng(random_seed)
     seeds = rng.integers(2**31, size=4)
 
-    if method != "advi" and collapse and can_collapse(model):
+    if collapsed:
         idata = fit_collapsed(model, method=method, draws=draws, tune=tune, chains=chains,
                               random_seed=int(seeds[0]), sampler=sampler,
                               target_accept=target_accept, progressbar=progressbar,

@@ -20,7 +20,7 @@ import arviz as az
 import numpy as np
 import pandas as pd
 
-from .draws import hdi_prob_or_default, stacked_draws
+from .draws import equal_tailed, hdi_prob_or_default, stacked_draws
 from .smoothing import fit_curves
 
 
@@ -33,11 +33,6 @@ def _check_airt(idata):
 def _names(idata):
     return (idata.attrs.get("item_name", "item"), idata.attrs.get("respondent_name",
                                                                     "respondent"))
-
-
-def _interval(draws, prob):
-    """Equal-tailed interval over the first axis."""
-    return np.quantile(draws, [(1 - prob) / 2, (1 + prob) / 2], axis=0)
 
 
 def algorithm_metrics(idata, *, hdi_prob=None) -> pd.DataFrame:
@@ -56,10 +51,10 @@ def algorithm_metrics(idata, *, hdi_prob=None) -> pd.DataFrame:
     derived = {"consistency": 1 / np.abs(draws["alpha"]), "difficulty_limit": -draws["beta"]}
     for v in ("alpha", "beta", "gamma"):
         table[f"{v}_median"] = np.median(draws[v], axis=0)
-        table[f"{v}_lower"], table[f"{v}_upper"] = _interval(draws[v], prob)
+        table[f"{v}_lower"], table[f"{v}_upper"] = equal_tailed(draws[v], prob)
     for v, d in derived.items():
         table[v] = np.median(d, axis=0)
-        table[f"{v}_lower"], table[f"{v}_upper"] = _interval(d, prob)
+        table[f"{v}_lower"], table[f"{v}_upper"] = equal_tailed(d, prob)
     out = pd.DataFrame(table, index=pd.Index(idata.posterior["item"].values,
                                              name=_names(idata)[0]))
     out.attrs["hdi_prob"] = prob
@@ -124,11 +119,10 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, hdi_prob=None, max_draws=500
     ).sort_values("mean")
     grid, curves, strong, weak, lto, lto_weak = _occupancy(point, performance, epsilon, n_grid)
     per_draw = np.array([_occupancy(d, performance, epsilon, n_grid)[4:] for d in delta])
+    lower, upper = equal_tailed(per_draw[:, 0], prob)
     occupancy = pd.DataFrame({
         "lto": lto, "lto_weak": lto_weak,
-        "lto_mean": per_draw[:, 0].mean(axis=0),
-        "lto_lower": _interval(per_draw[:, 0], prob)[0],
-        "lto_upper": _interval(per_draw[:, 0], prob)[1],
+        "lto_mean": per_draw[:, 0].mean(axis=0), "lto_lower": lower, "lto_upper": upper,
         "p_strength": (per_draw[:, 0] > 0).mean(axis=0),
         "lto_weak_mean": per_draw[:, 1].mean(axis=0),
         "p_weakness": (per_draw[:, 1] > 0).mean(axis=0),

@@ -6,11 +6,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .goodness import effectiveness, goodness_curves
+from .plots import _axes
 from .portfolio import LatentTrait, _check_airt
-
-
-def _axes(ax):
-    return plt.subplots()[1] if ax is None else ax
 
 
 def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n=121):

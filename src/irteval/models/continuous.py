@@ -25,12 +25,15 @@ from __future__ import annotations
 import warnings
 from functools import partial
 
+import arviz as az
 import numpy as np
 import pandas as pd
 import pymc as pm
 import pytensor.tensor as pt
 import xarray as xr
+from pymc.blocking import DictToArrayBijection, RaveledVars
 
+from ..approximations import ConvergenceWarning, mode_finder
 from ..data import Responses
 
 PRIORS = {"tau": 5.0, "lam": 5.0, "s": 1.0}
@@ -163,10 +166,6 @@ def identify(model, idata, random_seed=None):
 def _check_modes(idata, rhat_max=1.05, lp_gap=1.0):
     """Warn when NUTS chains sit in different modes: after the reflection is fixed, some
     parameter's R-hat exceeds ``rhat_max`` and the chains' mean log densities differ."""
-    import arviz as az
-
-    from ..approximations import ConvergenceWarning
-
     stats = idata.get("sample_stats")
     name = next((n for n in ("lp", "logp") if stats is not None and n in stats), None)
     if name is None or idata.posterior.sizes["chain"] < 2:
@@ -204,10 +203,6 @@ def multistart_initvals(model, chains, random_seed=None):
     near the best optimum (``init="best"``) or at different optima (``init="dispersed"``).
     Returns (initvals per chain, sorted log densities of the optima, best point as a dict of
     value variables)."""
-    from pymc.blocking import DictToArrayBijection, RaveledVars
-
-    from ..approximations import mode_finder
-
     n_starts = model.irteval_attrs["n_starts"]
     dispersed = model.irteval_attrs["init"] == "dispersed"
     rng = np.random.default_rng(random_seed)
