@@ -1,11 +1,17 @@
+import contextlib
+import io
+import re
+import shutil
 import subprocess
 import sys
 
 import arviz as az
+import numpy as np
 import pandas as pd
 import pytest
 
 import irteval as ie
+from irteval import cli
 from irteval.cli import main
 
 from .conftest import simulate
@@ -13,18 +19,54 @@ from .conftest import simulate
 FAST = ["--draws", "100", "--tune", "200", "--chains", "2", "--bins", "3"]
 
 
-def test_difficulty_command_on_a_long_csv(tmp_path, capsys):
+def written(out):
+    return sorted(p.name for p in out.iterdir())
+
+
+@pytest.fixture(scope="module")
+def difficulty_run(tmp_path_factory):
+    """``irteval difficulty`` on a long CSV of 40 instances x 6 models: (csv, out, stdout)."""
+    folder = tmp_path_factory.mktemp("difficulty")
     resp, _ = simulate(40, 6, seed=3)
-    path = tmp_path / "responses.csv"
+    path = folder / "responses.csv"
     resp.to_long().rename(columns={"value": "correct"}).to_csv(path, index=False)
-    out = tmp_path / "out"
-    assert main(["difficulty", str(path), "--out", str(out), *FAST]) == 0
-    printed = capsys.readouterr().out
+    out = folder / "out"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["difficulty", str(path), "--out", str(out), *FAST]) == 0
+    return path, out, printed.getvalue()
+
+
+def test_difficulty_command_on_a_long_csv(difficulty_run):
+    _, out, printed = difficulty_run
     assert "hardest instances" in printed and "per bin" in printed
+    assert "diagnostics: divergences" in printed
     table = pd.read_csv(out / "difficulty.csv", index_col=0)
     assert len(table) == 40 and {"mean", "sd", "hdi_lower", "hdi_upper"} <= set(table)
     assert az.from_netcdf(out / "posterior.nc").posterior.sizes["item"] == 40
     assert (out / "characteristic_curves.png").stat().st_size > 1000
+    assert written(out) == sorted(cli.DIFFICULTY_FILES)
+
+
+def test_load_results_reads_an_output_folder_back(difficulty_run, tmp_path):
+    _, out, _ = difficulty_run
+    res = ie.load_results(out)
+    assert sorted(res.tables) == ["curves", "difficulty"] and res.scc is None
+    table = res.tables["difficulty"]
+    assert table.index.name == "instance" and len(table) == 40
+    assert res.tables["curves"].index.names == ["model", "bin"]
+    # the posterior gives the table again (its draws are float32: agreement to ~1e-6)
+    again = ie.difficulty(res.posterior, n_bins=3)
+    np.testing.assert_allclose(again["mean"], table["mean"].to_numpy(), rtol=1e-4, atol=1e-4)
+    assert list(again.index) == list(table.index)
+    assert res.posterior.attrs["irteval_model"] == "1pl" and "max_rhat" in res.posterior.attrs
+    parent = ie.load_results(out.parent)  # the folder above holds it as a sub-folder
+    assert list(parent.folders) == ["out"] and parent.tables == {}
+    assert "Results(" in repr(parent) and "folders=['out']" in repr(parent)
+    with pytest.raises(FileNotFoundError, match="no such folder"):
+        ie.load_results(out / "missing")
+    with pytest.raises(ValueError, match="holds no irteval output"):
+        ie.load_results(tmp_path)
 
 
 def test_difficulty_command_on_a_wide_csv_with_bad_values(tmp_path, capsys):
@@ -34,13 +76,69 @@ def test_difficulty_command_on_a_wide_csv_with_bad_values(tmp_path, capsys):
     assert "must be 0/1" in capsys.readouterr().err
 
 
-def test_missing_file_and_help():
-    with pytest.raises(SystemExit, match="no such file"):
-        main(["difficulty", "does-not-exist.csv"])
+def test_help():
     help_text = subprocess.run([sys.executable, "-m", "irteval.cli", "--help"],
                                capture_output=True, text=True, check=True).stdout
     assert "irteval demo" in help_text and "difficulty.csv" in help_text
-    assert "leaderboard.csv" in help_text
+    assert "leaderboard.csv" in help_text and "--overwrite" in help_text
+
+
+def test_existing_outputs_are_kept_without_overwrite(difficulty_run, tmp_path, capsys):
+    path, out, _ = difficulty_run
+    before = {f: (out / f).stat().st_mtime_ns for f in written(out)}
+    assert main(["difficulty", str(path), "--out", str(out), *FAST]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"{out / 'difficulty.csv'} already exists (and 5 more of its outputs); pass " \
+           "--overwrite to replace" in err
+    assert {f: (out / f).stat().st_mtime_ns for f in written(out)} == before
+    # a file where the folder should be
+    assert main(["difficulty", str(path), "--out", str(path), *FAST]) == 2
+    assert "is a file; give a folder" in capsys.readouterr().err
+    # the demo checks all its outputs before its first fit
+    (tmp_path / "vtab_leaderboard").mkdir()
+    (tmp_path / "vtab_leaderboard" / "leaderboard.csv").write_text("x\n")
+    assert main(["demo", "--out", str(tmp_path)]) == 2
+    assert "vtab_leaderboard/leaderboard.csv already exists; pass --overwrite" in \
+        capsys.readouterr().err
+    args = cli._parser().parse_args(["demo", "--out", str(tmp_path), "--overwrite"])
+    cli._check_outputs(args)  # passes
+
+
+def test_strict_stops_on_failed_diagnostics_before_writing(difficulty_run, tmp_path, capsys):
+    path, out, _ = difficulty_run
+    copy = shutil.copytree(out, tmp_path / "out")
+    before = {f: (copy / f).stat().st_mtime_ns for f in written(copy)}
+    # 2 x 30 draws cannot reach 100 effective draws per chain
+    assert main(["difficulty", str(path), "--out", str(copy), "--overwrite", "--strict",
+                 "--draws", "30", "--tune", "100", "--chains", "2"]) == cli.EXIT_STRICT
+    captured = capsys.readouterr()
+    assert "diagnostics: divergences" in captured.out
+    last = captured.err.strip().splitlines()[-1]
+    assert last.startswith("irteval: error: --strict: NUTS diagnostics failed: ")
+    assert "ESS" in last and "< 200" in last and last.endswith("were not written")
+    assert {f: (copy / f).stat().st_mtime_ns for f in written(copy)} == before
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "no such file: "),
+    (b"", "is empty: a CSV needs a header line"),
+    (b"model,instance,correct\na,1,1\nb,1,0,7\n", r", line 3: not a well-formed CSV "
+     r"\(Expected 3 fields in line 3, saw 4\)"),
+    ("model,instance,correct\na,1,1\nb,é,0\n".encode("latin-1"),
+     r", line 3: not UTF-8 text \(invalid continuation byte\); save the file as UTF-8"),
+    (b"\x89PNG\r\n\x1a\n" + bytes(range(256)), r"line 1: not UTF-8 text \(invalid start byte"),
+    (b"model,m,m\na,1,0\n", r"line 1: duplicate column names \['m'\]"),
+])
+def test_unreadable_csvs_give_one_line_errors(tmp_path, capsys, content, message):
+    path = tmp_path / "data.csv"
+    if content is not None:
+        path.write_bytes(content)
+    assert main(["difficulty", str(path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("irteval: error: ") and err.count("\n") == 1
+    assert re.search(message, err) and str(path) in err
+    assert not (tmp_path / "out").exists()
 
 
 def test_leaderboard_command(tmp_path, capsys):
@@ -58,6 +156,11 @@ def test_leaderboard_command(tmp_path, capsys):
     assert board.index[0] == "Sup-Rotation-100%" and {"p_best", "elo"} <= set(board)
     assert len(pd.read_csv(out / "mle_epp.csv")) == 16
     assert (out / "calibration.png").stat().st_size > 1000
+    assert written(out) == sorted(cli.LEADERBOARD_FILES)
+    tables = ie.load_results(out).tables
+    assert tables["leaderboard"].index.name == "model"
+    assert tables["win_probability"].shape == (16, 16)
+    assert isinstance(tables["goodness_of_fit"].index, pd.RangeIndex)  # written without one
 
 
 def test_leaderboard_command_names_a_bad_column(tmp_path, capsys):
@@ -88,6 +191,14 @@ def test_robustness_command_on_a_csv(tmp_path, capsys):
     assert set(taxonomy["group"]) == {1, 2}
     assert (out / "dendrogram.png").stat().st_size > 1000
     assert (out / "digits" / "scc.png").stat().st_size > 1000
+    res = ie.load_results(out)
+    assert set(res.tables["taxonomy"].index) == {"naive_bayes", "knn_3", "lda_svd"}
+    assert list(res.folders) == ["digits"]
+    assert res.folders["digits"].tables["scc"].index.names == ["model", "bin", "proportion"]
+    assert res.folders["digits"].scc["kappa"].sizes["draw"] == 5
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(
+        str(p.relative_to(out)) for p in cli._outputs(cli._parser().parse_args(
+            ["robustness", "--csv", str(tmp_path / "digits.csv"), "--out", str(out)])))
 
 
 @pytest.mark.parametrize("args, message", [
@@ -121,5 +232,7 @@ def test_portfolio_command(tmp_path, capsys):
     idata = az.from_netcdf(out / "posterior.nc")
     assert ie.algorithm_metrics(idata)["p_anomalous"].round(6).equals(
         metrics["p_anomalous"].round(6).rename_axis("algorithm"))
-    assert main(["portfolio", str(path), "--bounds", "zero,one", "--out", str(out)]) == 2
+    assert written(out) == sorted(cli.PORTFOLIO_FILES)
+    assert main(["portfolio", str(path), "--bounds", "zero,one", "--out", str(out),
+                 "--overwrite"]) == 2
     assert "--bounds" in capsys.readouterr().err

@@ -14,6 +14,7 @@ from .plots import (plot_characteristic_curves, plot_dendrogram, plot_difficulty
 from .portfolio_plots import (plot_auaec_aupec, plot_crm_heatmap, plot_effectiveness,
                               plot_goodness, plot_latent_trait, plot_strengths)
 from .portfolio import LatentTrait, algorithm_metrics, latent_trait, portfolio
+from .results import Results, load_results
 from .scores import Scores
 
 __version__ = "0.1.0"
@@ -22,7 +23,7 @@ __all__ = [
     "LatentTrait", "algorithm_metrics", "effectiveness", "goodness_curves", "latent_trait",
     "loo_by_algorithm", "model_goodness", "plot_auaec_aupec", "plot_crm_heatmap",
     "plot_effectiveness", "plot_goodness", "plot_latent_trait", "plot_strengths", "portfolio",
-    "posterior_predictive_z",
+    "posterior_predictive_z", "Results", "load_results",
     "ConvergenceWarning", "Responses", "Scores", "SeparationWarning", "characteristic_curves",
     "datasets", "diagnostics", "difficulty", "difficulty_bins",
     "difficulty_moments", "fit", "goodness_of_fit",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from contextlib import contextmanager
@@ -33,7 +34,10 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
   irteval demo         all four, on bundled data (optdigits responses of 58 models; VTAB;
                        the MiniZinc 2016 solvers)
 
-posterior.nc files hold the posterior draws in float32 (arviz.from_netcdf reads them).
+posterior.nc files hold the posterior draws in float32 (arviz.from_netcdf reads them);
+irteval.load_results(folder) reads a whole output folder back. Existing outputs are never
+replaced without --overwrite. Every fit prints its diagnostics (divergences, R-hat, ESS);
+with --strict a failed check stops the command with exit status 3.
 
 examples:
   irteval demo
@@ -50,6 +54,25 @@ examples:
 #: families of the demo's robustness part (fast to train; the full run has 17)
 DEMO_FAMILIES = ("naive_bayes", "cart_depth10", "knn_3", "logistic_C1", "random_forest",
                  "mlp_7")
+
+#: the files each report writes into its folder
+DIFFICULTY_FILES = ("difficulty.csv", "curves.csv", "posterior.nc",
+                    "difficulty_distribution.png", "item_characteristic.png",
+                    "characteristic_curves.png")
+LEADERBOARD_FILES = ("leaderboard.csv", "mle_epp.csv", "win_probability.csv",
+                     "goodness_of_fit.csv", "posterior.nc", "leaderboard.png", "epp_vs_score.png",
+                     "win_probability.png", "calibration.png", "rank_distribution.png")
+PORTFOLIO_FILES = ("algorithm_metrics.csv", "portfolio.csv", "spectrum.csv", "goodness.csv",
+                   "posterior.nc", "latent_trait.png", "strengths.png", "goodness.png",
+                   "effectiveness.png", "auaec_aupec.png", "crm_heatmap.png")
+SCC_FILES = ("scc.csv", "scc.nc", "p_hardest.csv", "scc.png")  # + the 1PL's, if it fits one
+TAXONOMY_FILES = ("taxonomy.csv", "co_assignment.csv", "dendrogram.png")
+#: exit status when --strict finds failed convergence diagnostics (2: bad input)
+EXIT_STRICT = 3
+
+
+class StrictError(Exception):
+    """A fit failed its convergence diagnostics under --strict."""
 
 
 def _parser():
@@ -68,6 +91,12 @@ def _parser():
         p.add_argument("--tune", type=int, default=1000, help="warm-up steps per chain")
         p.add_argument("--chains", type=int, default=4, help="chains (default 4)")
         p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+        p.add_argument("--overwrite", action="store_true",
+                       help="replace existing output files (default: refuse to)")
+        p.add_argument("--strict", action="store_true",
+                       help=f"exit with status {EXIT_STRICT} when a fit fails its convergence "
+                            "diagnostics (divergences, R-hat > 1.01, ESS < 100 per chain), "
+                            "before writing its outputs")
 
     def irt_options(p):
         p.add_argument("--method", choices=["nuts", "advi", "laplace", "map"], default="nuts",
@@ -175,11 +204,80 @@ def _parser():
 
 
 def _read_csv(path):
+    """A UTF-8 CSV with a header line; a missing, unreadable or malformed file is a ValueError
+    naming the file and, where it can be told, the line."""
     import pandas as pd
 
     if not path.is_file():
-        raise SystemExit(f"irteval: no such file: {path}")
-    return pd.read_csv(path)
+        raise ValueError(f"{path} is a folder, not a CSV file" if path.is_dir()
+                         else f"no such file: {path}")
+    try:
+        header = pd.read_csv(path, header=None, nrows=1, dtype=str, keep_default_na=False,
+                             encoding="utf-8")
+        df = pd.read_csv(path, encoding="utf-8")
+    except UnicodeDecodeError as err:
+        line, reason = _undecodable_line(path)
+        raise ValueError(f"{path}, line {line}: not UTF-8 text ({reason}); save the file as "
+                         "UTF-8") from err
+    except pd.errors.EmptyDataError as err:
+        raise ValueError(f"{path} is empty: a CSV needs a header line naming its "
+                         "columns") from err
+    except pd.errors.ParserError as err:
+        detail = str(err).strip().split("C error: ")[-1]
+        line = re.search(r"line (\d+)", detail)
+        fix = ("; every row needs as many comma-separated fields as the header"
+               if "fields" in detail else "; close every opened quote" if "EOF" in detail
+               else "")
+        raise ValueError(f"{path}{f', line {line[1]}' if line else ''}: not a well-formed CSV "
+                         f"({detail}){fix}") from err
+    except OSError as err:
+        raise ValueError(f"cannot read {path}: {err.strerror or err}") from err
+    names = header.iloc[0]
+    dup = names[names.duplicated() & (names != "")]
+    if len(dup):
+        raise ValueError(f"{path}, line 1: duplicate column names {sorted(set(dup))}; give "
+                         "every column a unique name")
+    return df
+
+
+def _undecodable_line(path):
+    """The number of the first line that is not UTF-8, and why (lines decode on their own:
+    no UTF-8 character holds a newline byte)."""
+    with open(path, "rb") as f:
+        for number, line in enumerate(f, 1):
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                return number, err.reason
+
+
+def _outputs(args):
+    """Every file the command will write."""
+    out = args.out
+    if args.command == "demo":
+        return [*(out / "optdigits_difficulty" / f for f in DIFFICULTY_FILES),
+                *(out / "optdigits_robustness" / f for f in SCC_FILES + TAXONOMY_FILES),
+                *(out / "vtab_leaderboard" / f for f in LEADERBOARD_FILES),
+                *(out / "minizinc_portfolio" / f for f in PORTFOLIO_FILES)]
+    if args.command == "robustness":
+        names = [args.csv.stem] if args.csv else args.dataset
+        return [*(out / name / f for name in names
+                  for f in ("difficulty.csv", "posterior.nc", *SCC_FILES)),
+                *(out / f for f in TAXONOMY_FILES)]
+    files = {"difficulty": DIFFICULTY_FILES, "leaderboard": LEADERBOARD_FILES,
+             "portfolio": PORTFOLIO_FILES}[args.command]
+    return [out / f for f in files]
+
+
+def _check_outputs(args):
+    """Refuse, before any work, to replace existing outputs without --overwrite."""
+    if args.out.exists() and not args.out.is_dir():
+        raise ValueError(f"--out {args.out} is a file; give a folder")
+    existing = [p for p in _outputs(args) if p.exists()]
+    if existing and not args.overwrite:
+        more = f" (and {len(existing) - 1} more of its outputs)" if len(existing) > 1 else ""
+        raise ValueError(f"{existing[0]} already exists{more}; pass --overwrite to replace, or "
+                         "choose another --out folder")
 
 
 def _read_performance(args):
@@ -249,13 +347,28 @@ def _read_responses(args, path=None, **kwargs):
 
 
 def _fit(model, args, **kwargs):
-    from .inference import fit
+    """Fit, print the diagnostics and any failed check; under --strict a failed check raises
+    StrictError (before the caller writes anything)."""
+    import warnings
 
-    idata = fit(model, draws=args.draws, tune=args.tune, chains=args.chains,
-                random_seed=args.seed, sampler=args.sampler, **kwargs)
+    from .inference import ConvergenceWarning, fit
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        idata = fit(model, draws=args.draws, tune=args.tune, chains=args.chains,
+                    random_seed=args.seed, sampler=args.sampler, **kwargs)
+    failed = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    for w in caught:  # the others as they would have been shown
+        if not issubclass(w.category, ConvergenceWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if "max_rhat" in idata.attrs:
         keys = ("divergences", "max_rhat", "min_ess_bulk", "min_ess_tail")
         print("diagnostics: " + ", ".join(f"{k} {idata.attrs[k]:.4g}" for k in keys))
+    for message in failed:
+        print(f"irteval: warning: {message}", file=sys.stderr)
+    if failed and args.strict:
+        raise StrictError(f"--strict: {'; '.join(failed)}; the outputs of this fit were not "
+                          "written")
     return idata
 
 
@@ -485,8 +598,11 @@ def _taxonomy_report(curves, out, groups):
 
 
 def main(argv=None):
+    """Run the command; returns the exit status: 0, 2 (bad input: a one-line message) or 3
+    (--strict and a fit failed its diagnostics)."""
     args = _parser().parse_args(argv)
     try:
+        _check_outputs(args)
         if args.command == "demo":
             from .datasets import (load_csp_minizinc, load_optdigits,
                                    load_optdigits_responses, load_vtab)
@@ -528,8 +644,12 @@ def main(argv=None):
                                       round=args.round, score=args.score,
                                       higher_is_better=not args.lower_is_better)
             _leaderboard_report(scores, args, args.out, likelihood=args.likelihood)
-    except (ValueError, TypeError) as err:
+    except StrictError as err:
         print(f"irteval: error: {err}", file=sys.stderr)
+        return EXIT_STRICT
+    except (ValueError, TypeError) as err:  # one line, whatever labels the message quotes
+        message = str(err).replace("\r", "\\r").replace("\n", "\\n")
+        print(f"irteval: error: {message}", file=sys.stderr)
         return 2
     return 0
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .scaling import TRANSFORMS, resolve_bounds, to_z
+from .scaling import AIRT_NUDGE, TRANSFORMS, resolve_bounds, to_z
 
 KINDS = ("binary", "continuous")
 
@@ -80,16 +80,11 @@ class Responses:
                 f"{int(missing.sum())} rows have a missing {value!r} and are treated as "
                 "missing cells; drop them first to silence this warning"
             )
-        frame = pd.DataFrame(
-            {"r": df[respondent].to_numpy()[~missing], "i": df[item].to_numpy()[~missing],
-             "v": vals[~missing]}
-        )
-        frame = _deduplicate(frame, respondent, item, value)
-        items = pd.Index(pd.unique(frame["i"]), name=item)
-        respondents = pd.Index(pd.unique(frame["r"]), name=respondent)
+        r_idx, respondents = _factorize(df[respondent][~missing], respondent)
+        i_idx, items = _factorize(df[item][~missing], item)
+        keep = _deduplicate(r_idx, i_idx, vals[~missing], respondents, items, value)
         return cls._from_codes(
-            items, respondents, items.get_indexer(frame["i"]),
-            respondents.get_indexer(frame["r"]), frame["v"].to_numpy(),
+            items, respondents, i_idx[keep], r_idx[keep], vals[~missing][keep],
             item_name=item, respondent_name=respondent, kind=kind, value_name=value,
             scale=(bounds, transform, clip),
         )
@@ -113,17 +108,22 @@ class Responses:
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
         row_name, col_name = (respondent, item) if rows == "respondent" else (item, respondent)
         df = _labelled_matrix(df, row_name, col_name)
-        if df.shape[0] == 0 or df.shape[1] == 0:
-            raise ValueError(f"the matrix is empty (shape {df.shape}); nothing to fit")
-        mat = np.column_stack([_numeric_values(df[c], f"column {c!r}") for c in df.columns])
-        r_idx, c_idx = np.nonzero(~np.isnan(mat))
+        mat = _numeric_matrix(df)
+        observed = ~np.isnan(mat)
+        if observed.all():  # complete: the codes are a grid, no search needed
+            r_idx = np.repeat(np.arange(mat.shape[0]), mat.shape[1])
+            c_idx = np.tile(np.arange(mat.shape[1]), mat.shape[0])
+        else:
+            r_idx, c_idx = np.nonzero(observed)
         if rows == "respondent":
             items, respondents, i_idx, p_idx = df.columns, df.index, c_idx, r_idx
         else:
             items, respondents, i_idx, p_idx = df.index, df.columns, r_idx, c_idx
         return cls._from_codes(
-            pd.Index(items, name=item), pd.Index(respondents, name=respondent), i_idx, p_idx,
-            mat[r_idx, c_idx], item_name=item, respondent_name=respondent, kind=kind,
+            pd.Index(items, name=item, tupleize_cols=False),
+            pd.Index(respondents, name=respondent, tupleize_cols=False), i_idx, p_idx,
+            mat.ravel() if observed.all() else mat[r_idx, c_idx], item_name=item,
+            respondent_name=respondent, kind=kind,
             value_name="the matrix", scale=(bounds, transform, clip),
         )
 
@@ -134,7 +134,7 @@ class Responses:
             raise ValueError("there are no observed cells; nothing to fit")
         if len(respondents) < 2:
             raise ValueError(
-                f"only one {respondent_name} ({respondents[0]!r}): an IRT model compares "
+                f"only one {respondent_name} ({_plain(respondents[0])!r}): an IRT model compares "
                 f"{respondent_name}s, so it needs at least two; add more {respondent_name}s"
             )
         for labels, codes, name in ((items, item_idx, item_name),
@@ -146,7 +146,7 @@ class Responses:
                     f"(e.g. {list(labels[empty][:5])}); drop those empty rows/columns first"
                 )
         if kind == "binary":
-            bad = ~np.isin(values, (0.0, 1.0))
+            bad = (values != 0.0) & (values != 1.0)
             if bad.any():
                 raise ValueError(
                     f"{value_name} must be 0/1 (or True/False) for a binary model; found "
@@ -159,10 +159,12 @@ class Responses:
             bounds, transform, clip = scale
             if transform not in TRANSFORMS:
                 raise ValueError(f"transform={transform!r} is not one of {TRANSFORMS}")
-            if not 0 < clip < 0.5:
-                raise ValueError(f"clip must lie in (0, 0.5), got {clip}")
+            if not isinstance(clip, (int, float, np.number)) or not 0 < clip < 0.5:
+                raise ValueError(f"clip must lie in (0, 0.5), got {clip!r}")
             lower, upper = resolve_bounds(values, np.asarray(item_idx), items, bounds,
                                           item_name)
+            _check_scale(values, np.asarray(item_idx), lower, upper, transform, clip, items,
+                         item_name)
             extra = {"lower": lower, "upper": upper, "transform": transform, "clip": clip}
         return cls(items=items, respondents=respondents,
                    item_idx=np.asarray(item_idx, dtype=np.int64),
@@ -238,11 +240,38 @@ class Responses:
                 f"({share:.0%}))")
 
 
+# ---------------------------------------------------------------------- identification
+def warn_unidentified(responses: Responses):
+    """Warn (UserWarning) about items every respondent answered correctly (or wrongly) and
+    respondents with every answer right (or wrong): the likelihood alone would push their
+    difficulty (ability) to infinity, so only the prior keeps it finite. Called by the 1PL/2PL
+    builder; the posterior is still proper, but such estimates mostly restate the prior."""
+    for labels, codes, name, other, what in (
+            (responses.items, responses.item_idx, responses.item_name,
+             responses.respondent_name, "difficulties"),
+            (responses.respondents, responses.respondent_idx, responses.respondent_name,
+             responses.item_name, "abilities")):
+        n = np.bincount(codes, minlength=len(labels))
+        right = np.bincount(codes, weights=responses.values, minlength=len(labels))
+        for extreme, how in ((right == n, "correctly"), (right == 0, "wrongly")):
+            if not extreme.any():
+                continue
+            who = (f"were answered {how} by every {other}" if what == "difficulties"
+                   else f"answered every {other} {how}")
+            _warn(f"{int(extreme.sum())} {name}s {who} (e.g. {list(labels[extreme][:5])}): "
+                  f"their {what} are identified only by the prior")
+
+
 # ---------------------------------------------------------------------- validation
 def _warn(message):
     import warnings
 
     warnings.warn(message, UserWarning, stacklevel=4)
+
+
+def _plain(label):
+    """A label as Python writes it (3, not np.int64(3)), for messages."""
+    return label.item() if isinstance(label, np.generic) else label
 
 
 def _check_frame(df):
@@ -263,17 +292,57 @@ def _check_columns(df, columns, keywords):
 def _labelled_matrix(df, row_name, col_name):
     """``df`` with its row labels taken from column ``row_name`` when it has one; row and
     column labels checked for missing and duplicate values."""
-    if row_name in df.columns:
-        _check_labels(df[row_name], row_name)
-        df = df.set_index(row_name)
-    _check_labels(pd.Series(df.index), f"index ({row_name} labels)")
-    _check_labels(pd.Series(df.columns), f"columns ({col_name} labels)")
-    for axis, labels, name in (("row", df.index, row_name), ("column", df.columns, col_name)):
+    def check_unique(labels, axis, name):
         dup = labels[labels.duplicated()]
         if len(dup):
             raise ValueError(f"duplicate {axis} labels {list(dup[:5])}; every {name} needs a "
                              "unique label")
+
+    _check_labels(pd.Series(df.columns), f"columns ({col_name} labels)")
+    check_unique(df.columns, "column", col_name)  # before a column gives the row labels
+    if row_name in df.columns:
+        _check_labels(df[row_name], row_name)
+        df = df.set_index(row_name)
+    _check_labels(pd.Series(df.index), f"index ({row_name} labels)")
+    check_unique(df.index, "row", row_name)
+    if df.shape[0] == 0 or df.shape[1] == 0:
+        raise ValueError(f"the matrix is empty (shape {df.shape}: {df.shape[0]} {row_name}s x "
+                         f"{df.shape[1]} {col_name}s); nothing to fit")
     return df
+
+
+def _numeric_matrix(df) -> np.ndarray:
+    """The cells of a labelled matrix as floats (NaN = missing): in one step when every column
+    is numeric or boolean, else column by column (naming a bad column)."""
+    if all(pd.api.types.is_numeric_dtype(t) for t in df.dtypes):
+        mat = df.to_numpy(dtype=float)
+        if not np.isinf(mat).any():
+            return mat
+    return np.column_stack([_numeric_values(df.iloc[:, k], f"column {c!r}")
+                            for k, c in enumerate(df.columns)])
+
+
+def _check_scale(values, item_idx, lower, upper, transform, clip, items, item_name):
+    """Every observed value must have a finite model-scale z with these bounds."""
+    if transform == "airt":
+        narrow = upper - lower <= 2 * AIRT_NUDGE
+        if narrow.any():
+            raise ValueError(
+                f"transform='airt' moves values on a bound {AIRT_NUDGE} (raw units) inside it, "
+                f"so the bounds must be more than {2 * AIRT_NUDGE} apart; {int(narrow.sum())} "
+                f"{item_name}s have narrower bounds, e.g. {list(items[narrow][:3])}: rescale "
+                "the values (e.g. to percent) or use transform='logit'")
+    with np.errstate(over="ignore", invalid="ignore"):  # checked here
+        z = to_z(values, lower[item_idx], upper[item_idx], transform, clip)
+    bad = ~np.isfinite(z)
+    if bad.any():
+        k = np.flatnonzero(bad)[0]
+        raise ValueError(
+            f"{int(bad.sum())} values have no finite model scale with their bounds "
+            f"(transform={transform!r}), e.g. {values[k]:g} within [{lower[item_idx[k]]:g}, "
+            f"{upper[item_idx[k]]:g}] for {item_name} {_plain(items[item_idx[k]])!r}: the bounds "
+            "are too wide for floating point; rescale the values"
+            + (" or use transform='logit'" if transform == "airt" else ""))
 
 
 def _check_kind(kind):
@@ -307,20 +376,29 @@ def _numeric_values(col: pd.Series, name) -> np.ndarray:
     return out
 
 
-def _deduplicate(frame, respondent, item, value):
-    dup = frame.duplicated(["r", "i"], keep=False)
-    if not dup.any():
-        return frame
-    spread = frame[dup].groupby(["r", "i"])["v"].nunique()
-    conflict = spread[spread > 1]
-    if len(conflict):
-        r, i = conflict.index[0]
+def _factorize(labels: pd.Series, name):
+    """Integer codes of ``labels`` and the distinct labels in order of first appearance, as a
+    flat Index (tuple labels stay labels, not MultiIndex levels; mixed types need no order)."""
+    codes, uniques = pd.factorize(labels)
+    return codes, pd.Index(uniques, name=name, tupleize_cols=False)
+
+
+def _deduplicate(r_idx, i_idx, values, respondents, items, value):
+    """Mask keeping the first row of each (respondent, item) cell; repeats must agree."""
+    cell = pd.Series(r_idx.astype(np.int64) * len(items) + i_idx)
+    keep = ~cell.duplicated().to_numpy()
+    if keep.all():
+        return keep
+    first = pd.Series(values[keep], index=cell[keep]).reindex(cell).to_numpy()
+    conflict = values != first
+    if conflict.any():
+        k = np.flatnonzero(conflict)[0]
         raise ValueError(
-            f"{len(conflict)} ({respondent}, {item}) pairs appear more than once with "
-            f"different {value!r} values, e.g. ({r!r}, {i!r}); keep one row per pair "
-            "(aggregate repeats first, e.g. by majority vote)"
+            f"{cell[conflict].nunique()} ({respondents.name}, {items.name}) pairs appear more "
+            f"than once with different {value!r} values, e.g. "
+            f"({_plain(respondents[r_idx[k]])!r}, {_plain(items[i_idx[k]])!r}); keep one row "
+            "per pair (aggregate repeats first, e.g. by majority vote)"
         )
-    n_extra = int(frame.duplicated(["r", "i"]).sum())
-    _warn(f"{n_extra} duplicate ({respondent}, {item}) rows with identical values were "
-          "kept once; drop duplicates first to silence this warning")
-    return frame.drop_duplicates(["r", "i"])
+    _warn(f"{int((~keep).sum())} duplicate ({respondents.name}, {items.name}) rows with "
+          "identical values were kept once; drop duplicates first to silence this warning")
+    return keep

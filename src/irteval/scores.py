@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .data import (_check_columns, _check_frame, _check_labels, _labelled_matrix,
-                   _numeric_values, _warn)
+from .data import (_check_columns, _check_frame, _check_labels, _factorize, _labelled_matrix,
+                   _numeric_matrix, _numeric_values, _plain, _warn)
 
 
 @dataclass(frozen=True)
@@ -37,24 +37,26 @@ class Scores:
         for col in (player, round):
             _check_labels(df[col], col)
         values = _numeric_values(df[score], score)
-        frame = pd.DataFrame({"p": df[player].to_numpy(), "r": df[round].to_numpy(),
-                              "s": values})
-        dup = frame.duplicated(["p", "r"], keep=False)
+        p_idx, players = _factorize(df[player], player)
+        r_idx, rounds = _factorize(df[round], round)
+        dup = pd.Series(p_idx.astype(np.int64) * len(rounds) + r_idx).duplicated().to_numpy()
         if dup.any():
-            p, r = frame.loc[dup, ["p", "r"]].iloc[0]
+            k = np.flatnonzero(dup)[0]
             raise ValueError(
-                f"{int(frame.duplicated(['p', 'r']).sum())} ({player}, {round}) pairs appear "
-                f"more than once, e.g. ({p!r}, {r!r}); keep one score per player and round "
-                "(average repeats first, or give each repeat its own round label)")
+                f"{int(dup.sum())} ({player}, {round}) pairs appear more than once, e.g. "
+                f"({_plain(players[p_idx[k]])!r}, {_plain(rounds[r_idx[k]])!r}); keep one score "
+                "per player and round (average repeats first, or give each repeat its own "
+                "round label)")
         missing = np.isnan(values)
         if missing.any():
             raise ValueError(
                 f"column {score!r} has {int(missing.sum())} missing scores (e.g. row "
                 f"{int(np.flatnonzero(missing)[0])}); drop those rows: a player absent from a "
                 "round is simply not compared there")
-        wide = frame.pivot(index="p", columns="r", values="s")
-        wide = wide.reindex(index=pd.unique(frame["p"]), columns=pd.unique(frame["r"]))
-        return cls._build(wide, player, round, higher_is_better)
+        mat = np.full((len(players), len(rounds)), np.nan)
+        mat[p_idx, r_idx] = values
+        return cls._build(pd.DataFrame(mat, index=players, columns=rounds), player, round,
+                          higher_is_better)
 
     @classmethod
     def from_wide(cls, df, *, player="player", round="round", rows="player",
@@ -67,8 +69,7 @@ class Scores:
             raise ValueError(f"rows must be 'player' or 'round', got {rows!r}")
         row_name, col_name = (player, round) if rows == "player" else (round, player)
         df = _labelled_matrix(df, row_name, col_name)
-        wide = pd.DataFrame({c: _numeric_values(df[c], f"column {c!r}") for c in df.columns},
-                            index=df.index)
+        wide = pd.DataFrame(_numeric_matrix(df), index=df.index, columns=df.columns)
         return cls._build(wide if rows == "player" else wide.T, player, round, higher_is_better)
 
     @classmethod
@@ -80,6 +81,11 @@ class Scores:
             raise ValueError(
                 f"only {mat.shape[0]} {player}: a leaderboard compares players, so it needs "
                 "at least two")
+        for axis, labels, name in ((1, wide.index, player), (0, wide.columns, round)):
+            absent = np.isnan(mat).all(axis=axis)
+            if absent.any():
+                raise ValueError(f"{name}s {list(labels[absent][:5])} have no score at all; "
+                                 "drop them")
         present = (~np.isnan(mat)).sum(axis=0)
         useful = present >= 2
         if not useful.any():
@@ -89,13 +95,9 @@ class Scores:
         if not useful.all():
             _warn(f"{int((~useful).sum())} {round}s have fewer than two {player}s with a "
                   f"score and hold no match (e.g. {list(wide.columns[~useful][:3])})")
-        absent = np.isnan(mat).all(axis=1)
-        if absent.any():
-            raise ValueError(f"{player}s {list(wide.index[absent][:5])} have no score at all; "
-                             "drop them")
         return cls(matrix=mat if higher_is_better else -mat,
-                   players=pd.Index(wide.index, name=player),
-                   rounds=pd.Index(wide.columns, name=round),
+                   players=pd.Index(wide.index, name=player, tupleize_cols=False),
+                   rounds=pd.Index(wide.columns, name=round, tupleize_cols=False),
                    higher_is_better=bool(higher_is_better), player_name=player,
                    round_name=round)
 
@@ -129,6 +131,21 @@ class Scores:
         return (f"Scores({self.n_players} {self.player_name}s x {self.n_rounds} "
                 f"{self.round_name}s, {share:.0%} present, "
                 f"{'higher' if self.higher_is_better else 'lower'} is better)")
+
+
+def warn_unidentified(scores: Scores):
+    """Warn (UserWarning) about players that never won a match, won every match, or met no
+    other player: the likelihood alone would push their EPP to -inf (+inf, anywhere), so
+    only the prior keeps it finite. Called by the Bradley-Terry builder."""
+    wins, matches, _ = scores.win_matrices()
+    won, played = wins.sum(axis=1), matches.sum(axis=1)
+    for extreme, what in ((played == 0, "met no other player in any round"),
+                          ((won == 0) & (played > 0), "never won a match (nor tied one)"),
+                          ((won == played) & (played > 0), "won every match")):
+        if extreme.any():
+            _warn(f"{int(extreme.sum())} {scores.player_name}s {what} (e.g. "
+                  f"{list(scores.players[extreme][:5])}): their EPPs are identified only by "
+                  "the prior")
 
 
 def win_matrices(matrix):

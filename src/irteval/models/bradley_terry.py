@@ -28,7 +28,7 @@ import pymc as pm
 import pytensor.tensor as pt
 import xarray as xr
 
-from ..scores import Scores
+from ..scores import Scores, warn_unidentified
 
 LIKELIHOODS = ("plackett_luce", "pairwise", "davidson")
 
@@ -117,6 +117,7 @@ def bradley_terry(scores: Scores, *, likelihood="plackett_luce", reference=None,
         raise ValueError(f"likelihood={likelihood!r} is not one of {LIKELIHOODS}")
     if reference is not None and reference not in scores.players:
         raise ValueError(f"reference {reference!r} is not a player")
+    warn_unidentified(scores)
     coords = {"player": np.asarray(scores.players)}
     if likelihood in ("pairwise", "davidson"):
         pairs = scores.pairs()

@@ -29,6 +29,7 @@ import arviz as az
 import numpy as np
 import pandas as pd
 import pymc as pm
+import pytensor
 import pytensor.tensor as pt
 import xarray as xr
 from pymc.blocking import DictToArrayBijection, RaveledVars
@@ -98,14 +99,17 @@ def continuous_irt(responses: Responses, *, prior_tau=PRIORS["tau"], prior_lam=P
         raise ValueError(f"only {responses.n_items} {responses.item_name}: a one-factor model "
                          f"needs at least two {responses.item_name}s")
     z, mask = _matrix(responses)
+    _check_constant(responses, z, mask)
     coords = {"respondent": responses.respondents, "item": responses.items}
     with pm.Model(coords=coords) as model:
         z_data = pm.Data("z", z, dims=("respondent", "item"))
         mask_data = pm.Data("mask", mask, dims=("respondent", "item"))
-        # raw performance and bounds, for the downstream analyses (NaN = missing)
+        # raw performance and bounds, for the downstream analyses (NaN = missing; registered
+        # directly, as pm.Data refuses NaN)
         performance = np.full(z.shape, np.nan)
         performance[responses.respondent_idx, responses.item_idx] = responses.values
-        pm.Data("performance", performance, dims=("respondent", "item"))
+        model.register_data_var(pytensor.shared(performance, "performance"),
+                                dims=("respondent", "item"))
         pm.Data("lower", responses.lower, dims="item")
         pm.Data("upper", responses.upper, dims="item")
         tau = pm.Normal("tau", 0.0, prior_tau, dims="item")
@@ -126,6 +130,22 @@ def continuous_irt(responses: Responses, *, prior_tau=PRIORS["tau"], prior_lam=P
     model.irteval_initvals = multistart_initvals
     model.irteval_log_likelihood = partial(cell_log_likelihood, responses=responses)
     return model
+
+
+def _check_constant(responses, z, mask):
+    """Items with one value of z on every respondent (after clipping to the bounds) have no
+    residual variance: their noise s_j would collapse to ~0 (a Heywood case), the posterior
+    degenerates and the chains disagree; reject them."""
+    observed = np.where(mask > 0, z, np.nan)
+    constant = (np.nanmax(observed, axis=0) == np.nanmin(observed, axis=0)) & (mask.sum(0) > 1)
+    if constant.any():
+        raise ValueError(
+            f"{int(constant.sum())} {responses.item_name}s have the same performance on every "
+            f"{responses.respondent_name} (on the model scale, after clipping to the bounds; "
+            f"e.g. {list(responses.items[constant][:5])}): the model would explain them with "
+            "zero noise, and its posterior degenerates; drop them (a constant "
+            f"{responses.item_name} tells nothing about {responses.respondent_name} "
+            "difficulty), or lower clip if values differ only within it")
 
 
 def _matrix(responses):

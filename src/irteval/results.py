@@ -1,0 +1,89 @@
+"""Read a folder the ``irteval`` command wrote back into Python.
+
+>>> res = irteval.load_results("irteval-output/vtab_leaderboard")
+>>> res.tables["leaderboard"]          # DataFrame indexed by player, as the CLI printed it
+>>> irteval.leaderboard(res.posterior)  # recompute anything from the posterior draws
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import arviz as az
+import pandas as pd
+import xarray as xr
+
+#: the CSV tables the CLI writes, and how many leading columns form their index
+TABLES = {
+    "difficulty": 1, "curves": 2,  # (respondent, bin)
+    "leaderboard": 1, "mle_epp": 1, "win_probability": 1, "goodness_of_fit": 0,
+    "algorithm_metrics": 1, "portfolio": 1, "spectrum": 1, "goodness": 1,
+    "scc": 3,  # (model, bin, proportion)
+    "p_hardest": 1, "taxonomy": 1, "co_assignment": 1,
+}
+
+
+@dataclass
+class Results:
+    """One output folder of the CLI.
+
+    Attributes
+    ----------
+    path : Path
+    tables : dict of str to DataFrame
+        Each CSV table by file name without ``.csv`` (``"difficulty"``, ``"leaderboard"``,
+        ...), indexed as when it was written.
+    posterior : arviz.InferenceData or None
+        ``posterior.nc`` (draws in float32), for every downstream function.
+    scc : xarray.Dataset or None
+        ``scc.nc`` of a robustness folder: the SCCs per posterior draw.
+    folders : dict of str to Results
+        Sub-folders holding outputs: one per dataset of ``irteval robustness``, one per part
+        of ``irteval demo``.
+    """
+
+    path: Path
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    posterior: az.InferenceData | None = None
+    scc: xr.Dataset | None = None
+    folders: dict[str, Results] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return (f"Results({str(self.path)!r}, tables={sorted(self.tables)}, posterior="
+                f"{self.posterior is not None}, scc={self.scc is not None}, "
+                f"folders={sorted(self.folders)})")
+
+
+def load_results(path) -> Results:
+    """Read an ``irteval`` output folder (``--out``, or one of its sub-folders): its CSV
+    tables with their index, ``posterior.nc`` as InferenceData, ``scc.nc``, and, recursively,
+    its sub-folders that hold outputs.
+
+    Raises FileNotFoundError for a missing folder and ValueError for one holding no irteval
+    output.
+    """
+    path = Path(path)
+    if not path.is_dir():
+        raise FileNotFoundError(f"no such folder: {path}")
+    tables = {name: pd.read_csv(path / f"{name}.csv",
+                                index_col=list(range(levels)) if levels else None)
+              for name, levels in TABLES.items() if (path / f"{name}.csv").is_file()}
+    posterior = scc = None
+    if (path / "posterior.nc").is_file():
+        with az.rc_context({"data.load": "eager"}):  # into memory: the file is not held open
+            posterior = az.from_netcdf(path / "posterior.nc")
+    if (path / "scc.nc").is_file():
+        with xr.open_dataset(path / "scc.nc") as ds:
+            scc = ds.load()
+    folders = {}
+    for sub in sorted(p for p in path.iterdir() if p.is_dir()):
+        try:
+            folders[sub.name] = load_results(sub)
+        except ValueError:  # a folder of something else
+            continue
+    if not (tables or posterior is not None or scc is not None or folders):
+        raise ValueError(f"{path} holds no irteval output (none of posterior.nc, scc.nc, "
+                         f"{', '.join(f'{t}.csv' for t in TABLES)}); give the --out folder of "
+                         "an irteval command")
+    return Results(path=path, tables=tables, posterior=posterior, scc=scc, folders=folders)

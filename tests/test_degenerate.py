@@ -1,0 +1,103 @@
+"""Degenerate but legal data: what the data cannot identify is named in a warning, and short
+fits still give finite posteriors that order the extreme entities sensibly; what would make
+the posterior degenerate is refused with the fix."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import irteval as ie
+
+from .conftest import simulate
+from .test_continuous import simulate_airt
+
+FAST = {"draws": 200, "tune": 300, "chains": 2, "random_seed": 5, "progressbar": False}
+
+
+def quiet(build, **kwargs):
+    """Fit the model ``build()`` makes, its warnings silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ie.fit(build(), **kwargs)
+
+
+def test_perfect_instances_and_model_are_named_and_get_extreme_estimates():
+    wide = simulate(30, 8, seed=4)[0].to_wide()  # instances x models
+    wide.loc[wide.eq(1).all(axis=1), "m1"] = 0  # no instance is easy for all...
+    wide.loc["i0"] = 1  # ...but i0
+    wide.loc["i1"] = 0  # nobody gets i1
+    wide["m0"] = 1  # m0 gets every instance right...
+    wide.loc["i1", "m0"] = np.nan  # ...that it answered
+    resp = ie.Responses.from_wide(wide, respondent="model", item="instance", rows="item")
+    for discrimination in (False, True):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            ie.models.onepl(resp, discrimination=discrimination)
+        assert sorted(str(w.message) for w in record) == [
+            "1 instances were answered correctly by every model (e.g. ['i0']): their "
+            "difficulties are identified only by the prior",
+            "1 instances were answered wrongly by every model (e.g. ['i1']): their "
+            "difficulties are identified only by the prior",
+            "1 models answered every instance correctly (e.g. ['m0']): their abilities are "
+            "identified only by the prior"]
+    idata = quiet(lambda: ie.models.onepl(resp), log_likelihood=False, **FAST)
+    post = idata.posterior
+    assert np.isfinite(post["b"].values).all() and np.isfinite(post["theta"].values).all()
+    b = post["b"].mean(("chain", "draw")).to_series()
+    theta = post["theta"].mean(("chain", "draw")).to_series()
+    assert b.idxmin() == "i0" and b.idxmax() == "i1" and theta.idxmax() == "m0"
+    # the hierarchical prior keeps them near the rest: within 3 sigma_b of the population
+    sigma_b = post["sigma_b"].mean().item()
+    assert abs(b[["i0", "i1"]] - post["mu_b"].mean().item()).max() < 3 * sigma_b
+
+
+def test_a_player_that_never_wins_is_named_and_ranked_last():
+    rng = np.random.default_rng(3)
+    scores = pd.DataFrame(rng.normal(size=(6, 12)), index=[f"p{k}" for k in range(6)])
+    scores.loc["p5"] = scores.min() - 1  # last in every round
+    scores = ie.Scores.from_wide(scores)
+    for likelihood in ("plackett_luce", "pairwise", "davidson"):
+        with pytest.warns(UserWarning, match=r"1 players never won a match \(nor tied one\) "
+                                             r"\(e.g. \['p5'\]\): their EPPs are identified "
+                                             "only by the prior"):
+            ie.models.bradley_terry(scores, likelihood=likelihood)
+    # (test_bradley_terry checks the Plackett-Luce fit of such a player; here the tie model)
+    idata = quiet(lambda: ie.models.bradley_terry(scores, likelihood="davidson"), **FAST)
+    board = ie.leaderboard(idata)
+    assert np.isfinite(idata.posterior["epp"].values).all()
+    assert board["mean"].idxmin() == "p5" and board.loc["p5", "rank_lower"] == 6
+    # far below the rest, but within 3 prior sd (4) and more uncertain than anyone
+    others = board.drop("p5")
+    assert -12 < board.loc["p5", "mean"] < others["mean"].min() - 2
+    assert board.loc["p5", "sd"] > others["sd"].max()
+
+
+def test_a_player_that_wins_everything_or_meets_nobody_is_named():
+    wide = pd.DataFrame({"r1": [3.0, 1.0, 2.0, np.nan], "r2": [5.0, 2.0, 1.0, np.nan],
+                         "r3": [np.nan, np.nan, np.nan, 1.0]}, index=["a", "b", "c", "d"])
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        ie.models.bradley_terry(ie.Scores.from_wide(wide))
+    messages = " | ".join(str(w.message) for w in record)
+    assert "1 players won every match (e.g. ['a'])" in messages
+    assert "1 players met no other player in any round (e.g. ['d'])" in messages
+
+
+def test_an_algorithm_with_constant_performance_is_refused_with_the_fix():
+    wide, _ = simulate_airt(n=40, n_items=4, n_negative=0, seed=7)
+    wide["flat"] = 0.6
+    with pytest.raises(ValueError, match=r"constant column .* drop those algorithms or give the "
+                                         "bounds explicitly"):
+        ie.Responses.from_wide(wide, respondent="dataset", item="algorithm", kind="continuous")
+    # with bounds it is legal data, but the continuous IRT explains it with zero noise (s -> 0,
+    # chains in different places): the builder refuses it
+    wide["top"] = 1.0  # clipped to 1 - clip on every dataset: constant too
+    perf = ie.Responses.from_wide(wide, respondent="dataset", item="algorithm",
+                                  kind="continuous", bounds=(0, 1))
+    with pytest.raises(ValueError, match=r"2 algorithms have the same performance on every "
+                                         r"dataset .*\['flat', 'top'\]\): the model would "
+                                         "explain them with zero noise.*drop them"):
+        ie.models.continuous_irt(perf)
+    ie.models.continuous_irt(perf.subset(items=["algo0", "algo1", "algo2", "algo3"]))
