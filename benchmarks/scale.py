@@ -10,7 +10,9 @@ NUTS (4 x 1000). Every method's difficulties are compared with the truth after m
 location (the methods anchor it differently: girth on the ability distribution, irteval on the
 models' abilities summing to zero): Pearson correlation and RMSE. NUTS adds 90% interval
 coverage, R-hat and bulk ESS per second. MAP runs twice on the same shape: the first run
-includes PyTensor's compilation, the second reads its cache ("warm"); NUTS runs once. Ratios against
+includes PyTensor's compilation, the second reads its cache ("warm"); NUTS runs once ("cold",
+compiling nutpie's model; ``compile_s`` is that compilation alone), and at 1000 x 20 again
+("warm": irteval reuses the compiled model for data of the same shape). Ratios against
 girth are the figures of merit. Peak memory of each run is read from the process.
 
 Bradley-Terry (``bt``): 1000 players x 20 rounds, scores = strength + Gumbel noise; the pair
@@ -62,7 +64,32 @@ def run_girth(y, truth):
             **accuracy(est, truth)}
 
 
-def run_irteval(y, truth, method, attempts=("cold", "warm"), **kwargs):
+def run_girth_missing(y, truth):
+    from girth import rasch_mml, tag_missing_data
+
+    start = time.perf_counter()
+    tagged = tag_missing_data(np.where(np.isnan(y), 99, y).astype(int), [0, 1])
+    est = rasch_mml(tagged)["Difficulty"]
+    return {"method": "girth rasch_mml (missing tagged)", "wall_s": time.perf_counter() - start,
+            **accuracy(est, truth)}
+
+
+def nutpie_compile_seconds(y):
+    """Time to compile the collapsed model with nutpie alone (part of the NUTS wall time)."""
+    import nutpie
+
+    from irteval.collapsed import marginal_model
+
+    resp = ie.Responses.from_wide(pd.DataFrame(y), respondent="model", item="instance",
+                                  rows="item")
+    marginal = marginal_model(ie.models.onepl(resp))
+    start = time.perf_counter()
+    nutpie.compile_pymc_model(marginal)
+    return time.perf_counter() - start
+
+
+def run_irteval(y, truth, method, attempts=("cold", "warm"), label="", model_kwargs=None,
+                **kwargs):
     rows = []
     for attempt in attempts:
         start = time.perf_counter()
@@ -71,16 +98,18 @@ def run_irteval(y, truth, method, attempts=("cold", "warm"), **kwargs):
         built = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            idata = ie.fit(ie.models.onepl(resp), method=method, random_seed=0,
-                           progressbar=False, log_likelihood=False, **kwargs)
+            idata = ie.fit(ie.models.onepl(resp, **(model_kwargs or {})), method=method,
+                           random_seed=0, progressbar=False, log_likelihood=False, **kwargs)
         wall = time.perf_counter() - start
         b = idata.posterior["b"]
-        row = {"method": f"irteval {method} ({attempt})", "wall_s": wall,
-               "data_s": built - start, **accuracy(b.mean(("chain", "draw")).values, truth)}
-        if method == "nuts":
+        row = {"method": f"irteval {method}{label} ({attempt})", "wall_s": wall,
+               "data_s": built - start, "sampler": idata.attrs["irteval_method"],
+               **accuracy(b.mean(("chain", "draw")).values, truth)}
+        if method in ("nuts", "advi"):
             lower, upper = b.quantile([0.05, 0.95], ("chain", "draw")).values
             shift = float(np.mean(b.mean(("chain", "draw")).values - truth))
             row["coverage90"] = float(np.mean((lower - shift <= truth) & (truth <= upper - shift)))
+        if method == "nuts":
             row["max_rhat"] = idata.attrs["max_rhat"]
             row["min_ess_bulk"] = idata.attrs["min_ess_bulk"]
             row["ess_per_s"] = idata.attrs["min_ess_bulk"] / wall
@@ -145,13 +174,24 @@ def run_continuous(n, n_items, seed=0):
              "max_rhat": idata.attrs["max_rhat"], "min_ess_bulk": idata.attrs["min_ess_bulk"]}]
 
 
+def report(found, size):
+    for row in found:
+        row.update(size=size, peak_rss_gb=peak_gb())
+        print({k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()},
+              flush=True)
+    return found
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", default=["1000x20", "5000x50", "20000x200",
                                                        "20000x2000"])
     parser.add_argument("--nuts-max", type=int, default=5_000_000,
                         help="run NUTS only up to this many cells")
-    parser.add_argument("--parts", nargs="+", default=["irt", "bt", "continuous"])
+    parser.add_argument("--parts", nargs="+",
+                        default=["irt", "missing", "bt", "continuous"])
+    parser.add_argument("--missing-size", default="5000x50",
+                        help="size of the variant with 10%% of the cells missing")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" /
                         "scale.csv")
     args = parser.parse_args(argv)
@@ -161,12 +201,25 @@ def main(argv=None):
         y, truth = simulate(n_items, n_resp)
         found = [run_girth(y, truth), *run_irteval(y, truth, "map")]
         if n_items * n_resp <= args.nuts_max:
-            found += run_irteval(y, truth, "nuts", attempts=("cold",))
-        for row in found:
-            row.update(size=size, peak_rss_gb=peak_gb())
-            print({k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()},
-                  flush=True)
-        rows += found
+            small = n_items * n_resp <= 20_000
+            found += run_irteval(y, truth, "nuts", attempts=("cold", "warm") if small else
+                                 ("cold",))
+            found[-1]["compile_s"] = nutpie_compile_seconds(y)
+            if small:  # fewer draws, still ESS >= 400; the compiled model is reused (warm)
+                found += run_irteval(y, truth, "nuts", attempts=("warm",), label=" 4 x 300",
+                                     draws=300, tune=300)
+        if n_items * n_resp >= 4_000_000:
+            found += run_irteval(y, truth, "advi", attempts=("cold",), label=" minibatch 10^4",
+                                 model_kwargs={"batch_size": 10_000}, draws=250)
+        rows += report(found, size)
+    if "missing" in args.parts:
+        n_items, n_resp = (int(v) for v in args.missing_size.split("x"))
+        y, truth = simulate(n_items, n_resp, missing=0.1)
+        size = f"{args.missing_size}, 10% missing"
+        found = [run_girth_missing(y, truth),
+                 *run_irteval(y, truth, "advi", attempts=("cold",), draws=250),
+                 *run_irteval(y, truth, "nuts", attempts=("cold",), sampler="nutpie")]
+        rows += report(found, size)
     if "bt" in args.parts:
         rows += run_bt()
         print(rows[-5:], flush=True)
@@ -175,8 +228,9 @@ def main(argv=None):
             rows += run_continuous(n, n_items)
             print(rows[-1], flush=True)
     table = pd.DataFrame(rows).set_index(["size", "method"])
-    if "irt" in args.parts:
-        girth = table.xs("girth rasch_mml", level="method")["wall_s"]
+    is_girth = table.index.get_level_values("method").str.startswith("girth")
+    if is_girth.any():
+        girth = table[is_girth]["wall_s"].droplevel("method")
         table["time_vs_girth"] = table["wall_s"] / girth.reindex(
             table.index.get_level_values("size")).to_numpy()
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -95,3 +95,70 @@ def test_diagnostics_on_a_subset_of_a_long_dimension(small):
     part = ie.diagnostics(idata, max_per_dim=10)
     assert part["diagnostics_subset"] == "item: 10 of 60" and "diagnostics_subset" not in full
     assert part["min_ess_bulk"] >= full["min_ess_bulk"] and part["max_rhat"] <= full["max_rhat"]
+
+
+def test_prox_start_is_close_to_the_truth():
+    from irteval.collapsed import prox_start
+
+    rng = np.random.default_rng(4)
+    theta, b = rng.normal(0, 1, 40), rng.normal(-1, 1, 3000)
+    y = (rng.random((3000, 40)) < 1 / (1 + np.exp(b[:, None] - theta))).astype(float)
+    start = prox_start(y)
+    assert abs(start["mu_b"] - (-1 - theta.mean())) < 0.15
+    assert abs(start["sigma_b"] - 1) < 0.15 and abs(start["sigma_theta"] - theta.std()) < 0.15
+    assert np.corrcoef(start["theta"], theta)[0, 1] > 0.98
+
+
+def test_collapsed_diagnostics_check_one_item_per_count(small):
+    resp, _, idata = small
+    counts = resp.to_wide().sum(axis=1)
+    assert idata.attrs["diagnostics_subset"] == f"item: {counts.nunique()} of {resp.n_items}"
+
+
+def test_minibatch_advi_agrees_with_full_advi():
+    resp, truth = simulate(300, 15, seed=5)
+    full = quiet_fit(ie.models.onepl(resp), method="advi", draws=250, chains=2,
+                     advi_iterations=8000, random_seed=5)
+    batch = quiet_fit(ie.models.onepl(resp, batch_size=500), method="advi", draws=250,
+                      chains=2, advi_iterations=8000, random_seed=5)
+    b_full = full.posterior["b"].mean(("chain", "draw")).values
+    b_batch = batch.posterior["b"].mean(("chain", "draw")).values
+    assert batch.attrs["minibatch"] == 500 and "log_likelihood" not in batch.groups()
+    assert np.corrcoef(b_batch, b_full)[0, 1] > 0.97
+    assert np.corrcoef(b_batch, truth["b"])[0, 1] > 0.85
+    with pytest.raises(ValueError, match="only be fitted with method='advi'"):
+        ie.fit(ie.models.onepl(resp, batch_size=500))
+    with pytest.raises(ValueError, match="batch_size must be an integer"):
+        ie.models.onepl(resp, batch_size=resp.n_obs)
+
+
+def test_numpyro_backend_matches_the_default(small):
+    """The JAX path (numpyro through PyMC; on a GPU when jax sees one) gives the same posterior."""
+    pytest.importorskip("numpyro")
+    resp, _, ref = small
+    idata = quiet_fit(ie.models.onepl(resp), sampler="numpyro", draws=200, tune=300, chains=2,
+                      random_seed=1, log_likelihood=False)
+    assert idata.attrs["irteval_method"] == "nuts:numpyro"
+    assert idata.posterior["b"].dims == ref.posterior["b"].dims
+    gap = idata.posterior["b"].mean(("chain", "draw")) - ref.posterior["b"].mean(("chain", "draw"))
+    assert float(abs(gap).max()) < 0.3
+
+
+def test_collapsed_nutpie_reuses_the_compiled_model_with_new_data(small):
+    """A second data set of the same shape samples without recompiling, with its own data and
+    labels: its abilities agree with PyMC's NUTS on the same data."""
+    pytest.importorskip("nutpie")
+    from irteval import collapsed
+
+    resp, _ = simulate(60, 8, seed=7)
+    wide = resp.to_wide().rename(columns=lambda c: f"new_{c}")
+    resp = ie.Responses.from_wide(wide, respondent="model", item="instance", rows="item")
+    n_compiled = len(collapsed._NUTPIE_MODELS)
+    cached = quiet_fit(ie.models.onepl(resp), draws=500, tune=500, chains=2, random_seed=3)
+    assert len(collapsed._NUTPIE_MODELS) == n_compiled  # the fixture `small` compiled it
+    ref = quiet_fit(ie.models.onepl(resp), sampler="pymc", draws=500, tune=500, chains=2,
+                    random_seed=3)
+    assert list(cached.posterior["respondent"].values) == list(wide.columns)
+    gap = (cached.posterior["theta"].mean(("chain", "draw"))
+           - ref.posterior["theta"].mean(("chain", "draw")))
+    assert float(abs(gap).max()) < 0.2

@@ -37,10 +37,15 @@ def advi(model, n_draws, iterations, seed, progressbar):
     return idata
 
 
-def mode_finder(model):
+def mode_finder(model, method="CG"):
     """``(find, start)``: ``find(x0)`` maximises the log density (with Jacobian) on the
     unconstrained space from the raveled point ``x0`` and returns (mode, log density,
-    max |gradient|); ``start`` is the model's raveled initial point (its layout)."""
+    max |gradient|); ``start`` is the model's raveled initial point (its layout).
+
+    ``method="CG"`` (conjugate gradients: O(n) memory, and unlike L-BFGS-B's line search it
+    recovers from overflowing trial steps far from the mode) suits arbitrary starts;
+    ``"L-BFGS-B"`` needs 3-5x fewer evaluations from a good start, and hands over to CG if
+    it stops short."""
     ip = model.initial_point(0)
     start = DictToArrayBijection.map({v.name: ip[v.name] for v in model.value_vars})
     fn = model.logp_dlogp_function(ravel_inputs=True, initial_point=ip)
@@ -53,28 +58,43 @@ def mode_finder(model):
         return -float(logp), -np.array(grad, dtype=float)  # copy: PyTensor reuses buffers
 
     def find(x0):
-        # Conjugate gradients: O(n) memory, and unlike L-BFGS-B's line search it recovers
-        # from overflowing trial steps far from the mode.
+        if method == "L-BFGS-B":
+            res = optimize.minimize(neg, x0, jac=True, method="L-BFGS-B",
+                                    options={"maxiter": 50000, "ftol": 1e-15, "gtol": 1e-6})
+            if np.isfinite(res.fun) and _max_grad(res) <= gradient_tolerance(res.fun):
+                return res.x, -res.fun, _max_grad(res)
+            x0 = res.x if np.isfinite(res.fun) else x0
         res = optimize.minimize(neg, x0, jac=True, method="CG",
                                 options={"maxiter": 50000, "gtol": 1e-5})
-        return res.x, -res.fun, float(np.max(np.abs(res.jac)))
+        return res.x, -res.fun, _max_grad(res)
 
     find.neg = neg
     return find, start
 
 
-def laplace(model, draws, chains, seed, point_only):
+def _max_grad(res):
+    return float(np.max(np.abs(res.jac)))
+
+
+def gradient_tolerance(neg_logp):
+    """Largest max |gradient| accepted at a mode: 1e-3, relaxed in proportion to the log
+    density beyond 10^6 (a sum of millions of terms carries rounding noise of that order;
+    at 40 million cells a gradient of 0.01 moves an ability by ~1e-6)."""
+    return 1e-3 * max(1.0, abs(neg_logp) * 1e-6)
+
+
+def laplace(model, draws, chains, seed, point_only, method="CG"):
     """Mode of the log density on the unconstrained space (with Jacobian), and the
     Gaussian N(mode, (-H)^-1); H by central differences of the exact gradient."""
-    find, start = mode_finder(model)
+    find, start = mode_finder(model, method)
     init = getattr(model, "irteval_initvals", None)
     x0 = start.data
     if init is not None:  # a multimodal model: start at the best of several optima
         best = init(model, 1, random_seed=seed)[2]
         x0 = DictToArrayBijection.map({v.name: best[v.name] for v in model.value_vars}).data
-    mode, _, max_grad = find(x0)
+    mode, logp, max_grad = find(x0)
     neg = find.neg
-    if max_grad > 1e-3:
+    if max_grad > gradient_tolerance(logp):
         warnings.warn(f"the optimiser stopped before the mode (max |gradient| {max_grad:.2g})",
                       ConvergenceWarning, stacklevel=3)
     if point_only:

@@ -17,6 +17,7 @@ exactly (up to the grid) from its conditional given the draw, by inverse CDF.
 The result is the same posterior as NUTS on the full model, much faster at scale.
 The Laplace approximation and MAP work on the marginal model too, where (unlike the
 joint density of a hierarchical model) the mode does not collapse sigma_b to 0.
+Every method starts from the PROX estimates (Cohen 1979; :func:`prox_start`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
 from pymc.backends.arviz import find_constants, find_observations
+from pymc.blocking import DictToArrayBijection
 
 from .approximations import laplace
 
@@ -43,18 +45,54 @@ def _matrix(model):
     return np.asarray(find_observations(model)["y"], dtype=float)
 
 
+def prox_start(y, iterations=10):
+    """PROX (normal-approximation) estimates of the Rasch model, the starting point of every
+    fit of the marginal model. With ``l_j`` the logit of respondent j's proportion correct and
+    ``l_i`` that of item i, and E logistic(x) ~ logistic(m / k(s)) for x ~ N(m, s^2),
+    k(s) = sqrt(1 + pi s^2 / 8):
+
+        sigma_b = sd(l_i) k(sigma_theta),  sigma_theta = sd(l_j) k(sigma_b)  (iterated),
+        theta_j = (l_j - mean l) k(sigma_b),  mu_b = -mean(l_j) k(sigma_b).
+
+    Returns a dict of initial values for ``mu_b``, ``sigma_b``, ``sigma_theta``, ``theta``."""
+    n_items, n_resp = y.shape
+
+    def logit_of_mean(x, n):
+        p = np.clip(x.mean(axis=0), 0.5 / n, 1 - 0.5 / n)
+        return np.log(p) - np.log1p(-p)
+
+    l_resp, l_item = logit_of_mean(y, n_items), logit_of_mean(y.T, n_resp)
+    k = lambda sd: np.sqrt(1 + np.pi * sd**2 / 8)  # noqa: E731
+    sigma_b, sigma_theta = l_item.std(), l_resp.std()
+    for _ in range(iterations):
+        sigma_b = l_item.std() * k(sigma_theta)
+        sigma_theta = l_resp.std() * k(sigma_b)
+    return {"mu_b": -l_resp.mean() * k(sigma_b), "sigma_b": max(sigma_b, 0.1),
+            "sigma_theta": max(sigma_theta, 0.1),
+            "theta": (l_resp - l_resp.mean()) * k(sigma_b)}
+
+
 def marginal_model(model):
-    """The 1PL with the difficulties integrated out, as a small PyMC model."""
+    """The 1PL with the difficulties integrated out, as a small PyMC model. The data enter as
+    ``totals`` (respondent totals) and ``counts`` (n_r for r = 0..J), so models of the same
+    shape share one compiled sampler (:func:`sample_nutpie`)."""
     attrs = model.irteval_attrs
     y = _matrix(model)
-    totals = y.sum(axis=0)
-    levels, counts = np.unique(y.sum(axis=1), return_counts=True)
+    n_resp = y.shape[1]
     log_w = -0.5 * Z_GRID**2 - 0.5 * np.log(2 * np.pi) + np.log(Z_GRID[1] - Z_GRID[0])
-    with pm.Model(coords={"respondent": model.coords["respondent"]}) as marginal:
-        mu_b = pm.Normal("mu_b", 0.0, attrs["prior_mu_b"])
-        sigma_b = pm.HalfNormal("sigma_b", attrs["prior_sigma_b"])
-        sigma_theta = pm.HalfNormal("sigma_theta", attrs["prior_sigma_theta"])
-        theta = pm.ZeroSumNormal("theta", sigma=sigma_theta, dims="respondent")
+    levels = np.arange(n_resp + 1, dtype=float)
+    start = prox_start(y)
+    with pm.Model(coords={"respondent": model.coords["respondent"],
+                          "correct": np.arange(n_resp + 1)}) as marginal:
+        totals = pm.Data("totals", y.sum(axis=0), dims="respondent")
+        counts = pm.Data("counts", np.bincount(y.sum(axis=1).astype(int), minlength=n_resp + 1)
+                         .astype(float), dims="correct")
+        mu_b = pm.Normal("mu_b", 0.0, attrs["prior_mu_b"], initval=start["mu_b"])
+        sigma_b = pm.HalfNormal("sigma_b", attrs["prior_sigma_b"], initval=start["sigma_b"])
+        sigma_theta = pm.HalfNormal("sigma_theta", attrs["prior_sigma_theta"],
+                                    initval=start["sigma_theta"])
+        theta = pm.ZeroSumNormal("theta", sigma=sigma_theta, dims="respondent",
+                                 initval=start["theta"])
         b_grid = mu_b + sigma_b * Z_GRID
         soft = pt.softplus(theta[None, :] - b_grid[:, None]).sum(axis=1)
         log_f = -levels[:, None] * b_grid[None, :] - soft[None, :] + log_w[None, :]
@@ -63,18 +101,45 @@ def marginal_model(model):
     return marginal
 
 
-def draw_difficulties(y, mu_b, sigma_b, theta, rng, chunk=64, mode=False):
+_NUTPIE_MODELS: dict = {}  # (J, priors) -> compiled nutpie model, reused with new data
+
+
+def sample_nutpie(marginal, key, *, draws, tune, chains, seed, target_accept, progressbar):
+    """NUTS with nutpie on the marginal model, compiling once per shape and prior (``key``)
+    in this process and swapping the data in afterwards (compilation takes ~6 s)."""
+    import nutpie
+
+    compiled = _NUTPIE_MODELS.get(key)
+    if compiled is None:
+        compiled = _NUTPIE_MODELS[key] = nutpie.compile_pymc_model(marginal)
+    data = {name: marginal[name].get_value() for name in ("totals", "counts")}
+    point = marginal.initial_point(0)
+    init = DictToArrayBijection.map({v.name: point[v.name] for v in marginal.value_vars}).data
+    trace = nutpie.sample(compiled.with_data(**data), draws=draws, tune=tune, chains=chains,
+                          target_accept=target_accept, seed=seed, progress_bar=progressbar,
+                          init_mean=init, cores=min(chains, 2))
+    unconstrained = [v for v in trace.posterior.data_vars if v.endswith("__")]
+    trace.posterior = trace.posterior.drop_vars(unconstrained).drop_dims(
+        [d for d in trace.posterior.dims if d.endswith("_dim_0")], errors="ignore").assign_coords(
+        respondent=np.asarray(marginal.coords["respondent"]))
+    return trace
+
+
+def draw_difficulties(y, mu_b, sigma_b, theta, rng, mode=False, cells_per_chunk=2_000_000):
     """Exact draws of every b_i given (mu_b, sigma_b, theta) draws of shape (S,), (S,), (S, J);
-    with ``mode=True`` the conditional modes instead."""
+    with ``mode=True`` the conditional modes instead. Draws are processed in chunks of about
+    ``cells_per_chunk`` (draw, level, grid point) cells."""
     correct = y.sum(axis=1)
     levels, item_level = np.unique(correct, return_inverse=True)
     n_levels, n_items = len(levels), len(correct)
+    chunk = max(1, cells_per_chunk // (n_levels * len(Z_DRAW)))
     dz = Z_DRAW[1] - Z_DRAW[0]
     out = np.empty((len(mu_b), n_items))
     for start in range(0, len(mu_b), chunk):
         sl = slice(start, start + chunk)
         b_grid = mu_b[sl, None] + sigma_b[sl, None] * Z_DRAW[None, :]  # (s, G)
-        soft = np.logaddexp(0.0, theta[sl, None, :] - b_grid[:, :, None]).sum(axis=2)
+        x = theta[sl, None, :] - b_grid[:, :, None]
+        soft = (np.maximum(x, 0.0) + np.log1p(np.exp(-np.abs(x)))).sum(axis=2)  # softplus
         log_f = (-levels[None, :, None] * b_grid[:, None, :] - soft[:, None, :]
                  - 0.5 * Z_DRAW[None, None, :] ** 2)  # (s, K, G)
         if mode:
@@ -83,17 +148,24 @@ def draw_difficulties(y, mu_b, sigma_b, theta, rng, chunk=64, mode=False):
         mass = np.exp(log_f - log_f.max(axis=2, keepdims=True))
         cdf = np.cumsum(mass, axis=2)
         cdf /= cdf[:, :, -1:]
-        for s in range(cdf.shape[0]):
-            # rows of the K CDFs laid end to end (row k shifted by k) form one sorted array
-            flat = (cdf[s] + np.arange(n_levels)[:, None]).ravel()
-            u = rng.random(n_items)
-            pos = np.searchsorted(flat, u + item_level)
-            cell = pos - item_level * len(Z_DRAW)
-            prev = np.where(cell > 0, flat[pos - 1] - item_level, 0.0)
-            frac = (u - prev) / (flat[pos] - item_level - prev)
-            z = Z_DRAW[cell] - dz / 2 + frac * dz
-            out[start + s] = mu_b[start + s] + sigma_b[start + s] * z
+        # the s x K CDFs laid end to end (CDF number q shifted by q) form one sorted array
+        n_s = cdf.shape[0]
+        offset = np.arange(n_s)[:, None] * n_levels + item_level[None, :]  # (s, N)
+        flat = (cdf + np.arange(n_s * n_levels).reshape(n_s, n_levels, 1)).ravel()
+        u = rng.random((n_s, n_items))
+        pos = np.searchsorted(flat, u + offset)
+        cell = pos - offset * len(Z_DRAW)
+        prev = np.where(cell > 0, flat[pos - 1] - offset, 0.0)
+        frac = (u - prev) / (flat[pos] - offset - prev)
+        z = Z_DRAW[cell] - dz / 2 + frac * dz
+        out[sl] = mu_b[sl, None] + sigma_b[sl, None] * z
     return out
+
+
+def representative_items(model):
+    """One item per number correct: items with equal counts have the same conditional
+    posterior of b, so their draws mix alike, and diagnostics need check only these."""
+    return np.unique(_matrix(model).sum(axis=1), return_index=True)[1]
 
 
 def fit_collapsed(model, *, method, draws, tune, chains, random_seed, sampler, target_accept,
@@ -102,7 +174,14 @@ def fit_collapsed(model, *, method, draws, tune, chains, random_seed, sampler, t
     exact conditionals (their conditional modes for MAP) -> InferenceData of ``model``."""
     rng = np.random.default_rng(random_seed)
     marginal = marginal_model(model)
-    if method == "nuts":
+    if method == "nuts" and sampler == "nutpie" and not sample_kwargs:
+        attrs = model.irteval_attrs
+        key = (len(model.coords["respondent"]), attrs["prior_mu_b"], attrs["prior_sigma_b"],
+               attrs["prior_sigma_theta"])
+        small = sample_nutpie(marginal, key, draws=draws, tune=tune, chains=chains,
+                              seed=int(rng.integers(2**31)), target_accept=target_accept,
+                              progressbar=progressbar)
+    elif method == "nuts":
         small = pm.sample(
             draws=draws, tune=tune, chains=chains, cores=min(chains, 2),
             random_seed=int(rng.integers(2**31)), nuts_sampler=sampler,
@@ -111,7 +190,7 @@ def fit_collapsed(model, *, method, draws, tune, chains, random_seed, sampler, t
         )
     else:
         small = laplace(marginal, draws, chains, int(rng.integers(2**31)),
-                        point_only=method == "map")
+                        point_only=method == "map", method="L-BFGS-B")
     post = small.posterior
     n_chain, n_draw = post.sizes["chain"], post.sizes["draw"]
 
@@ -120,7 +199,7 @@ def fit_collapsed(model, *, method, draws, tune, chains, random_seed, sampler, t
 
     b = draw_difficulties(_matrix(model), flat("mu_b"), flat("sigma_b"), flat("theta"), rng,
                           mode=method == "map")
-    posterior = post.drop_vars("marginal_loglik", errors="ignore").assign_coords(
+    posterior = post.drop_vars(["marginal_loglik", "correct"], errors="ignore").assign_coords(
         item=np.asarray(model.coords["item"])).assign(
         b=(("chain", "draw", "item"), b.reshape(n_chain, n_draw, -1)))
     idata = az.InferenceData(posterior=posterior)

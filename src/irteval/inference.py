@@ -16,7 +16,7 @@ import pymc as pm
 from pymc.blocking import DictToArrayBijection
 
 from .approximations import ConvergenceWarning, advi, laplace
-from .collapsed import can_collapse, fit_collapsed
+from .collapsed import can_collapse, fit_collapsed, representative_items
 
 METHODS = ("nuts", "advi", "laplace", "map")
 SAMPLERS = ("pymc", "nutpie", "numpyro")
@@ -51,7 +51,8 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
         whose geometry produced divergences at 0.9), else 0.9.
     log_likelihood : bool
         Store the pointwise log-likelihood (needed by ``az.loo``/``az.waic``). It holds
-        ``chains * draws * n_obs`` numbers: turn it off for very large data.
+        ``chains * draws * n_obs`` numbers: turn it off for very large data. Not stored
+        for a minibatch model (``batch_size=``).
     posterior_predictive : bool
         Also draw replicated data (for ``az.plot_ppc``).
     advi_iterations : int
@@ -76,6 +77,11 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
     for name, value in (("draws", draws), ("chains", chains)):
         if int(value) < 1:
             raise ValueError(f"{name} must be at least 1, got {value}")
+    minibatch = bool(getattr(model, "irteval_attrs", {}).get("minibatch"))
+    if minibatch and (method != "advi" or posterior_predictive):
+        raise ValueError("a minibatch model (built with batch_size=) can only be fitted with "
+                         "method='advi' and without posterior_predictive; build it without "
+                         "batch_size for NUTS, MAP, Laplace or predictive checks")
     if posterior_predictive and not model.observed_RVs:
         raise ValueError("this model has no observed variable to replicate; its posterior "
                          "predictive checks live in its own module (see its model card)")
@@ -114,12 +120,16 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
         idata = advi(model, draws * chains, advi_iterations, int(seeds[0]), progressbar)
     else:
         _check_mode_exists(model)
-        idata = laplace(model, draws, chains, int(seeds[0]), point_only=method == "map")
+        # Bradley-Terry posteriors are log-concave: quasi-Newton is safe from any start
+        concave = getattr(model, "irteval_attrs", {}).get("irteval_model", "").startswith(
+            "bradley_terry")
+        idata = laplace(model, draws, chains, int(seeds[0]), point_only=method == "map",
+                        method="L-BFGS-B" if concave else "CG")
 
     postprocess = getattr(model, "irteval_postprocess", None)
     if postprocess is not None:
         postprocess(model, idata, random_seed=int(seeds[3]))
-    if log_likelihood and model.observed_RVs:
+    if log_likelihood and model.observed_RVs and not minibatch:
         pm.compute_log_likelihood(idata, model=model, progressbar=False)
     elif log_likelihood and hasattr(model, "irteval_log_likelihood"):
         idata.add_groups(log_likelihood=model.irteval_log_likelihood(idata.posterior))
@@ -130,7 +140,9 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
     idata.attrs["irteval_method"] = method if method != "nuts" else f"nuts:{sampler}"
     if method == "nuts":
         names = getattr(model, "irteval_attrs", {}).get("diagnostic_vars")
-        _check_nuts(idata, names.split(",") if names else None)
+        # collapsed: items with equal counts share one conditional, so one of each suffices
+        subset = {"item": representative_items(model)} if collapsed else None
+        _check_nuts(idata, names.split(",") if names else None, subset=subset)
     return idata
 
 
@@ -169,22 +181,25 @@ def _check_mode_exists(model):
 
 
 # ---------------------------------------------------------------------- diagnostics
-def diagnostics(idata, var_names=None, max_per_dim=None) -> dict:
+def diagnostics(idata, var_names=None, max_per_dim=None, subset=None) -> dict:
     """Divergences, worst R-hat and smallest bulk/tail ESS of a NUTS fit.
 
     ``max_per_dim``: check at most this many entries along each dimension (a seeded random
     subset; ArviZ's per-variable ESS costs seconds per thousand), e.g. 1000 of 20000
-    instance difficulties.
+    instance difficulties. ``subset``: {dim: positions} to check instead along those dims.
     """
     post = idata.posterior
     if var_names is not None:
         post = post[var_names]
-    subset = {}
+    subset = dict(subset or {})
     if max_per_dim is not None:
         rng = np.random.default_rng(0)
-        subset = {d: np.sort(rng.choice(n, max_per_dim, replace=False))
-                  for d, n in post.sizes.items() if d not in ("chain", "draw") and n > max_per_dim}
-        checked = "; ".join(f"{d}: {max_per_dim} of {post.sizes[d]}" for d in subset)
+        subset.update({d: np.sort(rng.choice(n, max_per_dim, replace=False))
+                       for d, n in post.sizes.items()
+                       if d not in ("chain", "draw", *subset) and n > max_per_dim})
+    subset = {d: idx for d, idx in subset.items() if d in post.sizes}
+    if subset:
+        checked = "; ".join(f"{d}: {len(idx)} of {post.sizes[d]}" for d, idx in subset.items())
         post = post.isel(subset)
     rhat = az.rhat(post)
     ess_bulk = az.ess(post, method="bulk")
@@ -207,8 +222,9 @@ def _worst(ds, reduce):
     return float(reduce(values)) if len(values) else float("nan")
 
 
-def _check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100, max_per_dim=1000):
-    diag = diagnostics(idata, var_names, max_per_dim)
+def _check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100, max_per_dim=1000,
+                subset=None):
+    diag = diagnostics(idata, var_names, max_per_dim, subset)
     idata.attrs.update({k: v for k, v in diag.items() if k not in ("chains", "draws")})
     problems = []
     if diag["divergences"]:

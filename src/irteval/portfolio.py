@@ -15,12 +15,14 @@ with LTO > 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import arviz as az
 import numpy as np
 import pandas as pd
 
 from .draws import equal_tailed, hdi_prob_or_default, stacked_draws
+from .parallel import map_draws
 from .smoothing import fit_curves
 
 
@@ -95,10 +97,15 @@ def _occupancy(delta, performance, epsilon, n_grid):
     return grid, curves, strong, weak, strong[nearest].mean(axis=0), weak[nearest].mean(axis=0)
 
 
+def _lto_of_draw(delta, *, performance, epsilon, n_grid):
+    return _occupancy(delta, performance, epsilon, n_grid)[4:]
+
+
 def latent_trait(idata, epsilon=0.01, *, n_grid=80, hdi_prob=None, max_draws=500,
-                 random_seed=0) -> LatentTrait:
+                 random_seed=0, n_jobs=None) -> LatentTrait:
     """Dataset difficulty spectrum, smoothing splines, strengths and weaknesses and latent trait
-    occupancy (module docstring), from the posterior mean and over ``max_draws`` draws."""
+    occupancy (module docstring), from the posterior mean and over ``max_draws`` draws (run
+    through joblib: ``n_jobs``, :func:`irteval.parallel.map_draws`)."""
     _check_airt(idata)
     if not np.isfinite(epsilon) or epsilon < 0:
         raise ValueError(f"epsilon must be a number >= 0 (performance units), got {epsilon}")
@@ -118,7 +125,9 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, hdi_prob=None, max_draws=500
         index=pd.Index(idata.posterior["respondent"].values, name=resp_name),
     ).sort_values("mean")
     grid, curves, strong, weak, lto, lto_weak = _occupancy(point, performance, epsilon, n_grid)
-    per_draw = np.array([_occupancy(d, performance, epsilon, n_grid)[4:] for d in delta])
+    per_draw = np.array(map_draws(
+        partial(_lto_of_draw, performance=performance, epsilon=epsilon, n_grid=n_grid), delta,
+        n_jobs=n_jobs))
     lower, upper = equal_tailed(per_draw[:, 0], prob)
     occupancy = pd.DataFrame({
         "lto": lto, "lto_weak": lto_weak,

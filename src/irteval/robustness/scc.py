@@ -17,10 +17,10 @@ from functools import partial
 import numpy as np
 import pandas as pd
 import xarray as xr
-from rich.progress import track
 from sklearn.base import clone
 
 from ..draws import equal_count_bins, hdi_prob_or_default, stacked_draws
+from ..parallel import map_draws
 from .perturb import perturb
 from .responses import fold_results
 
@@ -89,11 +89,12 @@ def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), cv=5, proportions=PRO
                                          progressbar=progressbar)
     return scc_from_predictions(idata, clean, perturbed, proportions=proportions,
                                 n_bins=n_bins, max_draws=max_draws, random_state=random_state,
-                                progressbar=progressbar)
+                                n_jobs=n_jobs, progressbar=progressbar)
 
 
 def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_bins=5,
-                         max_draws=100, random_state=0, progressbar=True) -> xr.Dataset:
+                         max_draws=100, random_state=0, n_jobs=None,
+                         progressbar=True) -> xr.Dataset:
     """System Characteristic Curves from a difficulty fit and :func:`noisy_predictions`.
 
     For each of ``max_draws`` posterior draws: instances are cut into ``n_bins`` equal-count
@@ -102,7 +103,8 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
     agreement (accuracy) and macro-F1 between the clean predictions and these are computed
     per model, bin and p. Returns a Dataset with ``kappa``, ``agreement`` and ``macro_f1``
     over dims (model, bin, proportion, draw); ``.mean("draw")`` gives the curves and
-    :func:`scc_summary` a tidy table with intervals.
+    :func:`scc_summary` a tidy table with intervals. The draws run through joblib
+    (``n_jobs``; :func:`irteval.parallel.map_draws`), each with its own seed.
     """
     proportions = np.asarray(proportions, dtype=float)
     if proportions.ndim != 1 or ((proportions < 0) | (proportions > 1)).any():
@@ -115,28 +117,35 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
             f"{list(missing[:5]) or list(clean.index.difference(items)[:5])}); fit the "
             "difficulty on responses built from the same X")
     b = stacked_draws(idata, "b", max_draws, random_state)
-    rng = np.random.default_rng(random_state)
     codes, classes = pd.factorize(pd.concat([clean, perturbed]).to_numpy().ravel())
     codes = codes.reshape(2 * len(clean), -1)
-    clean_v, noisy_v = codes[:len(clean)], codes[len(clean):]
-    n_models = clean_v.shape[1]
-    out = np.empty((3, n_models, n_bins, len(proportions), len(b)))
-    draws = track(range(len(b)), description="SCC over draws") if progressbar else range(len(b))
-    for s in draws:
-        item_bin = equal_count_bins(b[s], n_bins)
-        for k in range(n_bins):
-            members = rng.permutation(np.flatnonzero(item_bin == k))
-            for q, p in enumerate(proportions):
-                chosen = members[:int(round(p * len(members)))]
-                for m in range(n_models):
-                    mixed = clean_v[members, m].copy()
-                    mixed[:len(chosen)] = noisy_v[chosen, m]
-                    out[:, m, k, q, s] = _agreement(clean_v[members, m], mixed, len(classes))
+    one_draw = partial(_scc_one_draw, clean=codes[:len(clean)], noisy=codes[len(clean):],
+                       n_bins=n_bins, proportions=proportions, n_classes=len(classes))
+    seeds = np.random.SeedSequence(random_state).spawn(len(b))
+    out = np.stack(map_draws(one_draw, zip(b, seeds), n_jobs=n_jobs, progressbar=progressbar,
+                             description="SCC over draws"), axis=-1)
     dims = ("model", "bin", "proportion", "draw")
     coords = {"model": np.asarray(clean.columns), "bin": np.arange(n_bins),
               "proportion": proportions, "draw": np.arange(len(b))}
     return xr.Dataset({name: (dims, values) for name, values in
                        zip(("kappa", "agreement", "macro_f1"), out)}, coords=coords)
+
+
+def _scc_one_draw(draw, *, clean, noisy, n_bins, proportions, n_classes):
+    """Kappa, agreement and macro-F1 (3, model, bin, proportion) for one draw of b."""
+    b, seed = draw
+    rng = np.random.default_rng(seed)
+    out = np.empty((3, clean.shape[1], n_bins, len(proportions)))
+    item_bin = equal_count_bins(b, n_bins)
+    for k in range(n_bins):
+        members = rng.permutation(np.flatnonzero(item_bin == k))
+        for q, p in enumerate(proportions):
+            chosen = members[:int(round(p * len(members)))]
+            for m in range(clean.shape[1]):
+                mixed = clean[members, m].copy()
+                mixed[:len(chosen)] = noisy[chosen, m]
+                out[:, m, k, q] = _agreement(clean[members, m], mixed, n_classes)
+    return out
 
 
 def scc_summary(curves, *, hdi_prob=None) -> pd.DataFrame:
