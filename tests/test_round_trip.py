@@ -53,7 +53,7 @@ def test_leaderboard_survives_netcdf(tmp_path):
     pd.testing.assert_frame_equal(ie.leaderboard(idata), ie.leaderboard(back))
 
 
-@pytest.mark.parametrize("sampler", ["pymc", "nutpie"])
+@pytest.mark.parametrize("sampler", ["pymc", "nutpie", "numpyro"])
 def test_same_seed_same_draws(sampler):
     pytest.importorskip(sampler)
     resp, _ = simulate(40, 6, seed=8)
