@@ -1,0 +1,264 @@
+"""Simulation-based calibration (SBC; Talts et al. 2018, arXiv:1804.06788).
+
+Draw parameters phi* from the prior, data y from the model given phi*, and L posterior draws
+phi_1..phi_L given y. If the fit samples the posterior, the rank of f(phi*) among f(phi_l),
+
+    r = #{l : f(phi_l) < f(phi*)}      in {0, ..., L},
+
+is uniform for every function f, because phi* is then a draw from the posterior too. A fit whose
+intervals are too narrow gives U-shaped rank histograms, one that is biased a slope, one too wide
+a hump. The simulators below draw from each model's default prior exactly as its builder in
+:mod:`irteval.models` defines it (``tests/test_sbc.py`` checks them against the builders' own
+prior draws).
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+from arviz.stats.ecdf_utils import ecdf_confidence_band
+from scipy import stats
+
+from .approximations import ConvergenceWarning
+from .data import Responses
+from .inference import fit
+from .models.continuous import PRIORS as CONTINUOUS_PRIORS
+from .scores import Scores
+
+ONEPL_PRIORS = {"mu_b": 3.0, "sigma_b": 2.0, "sigma_theta": 2.0, "sigma_log_a": 0.5}
+BT_PRIOR_SCALE = 4.0
+# continuous responses travel as y = logistic(z) on bounds (0, 1); with this clip the round
+# trip z -> y -> z is exact to 5e-4 for |z| <= Z_MAX (1 - y loses digits near y = 1)
+CONTINUOUS_CLIP = 1e-13
+Z_MAX = 29.0
+
+
+# ---------------------------------------------------------------------- priors and data
+def _half_normal(rng, scale):
+    return abs(rng.normal(0.0, scale))
+
+
+def _zero_sum_normal(rng, sigma, n):
+    """PyMC's ZeroSumNormal: n iid Normal(0, sigma) draws minus their mean."""
+    x = rng.normal(0.0, sigma, n)
+    return x - x.mean()
+
+
+def draw_onepl_prior(n_items, n_respondents, rng, discrimination=False):
+    """mu_b ~ N(0, 3), sigma_b ~ HN(2), b_i ~ N(mu_b, sigma_b); 1PL: sigma_theta ~ HN(2),
+    theta ~ ZeroSumNormal(sigma_theta); 2PL: theta ~ ZeroSumNormal(1), sigma_log_a ~ HN(0.5),
+    a_i = exp(sigma_log_a a_z_i), a_z_i ~ N(0, 1)."""
+    p = ONEPL_PRIORS
+    prior = {"mu_b": rng.normal(0.0, p["mu_b"]), "sigma_b": _half_normal(rng, p["sigma_b"])}
+    prior["b"] = rng.normal(prior["mu_b"], prior["sigma_b"], n_items)
+    if discrimination:
+        prior["theta"] = _zero_sum_normal(rng, 1.0, n_respondents)
+        prior["sigma_log_a"] = _half_normal(rng, p["sigma_log_a"])
+        prior["a"] = np.exp(prior["sigma_log_a"] * rng.normal(0.0, 1.0, n_items))
+    else:
+        prior["sigma_theta"] = _half_normal(rng, p["sigma_theta"])
+        prior["theta"] = _zero_sum_normal(rng, prior["sigma_theta"], n_respondents)
+    return prior
+
+
+def simulate_onepl(n_items, n_respondents, rng, discrimination=False):
+    """A prior draw (:func:`draw_onepl_prior`) and complete binary responses
+    y_ij ~ Bernoulli(logistic(a_i (theta_j - b_i))) (a_i = 1 in the 1PL).
+    Returns (Responses, truth, redraws = 0: every matrix is accepted)."""
+    truth = draw_onepl_prior(n_items, n_respondents, rng, discrimination)
+    a = truth["a"][:, None] if discrimination else 1.0
+    eta = a * (truth["theta"][None, :] - truth["b"][:, None])
+    y = (rng.random(eta.shape) < 1 / (1 + np.exp(-eta))).astype(float)
+    wide = pd.DataFrame(y, index=[f"i{k}" for k in range(n_items)],
+                        columns=[f"r{k}" for k in range(n_respondents)])
+    return Responses.from_wide(wide, rows="item"), truth, 0
+
+
+def draw_bradley_terry_prior(n_players, rng):
+    """strength ~ ZeroSumNormal(4)."""
+    return {"strength": _zero_sum_normal(rng, BT_PRIOR_SCALE, n_players)}
+
+
+def simulate_bradley_terry(n_players, n_rounds, rng):
+    """A prior draw and scores strength_p + Gumbel(0, 1) per round: each round's ranking is
+    then exactly Plackett-Luce (the model's default likelihood).
+    Returns (Scores, truth, redraws = 0)."""
+    truth = draw_bradley_terry_prior(n_players, rng)
+    score = truth["strength"][:, None] + rng.gumbel(0.0, 1.0, (n_players, n_rounds))
+    wide = pd.DataFrame(score, index=[f"p{k}" for k in range(n_players)],
+                        columns=[f"r{k}" for k in range(n_rounds)])
+    return Scores.from_wide(wide), truth, 0
+
+
+def draw_continuous_prior(n_datasets, n_algorithms, rng):
+    """tau_j ~ N(0, 5), lam_j ~ N(0, 5), s_j ~ LogNormal(0, 1), theta_i ~ N(0, 1)."""
+    return {"tau": rng.normal(0.0, CONTINUOUS_PRIORS["tau"], n_algorithms),
+            "lam": rng.normal(0.0, CONTINUOUS_PRIORS["lam"], n_algorithms),
+            "s": rng.lognormal(0.0, CONTINUOUS_PRIORS["s"], n_algorithms),
+            "theta": rng.normal(0.0, 1.0, n_datasets)}
+
+
+def simulate_continuous(n_datasets, n_algorithms, rng):
+    """A prior draw and z_ij ~ N(tau_j + lam_j theta_i, s_j), passed as y = logistic(z) on
+    bounds (0, 1), so that the model sees z exactly.
+
+    Data with some |z| > Z_MAX (which the transform would clip) are drawn again, with new
+    parameters, and counted. The rejection depends on the data alone, so p(truth | data) is
+    unchanged and the ranks stay uniform; only data beyond |z| = 29 go untested.
+    The truth then gets the fit's reflection (lam, theta) -> (-lam, -theta) when sum(lam) < 0
+    (z is unchanged), and alpha = lam / s, beta = -tau / lam.
+    Returns (Responses, truth, redraws)."""
+    redraws = 0
+    while True:
+        p = draw_continuous_prior(n_datasets, n_algorithms, rng)
+        noise = rng.normal(0.0, 1.0, (n_datasets, n_algorithms))
+        z = p["tau"] + p["theta"][:, None] * p["lam"] + p["s"] * noise
+        if np.abs(z).max() <= Z_MAX:
+            break
+        redraws += 1
+    flip = -1.0 if p["lam"].sum() < 0 else 1.0
+    lam, theta = flip * p["lam"], flip * p["theta"]
+    wide = pd.DataFrame(1 / (1 + np.exp(-z)), index=[f"d{k}" for k in range(n_datasets)],
+                        columns=[f"a{k}" for k in range(n_algorithms)])
+    resp = Responses.from_wide(wide, respondent="dataset", item="algorithm", kind="continuous",
+                               bounds=(0.0, 1.0), clip=CONTINUOUS_CLIP)
+    truth = {"tau": p["tau"], "lam": lam, "s": p["s"], "alpha": lam / p["s"],
+             "beta": -p["tau"] / lam, "theta": theta}
+    return resp, truth, redraws
+
+
+# ---------------------------------------------------------------------- ranks
+def thin(n_draws, n_keep):
+    """Indices of ``n_keep`` draws spread evenly over ``n_draws`` (every k-th draw)."""
+    if n_keep > n_draws:
+        raise ValueError(f"cannot keep {n_keep} of {n_draws} draws")
+    return np.linspace(0, n_draws - 1, n_keep).round().astype(int)
+
+
+def rank_of(truth, draws, rng):
+    """Rank of ``truth`` among ``draws`` (axis 0), ties broken at random: in {0, ..., L}."""
+    below = (draws < truth).sum(axis=0)
+    ties = (draws == truth).sum(axis=0)
+    return below + rng.integers(0, ties + 1)
+
+
+def posterior_ranks(posterior, truth, n_keep, rng):
+    """Ranks of every entry of every ``truth`` variable among ``n_keep`` thinned draws of the
+    xarray ``posterior`` (chains pooled). Returns {"name[k]" or "name": rank}."""
+    out = {}
+    for name, value in truth.items():
+        draws = posterior[name].stack(sample=("chain", "draw")).transpose("sample", ...).values
+        ranks = np.atleast_1d(rank_of(value, draws[thin(len(draws), n_keep)], rng))
+        if np.ndim(value) == 0:
+            out[name] = int(ranks[0])
+        else:
+            out.update({f"{name}[{k}]": int(r) for k, r in enumerate(ranks)})
+    return out
+
+
+def simulate_and_rank(simulate, build, rng, n_keep=99, **fit_kwargs):
+    """One SBC replicate: ``simulate(rng)`` -> (data, truth, redraws), NUTS on ``build(data)``
+    through :func:`irteval.fit`, ranks of the truth among ``n_keep`` thinned draws.
+    Returns (ranks, diagnostics): divergences, max R-hat, min bulk/tail ESS, redraws, seconds.
+    The fit's convergence warnings are silenced: the diagnostics record them."""
+    data, truth, redraws = simulate(rng)
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        idata = fit(build(data), method="nuts", random_seed=int(rng.integers(2**31)),
+                    progressbar=False, log_likelihood=False, **fit_kwargs)
+    diagnostics = {key: idata.attrs[key]
+                   for key in ("divergences", "max_rhat", "min_ess_bulk", "min_ess_tail")}
+    diagnostics.update(redraws=redraws, seconds=time.perf_counter() - start)
+    return posterior_ranks(idata.posterior, truth, n_keep, rng), diagnostics
+
+
+def run(simulate, build, n_sims, seed=0, n_keep=99, log=None, **fit_kwargs):
+    """``n_sims`` replicates of :func:`simulate_and_rank`; replicate k uses the generator
+    ``default_rng([seed, k])``, so each is reproducible alone. ``log(k, ranks, diagnostics)``
+    is called after each. Returns (ranks, diagnostics) DataFrames, one row per replicate."""
+    ranks, diagnostics = [], []
+    for k in range(n_sims):
+        r, d = simulate_and_rank(simulate, build, np.random.default_rng([seed, k]), n_keep,
+                                 **fit_kwargs)
+        ranks.append(r)
+        diagnostics.append(d)
+        if log is not None:
+            log(k, r, d)
+    index = pd.RangeIndex(n_sims, name="sim")
+    return pd.DataFrame(ranks, index=index), pd.DataFrame(diagnostics, index=index)
+
+
+# ---------------------------------------------------------------------- uniformity
+def n_bins(n_sims, n_keep, min_expected=5):
+    """Most equal-width bins of the L + 1 rank values with >= ``min_expected`` per bin."""
+    fits = [b for b in range(2, n_keep + 2) if (n_keep + 1) % b == 0 and n_sims / b >= min_expected]
+    if not fits:
+        raise ValueError(f"{n_sims} ranks are too few for a chi-square test with "
+                         f">= {min_expected} expected per bin and {n_keep + 1} rank values")
+    return max(fits)
+
+
+def chi_square_uniform(ranks, n_keep, bins=None):
+    """Pearson's chi-square test that ranks in {0..L} are uniform, in ``bins`` equal bins
+    (default :func:`n_bins`): sum_b (O_b - N/B)^2 / (N/B) ~ chi2(B - 1). Returns (stat, p)."""
+    ranks = np.asarray(ranks)
+    bins = bins or n_bins(len(ranks), n_keep)
+    counts = np.bincount(ranks * bins // (n_keep + 1), minlength=bins)
+    result = stats.chisquare(counts)
+    return float(result.statistic), float(result.pvalue)
+
+
+def holm(pvalues):
+    """Holm's step-down adjustment (controls the family-wise error rate): the k-th smallest
+    of m p-values becomes max_{i <= k} min(1, (m - i + 1) p_(i))."""
+    p = np.asarray(pvalues, dtype=float)
+    order = np.argsort(p)
+    adjusted = np.minimum(1.0, np.maximum.accumulate((len(p) - np.arange(len(p))) * p[order]))
+    out = np.empty_like(p)
+    out[order] = adjusted
+    return out
+
+
+def vector_tests(block: pd.DataFrame, n_keep):
+    """Two tests that pool the entries of one vector (columns of ``block``, rows simulations).
+    Entries of one simulation are dependent, simulations are not, so each test is a one-sample
+    t-test over simulations of one number per simulation: the mean rank (bias; uniform: L/2)
+    and the mean |rank - L/2| (spread; uniform: its mean over {0..L}, larger when the posterior
+    is too narrow, smaller when too wide). Returns {"mean rank": (t, p), "spread": (t, p)}."""
+    centre = n_keep / 2
+    expected_spread = np.abs(np.arange(n_keep + 1) - centre).mean()
+    mean_rank = stats.ttest_1samp(block.mean(axis=1), centre)
+    spread = stats.ttest_1samp((block - centre).abs().mean(axis=1), expected_spread)
+    return {"mean rank": (float(mean_rank.statistic), float(mean_rank.pvalue)),
+            "spread": (float(spread.statistic), float(spread.pvalue))}
+
+
+def uniformity_table(ranks: pd.DataFrame, n_keep) -> pd.DataFrame:
+    """Tests of the rank columns (as :func:`posterior_ranks` names them): Pearson's
+    chi-square per column and, per vector ("name[k]" columns), the two
+    :func:`vector_tests` (rows "name (mean rank)", "name (spread)"). Columns: test,
+    statistic, p and p_holm (Holm over all rows)."""
+    rows = {name: ("chi2", *chi_square_uniform(ranks[name].to_numpy(), n_keep))
+            for name in ranks}
+    vectors = ranks.columns[ranks.columns.str.endswith("]")].str.split("[").str[0].unique()
+    for name in vectors:
+        block = ranks.loc[:, ranks.columns.str.startswith(f"{name}[")]
+        rows.update({f"{name} ({test})": ("t", *result)
+                     for test, result in vector_tests(block, n_keep).items()})
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=["test", "statistic", "p"])
+    table["p_holm"] = holm(table["p"])
+    return table
+
+
+def ecdf_difference_band(n_sims, n_keep, prob=0.99):
+    """Simultaneous ``prob`` band for ECDF(r) - (r + 1) / (L + 1), r = 0..L-1, of n uniform
+    ranks (Säilynoja, Bürkner & Vehtari 2022: pointwise binomial intervals at the level that
+    makes them jointly ``prob``). Returns (r, lower, upper)."""
+    r = np.arange(n_keep)
+    cdf = (r + 1) / (n_keep + 1)
+    lower, upper = ecdf_confidence_band(n_sims, r, cdf, prob=prob, method="optimized")
+    return r, lower - cdf, upper - cdf
