@@ -162,3 +162,11 @@ def test_collapsed_nutpie_reuses_the_compiled_model_with_new_data(small):
     gap = (cached.posterior["theta"].mean(("chain", "draw"))
            - ref.posterior["theta"].mean(("chain", "draw")))
     assert float(abs(gap).max()) < 0.2
+
+
+@pytest.mark.parametrize("collapse", [True, False])
+def test_cores_can_be_chosen(collapse):
+    resp, _ = simulate(30, 5, seed=9)
+    idata = quiet_fit(ie.models.onepl(resp), draws=50, tune=50, chains=2, random_seed=9,
+                      sampler="pymc", collapse=collapse, cores=1, log_likelihood=False)
+    assert idata.posterior.sizes["chain"] == 2

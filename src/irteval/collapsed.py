@@ -182,8 +182,9 @@ def fit_collapsed(model, *, method, draws, tune, chains, random_seed, sampler, t
                               seed=int(rng.integers(2**31)), target_accept=target_accept,
                               progressbar=progressbar)
     elif method == "nuts":
+        sample_kwargs.setdefault("cores", min(chains, 2))
         small = pm.sample(
-            draws=draws, tune=tune, chains=chains, cores=min(chains, 2),
+            draws=draws, tune=tune, chains=chains,
             random_seed=int(rng.integers(2**31)), nuts_sampler=sampler,
             target_accept=target_accept, progressbar=progressbar, model=marginal,
             compute_convergence_checks=False, **sample_kwargs,

@@ -108,8 +108,9 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
                 sample_kwargs.setdefault("nuts_sampler_kwargs", {}).setdefault(
                     "init_mean", DictToArrayBijection.map(
                         {v.name: best[v.name] for v in model.value_vars}).data)
+        sample_kwargs.setdefault("cores", min(chains, os.cpu_count() or 1))
         idata = pm.sample(
-            draws=draws, tune=tune, chains=chains, cores=min(chains, os.cpu_count() or 1),
+            draws=draws, tune=tune, chains=chains,
             random_seed=int(seeds[0]), nuts_sampler=sampler, progressbar=progressbar,
             model=model, compute_convergence_checks=False,
             **({"idata_kwargs": {"log_likelihood": False}} if sampler == "pymc" else {}),
