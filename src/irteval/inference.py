@@ -77,7 +77,8 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
     for name, value in (("draws", draws), ("chains", chains)):
         if int(value) < 1:
             raise ValueError(f"{name} must be at least 1, got {value}")
-    minibatch = bool(getattr(model, "irteval_attrs", {}).get("minibatch"))
+    attrs = getattr(model, "irteval_attrs", {})
+    minibatch = bool(attrs.get("minibatch"))
     if minibatch and (method != "advi" or posterior_predictive):
         raise ValueError("a minibatch model (built with batch_size=) can only be fitted with "
                          "method='advi' and without posterior_predictive; build it without "
@@ -86,7 +87,7 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
         raise ValueError("this model has no observed variable to replicate; its posterior "
                          "predictive checks live in its own module (see its model card)")
     if target_accept is None:
-        target_accept = getattr(model, "irteval_attrs", {}).get("target_accept", 0.9)
+        target_accept = attrs.get("target_accept", 0.9)
     rng = np.random.default_rng(random_seed)
     seeds = rng.integers(2**31, size=4)
 
@@ -122,8 +123,7 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
     else:
         _check_mode_exists(model)
         # Bradley-Terry posteriors are log-concave: quasi-Newton is safe from any start
-        concave = getattr(model, "irteval_attrs", {}).get("irteval_model", "").startswith(
-            "bradley_terry")
+        concave = attrs.get("irteval_model", "").startswith("bradley_terry")
         idata = laplace(model, draws, chains, int(seeds[0]), point_only=method == "map",
                         method="L-BFGS-B" if concave else "CG")
 
@@ -137,10 +137,10 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
     if posterior_predictive:
         pm.sample_posterior_predictive(idata, model=model, random_seed=int(seeds[1]),
                                        extend_inferencedata=True, progressbar=False)
-    idata.attrs.update(getattr(model, "irteval_attrs", {}))
+    idata.attrs.update(attrs)
     idata.attrs["irteval_method"] = method if method != "nuts" else f"nuts:{sampler}"
     if method == "nuts":
-        names = getattr(model, "irteval_attrs", {}).get("diagnostic_vars")
+        names = attrs.get("diagnostic_vars")
         # collapsed: items with equal counts share one conditional, so one of each suffices
         subset = {"item": representative_items(model)} if collapsed else None
         _check_nuts(idata, names.split(",") if names else None, subset=subset)
