@@ -31,7 +31,7 @@ def irt_row(name, resp, truth, **kwargs):
         warnings.simplefilter("ignore")
         idata = ie.fit(ie.models.onepl(resp, discrimination=discrimination), random_seed=0,
                        progressbar=False, log_likelihood=False, **kwargs)
-    table = ie.difficulty(idata, hdi_prob=0.9)
+    table = ie.difficulty(idata, ci_prob=0.9)
     row = (f"{name:<22} {time.perf_counter() - start:6.1f}s  cover90(b) "
            f"{covered(table['hdi_lower'], table['hdi_upper'], truth['b']):.3f}  "
            f"corr(b) {np.corrcoef(table['mean'], truth['b'])[0, 1]:.3f}  "
@@ -60,7 +60,7 @@ def main():
                     warnings.simplefilter("ignore")
                     idata = ie.fit(ie.models.bradley_terry(scores, likelihood=likelihood),
                                    random_seed=1, progressbar=False, log_likelihood=False)
-                board = ie.leaderboard(idata, hdi_prob=0.9).loc[scores.players]
+                board = ie.leaderboard(idata, ci_prob=0.9).loc[scores.players]
                 inside[likelihood].append(covered(board["hdi_lower"], board["hdi_upper"],
                                                   strength))
         print(f"EPP missing={missing}: cover90 " + ", ".join(

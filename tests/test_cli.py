@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import irteval as ie
-from irteval import cli
-from irteval.cli import main
+from irteval.cli import commands, main, outputs
+from irteval.cli import io as cli_io
 
 from .conftest import simulate
 
@@ -45,7 +45,7 @@ def test_difficulty_command_on_a_long_csv(difficulty_run):
     assert len(table) == 40 and {"mean", "sd", "hdi_lower", "hdi_upper"} <= set(table)
     assert az.from_netcdf(out / "posterior.nc").posterior.sizes["item"] == 40
     assert (out / "characteristic_curves.png").stat().st_size > 1000
-    assert written(out) == sorted(cli.DIFFICULTY_FILES)
+    assert written(out) == sorted(outputs.files("difficulty"))
 
 
 def test_load_results_reads_an_output_folder_back(difficulty_run, tmp_path):
@@ -101,8 +101,8 @@ def test_existing_outputs_are_kept_without_overwrite(difficulty_run, tmp_path, c
     assert main(["demo", "--out", str(tmp_path)]) == 2
     assert "vtab_leaderboard/leaderboard.csv already exists; pass --overwrite" in \
         capsys.readouterr().err
-    args = cli._parser().parse_args(["demo", "--out", str(tmp_path), "--overwrite"])
-    cli._check_outputs(args)  # passes
+    args = commands.parser().parse_args(["demo", "--out", str(tmp_path), "--overwrite"])
+    commands.check_outputs(args)  # passes
 
 
 def test_strict_stops_on_failed_diagnostics_before_writing(difficulty_run, tmp_path, capsys):
@@ -111,7 +111,7 @@ def test_strict_stops_on_failed_diagnostics_before_writing(difficulty_run, tmp_p
     before = {f: (copy / f).stat().st_mtime_ns for f in written(copy)}
     # 2 x 30 draws cannot reach 100 effective draws per chain
     assert main(["difficulty", str(path), "--out", str(copy), "--overwrite", "--strict",
-                 "--draws", "30", "--tune", "100", "--chains", "2"]) == cli.EXIT_STRICT
+                 "--draws", "30", "--tune", "100", "--chains", "2"]) == cli_io.EXIT_STRICT
     captured = capsys.readouterr()
     assert "diagnostics: divergences" in captured.out
     last = captured.err.strip().splitlines()[-1]
@@ -156,7 +156,7 @@ def test_leaderboard_command(tmp_path, capsys):
     assert board.index[0] == "Sup-Rotation-100%" and {"p_best", "elo"} <= set(board)
     assert len(pd.read_csv(out / "mle_epp.csv")) == 16
     assert (out / "calibration.png").stat().st_size > 1000
-    assert written(out) == sorted(cli.LEADERBOARD_FILES)
+    assert written(out) == sorted(outputs.files("leaderboard"))
     tables = ie.load_results(out).tables
     assert tables["leaderboard"].index.name == "model"
     assert tables["win_probability"].shape == (16, 16)
@@ -195,9 +195,9 @@ def test_robustness_command_on_a_csv(tmp_path, capsys):
     assert set(res.tables["taxonomy"].index) == {"naive_bayes", "knn_3", "lda_svd"}
     assert list(res.folders) == ["digits"]
     assert res.folders["digits"].tables["scc"].index.names == ["model", "bin", "proportion"]
-    assert res.folders["digits"].scc["kappa"].sizes["draw"] == 5
+    assert res.folders["digits"].scc["kappa"].sizes["sample"] == 5
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(
-        str(p.relative_to(out)) for p in cli._outputs(cli._parser().parse_args(
+        str(p.relative_to(out)) for p in commands.outputs(commands.parser().parse_args(
             ["robustness", "--csv", str(tmp_path / "digits.csv"), "--out", str(out)])))
 
 
@@ -232,7 +232,7 @@ def test_portfolio_command(tmp_path, capsys):
     idata = az.from_netcdf(out / "posterior.nc")
     assert ie.algorithm_metrics(idata)["p_anomalous"].round(6).equals(
         metrics["p_anomalous"].round(6).rename_axis("algorithm"))
-    assert written(out) == sorted(cli.PORTFOLIO_FILES)
+    assert written(out) == sorted(outputs.files("portfolio"))
     assert main(["portfolio", str(path), "--bounds", "zero,one", "--out", str(out),
                  "--overwrite"]) == 2
     assert "--bounds" in capsys.readouterr().err

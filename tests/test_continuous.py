@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 import irteval as ie
-from irteval.models.continuous import marginal_log_likelihood
-from irteval.scaling import from_z, to_z
+from irteval.models.continuous_irt import marginal_log_likelihood
+from irteval.data.scaling import from_z, to_z
 
 DATA = Path(__file__).parent / "data"
 
@@ -41,7 +41,8 @@ def responses(wide, **kwargs):
 def recovery():
     wide, truth = simulate_airt()
     perf = responses(wide, bounds=(0, 1), clip=1e-12)
-    idata = ie.fit(ie.models.continuous_irt(perf), random_seed=1, progressbar=False)
+    idata = ie.fit(ie.models.continuous_irt(perf), random_seed=1, progressbar=False,
+                   posterior_predictive=True)
     return perf, truth, idata
 
 
@@ -122,7 +123,7 @@ def test_downstream_tables(recovery):
     perf, _, idata = recovery
     lt = ie.latent_trait(idata, epsilon=0.05, max_draws=50)
     assert lt.spectrum["mean"].is_monotonic_increasing and len(lt.spectrum) == 200
-    assert lt.curves.shape == (80, 12) and set(np.unique(lt.strengths)) <= {0, 1}
+    assert lt.smoothed.shape == (80, 12) and set(np.unique(lt.strengths)) <= {0, 1}
     assert (lt.strengths.sum(axis=1) >= 1).all()  # somebody is best at every point
     board = ie.portfolio(lt)
     assert board["lto"].is_monotonic_decreasing and board["in_portfolio"].any()
@@ -144,8 +145,7 @@ def test_posterior_predictive_and_loo(recovery):
     import arviz as az
 
     _, _, idata = recovery
-    ie.posterior_predictive_z(idata, random_seed=0)
-    rep = idata.posterior_predictive["z"]
+    rep = idata.posterior_predictive["z"]  # fit(..., posterior_predictive=True)
     obs = idata.observed_data["z"]
     assert rep.dims == ("chain", "draw", "respondent", "item")
     # replicated column means and sds match the observed ones (the model fits its own data)
@@ -218,8 +218,8 @@ def test_plots_take_axes_and_return_them(recovery):
 def test_chains_in_different_modes_are_detected():
     import arviz as az
 
-    from irteval.approximations import ConvergenceWarning
-    from irteval.models.continuous import _check_modes
+    from irteval.exceptions import ConvergenceWarning
+    from irteval.models.continuous_irt import _check_modes
 
     rng = np.random.default_rng(0)
     lam = rng.normal(1, 0.05, (4, 200, 3))

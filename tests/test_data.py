@@ -21,14 +21,17 @@ def test_long_and_wide_agree():
                                   check_names=False)
     assert r1.n_obs == 5 and r1.n_items == 2 and r1.n_respondents == 3
     assert list(r1.items) == [1, 2] and r1.item_name == "instance"
-    assert np.isnan(r1.to_wide().loc[2, "c"])  # missing cell kept missing
+    assert np.isnan(r1.to_wide(rows="item").loc[2, "c"])  # missing cell kept missing
 
 
 def test_wide_rows_are_respondents_by_default_and_label_column_is_used():
     df = pd.DataFrame({"model": ["x", "y"], "q1": [1, 0], "q2": [True, False]})
     r = Responses.from_wide(df, respondent="model", item="question")
     assert list(r.respondents) == ["x", "y"] and list(r.items) == ["q1", "q2"]
-    assert r.to_wide().loc["q2", "x"] == 1
+    assert r.to_wide(rows="item").loc["q2", "x"] == 1
+    # to_wide reads like from_wide: respondents as rows by default, so the two round-trip
+    back = Responses.from_wide(r.to_wide(), respondent="model", item="question")
+    pd.testing.assert_frame_equal(back.to_wide(), r.to_wide())
 
 
 def test_subset_and_long_round_trip():

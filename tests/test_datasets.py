@@ -35,7 +35,7 @@ def test_cross_val_responses_is_seeded_and_labelled():
     X, y = ie.datasets.load_optdigits(return_X_y=True)
     X, y = X.iloc[:300], y.iloc[:300]
     zoo = {k: v for k, v in ie.robustness.zoo().items() if k in ("naive_bayes", "cart_depth10")}
-    one = ie.robustness.cross_val_responses(zoo, X, y, cv=3, random_state=1, progressbar=False)
-    two = ie.robustness.cross_val_responses(zoo, X, y, cv=3, random_state=1, progressbar=False)
+    one = ie.robustness.cross_val_responses(zoo, X, y, cv=3, random_seed=1, progressbar=False)
+    two = ie.robustness.cross_val_responses(zoo, X, y, cv=3, random_seed=1, progressbar=False)
     assert list(one.respondents) == ["cart_depth10", "naive_bayes"]
     assert one.n_items == 300 and (one.values == two.values).all()

@@ -24,7 +24,7 @@ def quiet(build, **kwargs):
 
 
 def test_perfect_instances_and_model_are_named_and_get_extreme_estimates():
-    wide = simulate(30, 8, seed=4)[0].to_wide()  # instances x models
+    wide = simulate(30, 8, seed=4)[0].to_wide(rows="item")  # instances x models
     wide.loc[wide.eq(1).all(axis=1), "m1"] = 0  # no instance is easy for all...
     wide.loc["i0"] = 1  # ...but i0
     wide.loc["i1"] = 0  # nobody gets i1

@@ -10,18 +10,27 @@ import irteval as ie  # noqa: E402
 
 def test_difficulty_table(small):
     resp, truth, idata = small
-    table = ie.difficulty(idata, hdi_prob=0.8)
+    table = ie.difficulty(idata, ci_prob=0.8)
     assert list(table.index) == list(resp.items) and table.index.name == "instance"
     assert {"mean", "sd", "hdi_lower", "hdi_upper", "accuracy", "bin", "p_bin"} <= set(table)
     assert (table["hdi_lower"] < table["mean"]).all() and (table["mean"] < table["hdi_upper"]).all()
-    assert table.attrs["hdi_prob"] == 0.8
+    assert table.attrs["ci_prob"] == 0.8 and table.attrs["ci_kind"] == "hdi"
+    eti = ie.difficulty(idata, ci_prob=0.8, ci_kind="eti")
+    assert {"eti_lower", "eti_upper"} <= set(eti) and eti.attrs["ci_kind"] == "eti"
+    np.testing.assert_allclose(eti["eti_lower"], np.quantile(
+        idata.posterior["b"].stack(s=("chain", "draw")).values, 0.1, axis=1))
     # harder instances are answered correctly less often
     assert np.corrcoef(table["mean"], table["accuracy"])[0, 1] < -0.8
     assert np.corrcoef(table["mean"], truth["b"])[0, 1] > 0.6  # only 8 respondents
     assert ((table["p_bin"] > 0) & (table["p_bin"] <= 1)).all()
-    with pytest.raises(ValueError, match="hdi_prob"):
-        ie.difficulty(idata, hdi_prob=1.5)
-    with pytest.raises(ValueError, match="no posterior item difficulty"):
+    with pytest.raises(ValueError, match="ci_prob must be a number between 0 and 1"):
+        ie.difficulty(idata, ci_prob=1.5)
+    with pytest.raises(ValueError, match="ci_kind must be one of"):
+        ie.difficulty(idata, ci_kind="quantile")
+    with pytest.warns(FutureWarning, match="hdi_prob= is deprecated"):
+        old = ie.difficulty(idata, hdi_prob=0.8)
+    assert old.equals(table)
+    with pytest.raises(TypeError, match=r"difficulty\(\) needs the InferenceData"):
         ie.difficulty(idata.posterior_predictive)
 
 
@@ -63,7 +72,7 @@ def test_plots_take_ax_and_return_it(small):
 
 def test_difficulty_moments_cover_the_true_location_and_spread(sim_1pl, fit_1pl):
     resp, truth = sim_1pl
-    moments = ie.difficulty_moments(fit_1pl, hdi_prob=0.95)
+    moments = ie.difficulty_moments(fit_1pl, ci_prob=0.95)
     assert list(moments.index) == ["mean", "sd"] and moments.attrs["n_items"] == 300
     true = {"mean": truth["b"].mean(), "sd": truth["b"].std(ddof=1)}
     for stat in ("mean", "sd"):

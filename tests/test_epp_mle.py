@@ -38,8 +38,10 @@ def test_vtab_paper_probability_and_wald_test(vtab_mle):
     d = vtab_mle.loc["Sup-Rotation-100%", "epp"] - vtab_mle.loc["Sup-Exemplar-100%", "epp"]
     assert abs(expit(d) - 0.56) < 0.005
     test = ie.wald_test(vtab_mle, "Sup-Rotation-100%", "Sup-Exemplar-100%")
-    assert test["df"] == 1 and abs(test["statistic"] - (d / test["se"]) ** 2) < 1e-9
-    assert 0.3 < test["p_value"] < 0.4
+    assert test.df == 1 and abs(test.statistic - (d / test.se) ** 2) < 1e-9
+    assert 0.3 < test.p_value < 0.4
+    with pytest.warns(FutureWarning, match=r"WaldTest\['p_value'\] is deprecated"):
+        assert test["p_value"] == test.p_value  # the dict of earlier releases, for now
 
 
 def test_sum_to_zero_is_the_default_and_differences_do_not_change(vtab_mle):

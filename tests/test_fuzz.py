@@ -467,13 +467,14 @@ def run_cli(argv):
     def record(data, *args, **kwargs):
         seen.append(data)
 
-    stubs = {name: record for name in ("_difficulty_report", "_leaderboard_report",
-                                       "_portfolio_report")}
-    stubs["_robustness_report"] = lambda name, X, y, *a, **k: seen.append((X, y))
-    stubs["_taxonomy_report"] = lambda *args, **kwargs: None
     err = io.StringIO()
-    with mock.patch.multiple(cli, **stubs), contextlib.redirect_stderr(err), \
-            warnings.catch_warnings():
+    with mock.patch.object(cli.difficulty, "report", record), \
+            mock.patch.object(cli.leaderboard, "report", record), \
+            mock.patch.object(cli.portfolio, "report", record), \
+            mock.patch.object(cli.robustness, "report",
+                              lambda name, X, y, *a, **k: seen.append((X, y))), \
+            mock.patch.object(cli.robustness, "taxonomy_report", lambda *a, **k: None), \
+            contextlib.redirect_stderr(err), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         status = cli.main(argv)
     return status, err.getvalue(), seen

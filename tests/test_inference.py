@@ -98,7 +98,7 @@ def test_diagnostics_on_a_subset_of_a_long_dimension(small):
 
 
 def test_prox_start_is_close_to_the_truth():
-    from irteval.collapsed import prox_start
+    from irteval.models.onepl_marginal import prox_start
 
     rng = np.random.default_rng(4)
     theta, b = rng.normal(0, 1, 40), rng.normal(-1, 1, 3000)
@@ -111,7 +111,7 @@ def test_prox_start_is_close_to_the_truth():
 
 def test_collapsed_diagnostics_check_one_item_per_count(small):
     resp, _, idata = small
-    counts = resp.to_wide().sum(axis=1)
+    counts = resp.to_wide(rows="item").sum(axis=1)
     assert idata.attrs["diagnostics_subset"] == f"item: {counts.nunique()} of {resp.n_items}"
 
 
@@ -148,14 +148,14 @@ def test_collapsed_nutpie_reuses_the_compiled_model_with_new_data(small):
     """A second data set of the same shape samples without recompiling, with its own data and
     labels: its abilities agree with PyMC's NUTS on the same data."""
     pytest.importorskip("nutpie")
-    from irteval import collapsed
+    from irteval.inference import nuts
 
     resp, _ = simulate(60, 8, seed=7)
-    wide = resp.to_wide().rename(columns=lambda c: f"new_{c}")
+    wide = resp.to_wide(rows="item").rename(columns=lambda c: f"new_{c}")
     resp = ie.Responses.from_wide(wide, respondent="model", item="instance", rows="item")
-    n_compiled = len(collapsed._NUTPIE_MODELS)
+    n_compiled = len(nuts._NUTPIE_MODELS)
     cached = quiet_fit(ie.models.onepl(resp), draws=500, tune=500, chains=2, random_seed=3)
-    assert len(collapsed._NUTPIE_MODELS) == n_compiled  # the fixture `small` compiled it
+    assert len(nuts._NUTPIE_MODELS) == n_compiled  # the fixture `small` compiled it
     ref = quiet_fit(ie.models.onepl(resp), sampler="pymc", draws=500, tune=500, chains=2,
                     random_seed=3)
     assert list(cached.posterior["respondent"].values) == list(wide.columns)

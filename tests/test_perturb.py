@@ -17,35 +17,35 @@ def frames():
 
 def test_numeric_noise_has_eps_times_training_sd(frames):
     train, test = frames
-    noisy = perturb(test, train, eps=0.2, nominal=["colour"], random_state=1)
+    noisy = perturb(test, train, noise=0.2, nominal=["colour"], random_seed=1)
     assert abs(noisy["x"].std() / (0.2 * train["x"].std()) - 1) < 0.05
     assert abs(noisy["x"].mean()) < 0.05
 
 
 def test_nominal_values_are_redrawn_from_the_training_distribution(frames):
     train, test = frames
-    noisy = perturb(test, train, eps=0.2, nominal=["colour"], random_state=1)
+    noisy = perturb(test, train, noise=0.2, nominal=["colour"], random_seed=1)
     a = 1 - np.exp(-0.2)
     changed = (noisy["colour"] != "r").mean()
     assert abs(changed - a * 0.4) < 0.02  # redrawn w.p. a, to another colour w.p. 0.4
     assert set(noisy["colour"]) <= {"r", "g", "b"}
-    heavy = perturb(test, train, eps=20, nominal=["colour"], random_state=1)
+    heavy = perturb(test, train, noise=20, nominal=["colour"], random_seed=1)
     assert abs((heavy["colour"] == "b").mean() - 0.1) < 0.02
 
 
 def test_seeds_rows_and_zero_noise(frames):
     train, test = frames
-    one = perturb(test, train, nominal=["colour"], random_state=3)
-    two = perturb(test, train, nominal=["colour"], random_state=3)
+    one = perturb(test, train, nominal=["colour"], random_seed=3)
+    two = perturb(test, train, nominal=["colour"], random_seed=3)
     pd.testing.assert_frame_equal(one, two)
-    some = perturb(test, train, nominal=["colour"], rows=np.arange(10), random_state=3)
+    some = perturb(test, train, nominal=["colour"], rows=np.arange(10), random_seed=3)
     assert (some["x"].iloc[10:] == 0).all() and (some["x"].iloc[:10] != 0).all()
-    assert (perturb(test, train, eps=0, nominal=["colour"])["x"] == 0).all()
+    assert (perturb(test, train, noise=0, nominal=["colour"])["x"] == 0).all()
 
 
 def test_real_benchmark_columns():
     X, _ = ie.datasets.load_letter(return_X_y=True)
-    noisy = perturb(X.iloc[:100], X.iloc[100:], eps=0.2, nominal=["x-box"], random_state=0)
+    noisy = perturb(X.iloc[:100], X.iloc[100:], noise=0.2, nominal=["x-box"], random_seed=0)
     assert noisy.shape == (100, 16) and set(noisy["x-box"]) <= set(X["x-box"])
     X, _ = ie.datasets.load_wall_robot_navigation(return_X_y=True)
     assert X.shape == (5456, 24)
@@ -53,8 +53,8 @@ def test_real_benchmark_columns():
 
 def test_bad_input_names_the_problem(frames):
     train, test = frames
-    with pytest.raises(ValueError, match="eps must be a finite number >= 0"):
-        perturb(test, train, eps=-1, nominal=["colour"])
+    with pytest.raises(ValueError, match="noise must be a finite number >= 0"):
+        perturb(test, train, noise=-1, nominal=["colour"])
     with pytest.raises(ValueError, match=r"nominal columns \['shape'\] are not in X"):
         perturb(test, train, nominal=["shape"])
     with pytest.raises(ValueError, match=r"columns \['colour'\] are not numeric"):

@@ -23,7 +23,7 @@ def test_1pl_collapsed_covers_truth(sim_1pl, fit_1pl):
     resp, truth = sim_1pl
     assert fit_1pl.attrs["collapsed"] == 1
     assert_converged(fit_1pl)
-    table = ie.difficulty(fit_1pl, hdi_prob=0.9)
+    table = ie.difficulty(fit_1pl, ci_prob=0.9)
     assert 0.84 <= coverage(table, truth["b"]) <= 0.96
     assert np.corrcoef(table["mean"], truth["b"])[0, 1] > 0.9
     theta = fit_1pl.posterior["theta"].mean(("chain", "draw")).values
@@ -51,7 +51,7 @@ def test_1pl_with_missing_cells_covers_truth():
                    progressbar=False, log_likelihood=False)
     assert "obs" in idata.observed_data["y"].dims
     assert_converged(idata)
-    assert 0.84 <= coverage(ie.difficulty(idata, hdi_prob=0.9), truth["b"]) <= 0.96
+    assert 0.84 <= coverage(ie.difficulty(idata, ci_prob=0.9), truth["b"]) <= 0.96
 
 
 def test_2pl_recovers_difficulty_and_discrimination():
@@ -62,7 +62,7 @@ def test_2pl_recovers_difficulty_and_discrimination():
     idata = ie.fit(ie.models.onepl(resp, discrimination=True), draws=1000, tune=1000,
                    chains=4, random_seed=5, progressbar=False, log_likelihood=False)
     assert_converged(idata)
-    assert 0.84 <= coverage(ie.difficulty(idata, hdi_prob=0.9), truth["b"]) <= 0.96
+    assert 0.84 <= coverage(ie.difficulty(idata, ci_prob=0.9), truth["b"]) <= 0.96
     log_a = np.log(idata.posterior["a"])
     assert np.corrcoef(log_a.mean(("chain", "draw")), np.log(truth["a"]))[0, 1] >= 0.8
     hdi = az.hdi(log_a, hdi_prob=0.9)["a"].values

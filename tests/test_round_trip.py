@@ -39,7 +39,7 @@ def test_portfolio_tables_survive_netcdf(tmp_path):
     pd.testing.assert_frame_equal(ie.algorithm_metrics(idata), ie.algorithm_metrics(back))
     for a, b in ((ie.latent_trait(idata, max_draws=30), ie.latent_trait(back, max_draws=30)),):
         pd.testing.assert_frame_equal(ie.portfolio(a), ie.portfolio(b))
-        pd.testing.assert_frame_equal(a.curves, b.curves)
+        pd.testing.assert_frame_equal(a.smoothed, b.smoothed)
     pd.testing.assert_frame_equal(ie.model_goodness(idata, max_draws=30),
                                   ie.model_goodness(back, max_draws=30))
     assert list(back.posterior["item"].values) == list(wide.columns)

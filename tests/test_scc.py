@@ -18,7 +18,7 @@ def pipeline():
     population = {k: v for k, v in ie.robustness.zoo(population=True).items()
                   if k in ("cart_depth2", "cart_depth4", "naive_bayes", "knn_15", "lda_svd",
                            "plsda_2", "prototype", "gbm_2_3")}
-    resp = ie.robustness.cross_val_responses(population, X, y, cv=5, random_state=0,
+    resp = ie.robustness.cross_val_responses(population, X, y, cv=5, random_seed=0,
                                              progressbar=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -26,18 +26,17 @@ def pipeline():
                        progressbar=False, log_likelihood=False)
     models = {k: v for k, v in ie.robustness.families().items()
               if k in ("cart_depth10", "knn_3", "naive_bayes")}
-    clean, noisy = noisy_predictions(models, X, y, noise=0.5, random_state=0,
-                                     progressbar=False)
-    return idata, clean, noisy
+    predictions = noisy_predictions(models, X, y, noise=0.5, random_seed=0, progressbar=False)
+    return idata, predictions.clean, predictions.perturbed
 
 
 def test_kappa_is_one_without_noise_and_falls_with_it(pipeline):
     idata, clean, noisy = pipeline
     curves = scc_from_predictions(idata, clean, noisy, max_draws=30, progressbar=False)
-    assert curves["kappa"].dims == ("model", "bin", "proportion", "draw")
+    assert curves["kappa"].dims == ("model", "bin", "proportion", "sample")
     assert curves["kappa"].shape == (3, 5, 6, 30)
     assert (curves.sel(proportion=0.0).to_array() == 1).all()  # exactly 1 without noise
-    by_p = curves["kappa"].mean(("model", "bin", "draw")).to_series()
+    by_p = curves["kappa"].mean(("model", "bin", "sample")).to_series()
     assert by_p.is_monotonic_decreasing and by_p[1.0] < 0.95
     table = ie.robustness.scc_summary(curves)
     assert table.index.names == ["model", "bin", "proportion"] and len(table) == 3 * 5 * 6
@@ -51,16 +50,19 @@ def test_noisy_predictions_are_seeded(pipeline):
     _, clean, noisy = pipeline
     X, y = ie.datasets.load_optdigits(return_X_y=True)
     model = {"naive_bayes": ie.robustness.families()["naive_bayes"]}
-    again = noisy_predictions(model, X.iloc[:400], y.iloc[:400], noise=0.5, random_state=0,
+    again = noisy_predictions(model, X.iloc[:400], y.iloc[:400], noise=0.5, random_seed=0,
                               progressbar=False)
-    pd.testing.assert_frame_equal(again[1], noisy[["naive_bayes"]])
-    assert (again[0]["naive_bayes"] == clean["naive_bayes"]).all()
+    pd.testing.assert_frame_equal(again.perturbed, noisy[["naive_bayes"]])
+    assert (again.clean["naive_bayes"] == clean["naive_bayes"]).all()
+    with pytest.warns(FutureWarning, match="unpacking NoisyPredictions is deprecated"):
+        old_clean, _ = again  # the tuple of earlier releases, for now
+    assert old_clean is again.clean
     # scc from estimators = noisy_predictions then scc_from_predictions, same seeds
     idata = pipeline[0]
     direct = scc(idata, model, X.iloc[:400], y.iloc[:400], noise=0.5, max_draws=5,
-                 random_state=0, progressbar=False)
-    two_step = scc_from_predictions(idata, *again, max_draws=5, random_state=0,
-                                    progressbar=False)
+                 random_seed=0, progressbar=False)
+    two_step = scc_from_predictions(idata, again.clean, again.perturbed, max_draws=5,
+                                    random_seed=0, progressbar=False)
     assert direct.identical(two_step)
 
 
@@ -71,13 +73,13 @@ def test_bad_input(pipeline):
     with pytest.raises(ValueError, match=r"proportions must lie in \[0, 1\]"):
         scc_from_predictions(idata, clean, noisy, proportions=[0, 1.5], progressbar=False)
     X, y = ie.datasets.load_optdigits(return_X_y=True)
-    with pytest.raises(ValueError, match="eps must be a finite number >= 0"):
+    with pytest.raises(ValueError, match="noise must be a finite number >= 0"):
         noisy_predictions({"nb": ie.robustness.families()["naive_bayes"]}, X.iloc[:100],
                           y.iloc[:100], noise=-0.1, progressbar=False)
     with pytest.raises(TypeError, match="X must be a pandas DataFrame"):
         noisy_predictions({"nb": None}, X.to_numpy(), y)
     curves = scc_from_predictions(idata, clean, noisy, max_draws=5, progressbar=False)
-    with pytest.raises(ValueError, match="proportion 0.5 is not in the curves"):
+    with pytest.raises(ValueError, match="proportion 0.5 is not in the SCCs"):
         p_hardest_most_sensitive(curves, proportion=0.5)
     assert np.isfinite(curves["kappa"]).all()
     other = curves.sel(model=["knn_3", "naive_bayes"])
@@ -92,13 +94,13 @@ def test_taxonomy_and_plots(pipeline):
     import matplotlib.pyplot as plt
 
     idata, clean, noisy = pipeline
-    one, two = (scc_from_predictions(idata, clean, noisy, max_draws=20, random_state=seed,
+    one, two = (scc_from_predictions(idata, clean, noisy, max_draws=20, random_seed=seed,
                                      progressbar=False) for seed in (1, 2))
     tax = ie.robustness.taxonomy([one, two], k=2)
-    assert set(tax["groups"]) == {1, 2} and list(tax["groups"].index) == list(clean.columns)
-    co = tax["co_assignment"].to_numpy()
+    assert set(tax.groups) == {1, 2} and list(tax.groups.index) == list(clean.columns)
+    co = tax.co_assignment.to_numpy()
     assert np.allclose(np.diag(co), 1) and np.allclose(co, co.T) and ((co >= 0) & (co <= 1)).all()
-    assert tax["kappa"].shape == (3, 30)
+    assert tax.kappa.shape == (3, 30)
     with pytest.raises(ValueError, match="k must be between 2"):
         ie.robustness.taxonomy(one, k=9)
     axes = ie.plot_scc(one)

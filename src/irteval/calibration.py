@@ -22,14 +22,12 @@ import pandas as pd
 from arviz.stats.ecdf_utils import ecdf_confidence_band
 from scipy import stats
 
-from .approximations import ConvergenceWarning
-from .data import Responses
+from .data import Responses, Scores
+from .exceptions import ConvergenceWarning
 from .inference import fit
-from .models.continuous import PRIORS as CONTINUOUS_PRIORS
-from .scores import Scores
-
-ONEPL_PRIORS = {"mu_b": 3.0, "sigma_b": 2.0, "sigma_theta": 2.0, "sigma_log_a": 0.5}
-BT_PRIOR_SCALE = 4.0
+from .models.bradley_terry import PRIOR_SCALE as BT_PRIOR_SCALE
+from .models.continuous_irt import PRIORS as CONTINUOUS_PRIORS
+from .models.onepl import PRIORS as ONEPL_PRIORS
 # continuous responses travel as y = logistic(z) on bounds (0, 1); with this clip the round
 # trip z -> y -> z is exact to 5e-4 for |z| <= Z_MAX (1 - y loses digits near y = 1)
 CONTINUOUS_CLIP = 1e-13

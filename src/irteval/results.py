@@ -14,14 +14,7 @@ import arviz as az
 import pandas as pd
 import xarray as xr
 
-#: the CSV tables the CLI writes, and how many leading columns form their index
-TABLES = {
-    "difficulty": 1, "curves": 2,  # (respondent, bin)
-    "leaderboard": 1, "mle_epp": 1, "win_probability": 1, "goodness_of_fit": 0,
-    "algorithm_metrics": 1, "portfolio": 1, "spectrum": 1, "goodness": 1,
-    "scc": 3,  # (model, bin, proportion)
-    "p_hardest": 1, "taxonomy": 1, "co_assignment": 1,
-}
+from .cli.outputs import TABLES
 
 
 @dataclass

@@ -8,8 +8,7 @@ from importlib import resources
 
 import pandas as pd
 
-from ..data import Responses
-from ..scores import Scores
+from ..data import Responses, Scores
 
 __all__ = ["BENCHMARKS", "load_airt_reference", "load_auc_scores", "load_classification_cts",
            "load_csp_minizinc", "load_letter", "load_optdigits", "load_optdigits_responses",

@@ -3,7 +3,7 @@
     python -m irteval.datasets.make_responses --dataset optdigits [--n-jobs 2]
 
 Trains every configuration of ``irteval.robustness.zoo(population=True)`` with
-stratified 5-fold cross-validation (``random_state=0``) on the benchmark and writes
+stratified 5-fold cross-validation (``random_seed=0``) on the benchmark and writes
 ``data/<dataset>_responses.csv.gz`` (rows: instances, columns: models, 1 = correct).
 """
 
@@ -25,7 +25,7 @@ def main(argv=None):
     out = args.out or Path(__file__).parent / "data" / f"{args.dataset}_responses.csv.gz"
     X, y = BENCHMARKS[args.dataset](return_X_y=True)
     start = time.perf_counter()
-    resp = cross_val_responses(zoo(population=True), X, y, cv=5, random_state=0,
+    resp = cross_val_responses(zoo(population=True), X, y, cv=5, random_seed=0,
                                n_jobs=args.n_jobs)
     wide = resp.to_wide(rows="item").astype("int8")
     wide.to_csv(out, compression={"method": "gzip", "mtime": 0})

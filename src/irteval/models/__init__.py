@@ -1,7 +1,11 @@
-"""PyMC model builders; each takes a data object and returns a ``pymc.Model`` with named dims."""
+"""PyMC model builders. Each takes a data object and returns a subclass of ``pymc.Model``
+(:class:`~irteval.models.base.BaseModel`) with named dims, which also tells
+:func:`irteval.fit` how to run it."""
 
-from .bradley_terry import bradley_terry
-from .continuous import continuous_irt
-from .onepl import onepl
+from .base import BaseModel
+from .bradley_terry import BradleyTerry, bradley_terry
+from .continuous_irt import ContinuousIRT, continuous_irt
+from .onepl import OnePL, onepl
 
-__all__ = ["bradley_terry", "continuous_irt", "onepl"]
+__all__ = ["BaseModel", "BradleyTerry", "ContinuousIRT", "OnePL", "bradley_terry",
+           "continuous_irt", "onepl"]

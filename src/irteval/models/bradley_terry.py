@@ -1,11 +1,13 @@
 """Bayesian EPP: player strengths from their rankings in rounds.
 
-Both likelihoods give P(i beats j in a round) = logistic(epp_i - epp_j):
+Every likelihood gives P(i beats j in a round) = logistic(epp_i - epp_j):
 
 - ``"plackett_luce"`` (default): each round's ranking is a sequence of choices, the best
   of the players left is chosen with probability exp(epp_k) / sum_{l left} exp(epp_l).
   Exact when score = strength + Gumbel noise, so its intervals are honest. Ties use
   Breslow's rule (every member of a tied group faces the whole group and the players below).
+  The observed variable ``rank`` (round, player) holds each player's competition rank in the
+  round (0 = best; tied players share the rank of their group's first place; -1 = absent).
 - ``"pairwise"``: the paper's Bradley–Terry on the pair table, each unordered pair once,
   w_ij ~ Binomial(n_ij, logistic(epp_i - epp_j)) with half-wins for ties. Pairs from one
   round share its scores, so this is a composite likelihood: right centre, intervals too
@@ -21,63 +23,55 @@ player that never wins finite, and, unlike a hierarchical scale, leaves the post
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
-import xarray as xr
+from scipy.stats import rankdata
 
-from ..scores import Scores, warn_unidentified
+from .._validation import warn_user
+from ..data import Scores
+from ..exceptions import IdentificationWarning
+from .base import BaseModel
 
 LIKELIHOODS = ("plackett_luce", "pairwise", "davidson")
+#: sd of the zero-sum normal prior on the strengths
+PRIOR_SCALE = 4.0
 
 
-def _rankings(scores: Scores):
-    """Per round, the players present from best to worst (order), which positions are real
-    (mask) and where each position's tie group starts (group_start)."""
-    mat = scores.matrix
-    width = int((~np.isnan(mat)).sum(axis=0).max())
-    rounds = mat.shape[1]
-    order = np.zeros((rounds, width), dtype=np.int64)
-    mask = np.zeros((rounds, width))
-    group_start = np.zeros((rounds, width), dtype=np.int64)
-    for r in range(rounds):
-        present = np.flatnonzero(~np.isnan(mat[:, r]))
-        ranked = present[np.argsort(-mat[present, r], kind="stable")]
-        values = mat[ranked, r]
-        m = len(ranked)
-        order[r, :m] = ranked
-        mask[r, :m] = 1.0
-        new_group = np.r_[True, values[1:] != values[:-1]]
-        group_start[r, :m] = np.maximum.accumulate(np.where(new_group, np.arange(m), 0))
-    return order, mask, group_start
+def competition_ranks(matrix):
+    """Rank of every player in every round of a players x rounds score matrix (higher is
+    better, NaN = absent) as (round, player): the number of present players with a strictly
+    higher score (0 = best; ties share a rank), -1 where absent."""
+    ranks = rankdata(-matrix, method="min", axis=0, nan_policy="omit") - 1
+    return np.where(np.isnan(matrix), -1, ranks).astype(np.int64).T
 
 
-def plackett_luce_logp(epp, order, mask, group_start):
-    """Log-probability of each position's choice, (rounds, positions); 0 where masked."""
-    top = pt.max(epp)
-    strength = epp[order]
-    weight = mask * pt.exp(strength - top)
-    suffix = pt.cumsum(weight[:, ::-1], axis=1)[:, ::-1]  # sum over this position and below
-    rows = pt.arange(order.shape[0])[:, None]
-    denominator = pt.log(suffix[rows, group_start]) + top
-    return mask * (strength - denominator)
+def plackett_luce_logp(rank, strength, present):
+    """Log-probability of each round's ranking, summed over its players (batch over rounds).
+
+    With the present players sorted by rank, s_k their strengths and g_k the position where
+    k's tie group starts: sum_k s_k - log sum_{l >= g_k} exp(s_l) (Breslow's ties)."""
+    n = rank.shape[-1]
+    key = pt.where(present, rank, n)  # absent players sort last
+    order = pt.argsort(key, axis=-1)
+    s = pt.take_along_axis(pt.broadcast_to(strength, key.shape), order, axis=-1)
+    inside = pt.take_along_axis(present, order, axis=-1)
+    start = pt.minimum(pt.take_along_axis(key, order, axis=-1), n - 1)
+    top = pt.max(strength)
+    suffix = pt.cumsum((inside * pt.exp(s - top))[..., ::-1], axis=-1)[..., ::-1]
+    # absent slots read 1, not their empty sum: log(0) there would make the gradient NaN
+    denominator = pt.log(pt.where(inside, pt.take_along_axis(suffix, start, axis=-1), 1.0))
+    return pt.where(inside, s - denominator - top, 0.0).sum(axis=-1)
 
 
-def _round_log_likelihood(posterior, *, order, mask, group_start, rounds):
-    """Plackett–Luce log-likelihood of each round's ranking for every draw (for az.loo:
-    leave one round out)."""
-    strength = posterior["strength"].values  # (chain, draw, player)
-    s = strength[..., order]  # (chain, draw, round, position)
-    top = s.max(axis=(-2, -1), keepdims=True)
-    suffix = np.cumsum((mask * np.exp(s - top))[..., ::-1], axis=-1)[..., ::-1]
-    denominator = np.log(np.take_along_axis(
-        suffix, np.broadcast_to(group_start, suffix.shape), axis=-1)) + top
-    per_round = (mask * (s - denominator)).sum(axis=-1)
-    return xr.Dataset({"ranking": (("chain", "draw", "round"), per_round)},
-                      coords={"chain": posterior["chain"], "draw": posterior["draw"],
-                              "round": rounds})
+def plackett_luce_random(strength, present, rng=None, size=None):
+    """Rankings replicated from score = strength + Gumbel noise for the present players (no
+    ties), in the encoding of ``rank``; ``strength`` may carry leading draw dims."""
+    shape = (np.broadcast_shapes(np.shape(present), np.shape(strength)) if size is None
+             else (*size, np.shape(strength)[-1]))
+    score = np.where(present, strength + rng.gumbel(size=shape), -np.inf)
+    rank = np.argsort(np.argsort(-score, axis=-1, kind="stable"), axis=-1)
+    return np.where(present, rank, -1)
 
 
 def _pairwise_logp(wins, matches, diff):
@@ -88,8 +82,71 @@ def _pairwise_random(matches, diff, rng=None, size=None):
     return rng.binomial(matches.astype(np.int64), 1 / (1 + np.exp(-diff)), size=size)
 
 
+class BradleyTerry(BaseModel):
+    """The Bayesian EPP model (build it with :func:`bradley_terry`)."""
+
+    family = "bradley_terry"
+    mode_optimizer = "L-BFGS-B"  # the posterior is log-concave: quasi-Newton from any start
+
+    def __init__(self, scores: Scores, *, likelihood="plackett_luce", reference=None,
+                 prior_scale=PRIOR_SCALE):
+        if not isinstance(scores, Scores):
+            raise TypeError(f"expected irteval.Scores, got {type(scores).__name__}; build one "
+                            "with Scores.from_long or Scores.from_wide")
+        if likelihood not in LIKELIHOODS:
+            raise ValueError(f"likelihood={likelihood!r} is not one of {LIKELIHOODS}")
+        if reference is not None and reference not in scores.players:
+            raise ValueError(f"reference {reference!r} is not a player")
+        _warn_extremes(scores)
+        coords = {"player": np.asarray(scores.players)}
+        if likelihood == "plackett_luce":
+            coords["round"] = np.asarray(scores.rounds)
+        else:
+            pairs = scores.pairs()
+            coords["pair"] = np.arange(len(pairs))
+            coords["outcome"] = ["win_i", "win_j", "tie"]
+        super().__init__(coords=coords)
+        self._build_args = ((scores,), {"likelihood": likelihood, "reference": reference,
+                                        "prior_scale": prior_scale})
+        self.scores, self.likelihood = scores, likelihood
+        self.reference, self.prior_scale = reference, prior_scale
+
+        strength = pm.ZeroSumNormal("strength", sigma=prior_scale, dims="player")
+        shift = 0.0 if reference is None else strength[scores.players.get_loc(reference)]
+        pm.Deterministic("epp", strength - shift, dims="player")
+        if likelihood == "plackett_luce":
+            rank = competition_ranks(scores.matrix)
+            pm.CustomDist("rank", strength, (rank >= 0).astype(np.int8),
+                          logp=plackett_luce_logp, random=plackett_luce_random,
+                          signature="(n),(n)->(n)", dtype="int64", observed=rank,
+                          dims=("round", "player"))
+            return
+        i = pm.Data("pair_i", pairs["i"].to_numpy(), dims="pair")
+        j = pm.Data("pair_j", pairs["j"].to_numpy(), dims="pair")
+        matches = pm.Data("matches", pairs["matches"].to_numpy(), dims="pair")
+        diff = strength[i] - strength[j]
+        if likelihood == "pairwise":
+            pm.CustomDist("wins", matches, diff, logp=_pairwise_logp, random=_pairwise_random,
+                          observed=pairs["wins_i"].to_numpy(), dims="pair")
+        else:
+            log_nu = pm.Normal("log_nu", 0.0, 2.0)  # tie propensity; P(tie | equal) = nu/(2+nu)
+            ties = pairs["ties"].to_numpy()
+            outcomes = np.column_stack([pairs["wins_i"] - ties / 2,
+                                        pairs["matches"] - pairs["wins_i"] - ties / 2, ties])
+            logits = pt.stack([diff / 2, -diff / 2, pt.broadcast_to(log_nu, diff.shape)], axis=-1)
+            pm.Multinomial("outcomes", n=matches, p=pt.special.softmax(logits, axis=-1),
+                           observed=outcomes.astype(np.int64), dims=("pair", "outcome"))
+
+    def fit_attrs(self):
+        return {"irteval_family": self.family, "irteval_model": "bradley_terry",
+                "likelihood": self.likelihood, "player_name": self.scores.player_name,
+                "round_name": self.scores.round_name,
+                "higher_is_better": int(self.scores.higher_is_better),
+                "prior_scale": self.prior_scale}
+
+
 def bradley_terry(scores: Scores, *, likelihood="plackett_luce", reference=None,
-                  prior_scale=4.0):
+                  prior_scale=PRIOR_SCALE) -> BradleyTerry:
     """Build the Bayesian EPP model for a :class:`~irteval.Scores`.
 
     Parameters
@@ -103,61 +160,26 @@ def bradley_terry(scores: Scores, *, likelihood="plackett_luce", reference=None,
 
     Returns
     -------
-    pymc.Model
-        Free ``strength`` (sums to zero); ``epp`` = strength (minus the
-        reference's). Pairwise: observed ``wins`` (dim pair). Davidson: ``log_nu`` and
-        observed ``outcomes`` (dims pair, outcome). Plackett–Luce: the rankings
-        enter through a potential (data ``ranking``: player codes best first, per round),
-        and ``fit`` stores each round's log-likelihood for ``az.loo``.
+    BradleyTerry
+        A :class:`pymc.Model` with free ``strength`` (sums to zero) and ``epp`` = strength
+        (minus the reference's). Plackett–Luce: observed ``rank`` (dims round, player);
+        pairwise: observed ``wins`` (dim pair); Davidson: ``log_nu`` and observed
+        ``outcomes`` (dims pair, outcome).
     """
-    if not isinstance(scores, Scores):
-        raise TypeError(f"expected irteval.Scores, got {type(scores).__name__}; build one with "
-                        "Scores.from_long or Scores.from_wide")
-    if likelihood not in LIKELIHOODS:
-        raise ValueError(f"likelihood={likelihood!r} is not one of {LIKELIHOODS}")
-    if reference is not None and reference not in scores.players:
-        raise ValueError(f"reference {reference!r} is not a player")
-    warn_unidentified(scores)
-    coords = {"player": np.asarray(scores.players)}
-    if likelihood in ("pairwise", "davidson"):
-        pairs = scores.pairs()
-        coords["pair"] = np.arange(len(pairs))
-        coords["outcome"] = ["win_i", "win_j", "tie"]
-    else:
-        order, mask, group_start = _rankings(scores)
-        coords["round"] = np.asarray(scores.rounds)
-        coords["position"] = np.arange(order.shape[1])
-    with pm.Model(coords=coords) as model:
-        strength = pm.ZeroSumNormal("strength", sigma=prior_scale, dims="player")
-        shift = 0.0 if reference is None else strength[scores.players.get_loc(reference)]
-        pm.Deterministic("epp", strength - shift, dims="player")
-        if likelihood in ("pairwise", "davidson"):
-            i = pm.Data("pair_i", pairs["i"].to_numpy(), dims="pair")
-            j = pm.Data("pair_j", pairs["j"].to_numpy(), dims="pair")
-            matches = pm.Data("matches", pairs["matches"].to_numpy(), dims="pair")
-            diff = strength[i] - strength[j]
-        if likelihood == "pairwise":
-            pm.CustomDist("wins", matches, diff, logp=_pairwise_logp,
-                          random=_pairwise_random, observed=pairs["wins_i"].to_numpy(),
-                          dims="pair")
-        elif likelihood == "davidson":
-            log_nu = pm.Normal("log_nu", 0.0, 2.0)  # tie propensity; P(tie | equal) = nu/(2+nu)
-            ties = pairs["ties"].to_numpy()
-            outcomes = np.column_stack([pairs["wins_i"] - ties / 2,
-                                        pairs["matches"] - pairs["wins_i"] - ties / 2, ties])
-            logits = pt.stack([diff / 2, -diff / 2, pt.broadcast_to(log_nu, diff.shape)], axis=-1)
-            pm.Multinomial("outcomes", n=matches, p=pt.special.softmax(logits, axis=-1),
-                           observed=outcomes.astype(np.int64), dims=("pair", "outcome"))
-        else:
-            order_d = pm.Data("ranking", order, dims=("round", "position"))
-            mask_d = pm.Data("position_mask", mask, dims=("round", "position"))
-            start_d = pm.Data("group_start", group_start, dims=("round", "position"))
-            pm.Potential("ranking_logp",
-                         plackett_luce_logp(strength, order_d, mask_d, start_d).sum())
-    if likelihood == "plackett_luce":
-        model.irteval_log_likelihood = partial(_round_log_likelihood, order=order, mask=mask,
-                                               group_start=group_start, rounds=coords["round"])
-    model.irteval_attrs = {"irteval_model": f"bradley_terry:{likelihood}",
-                           "player_name": scores.player_name, "round_name": scores.round_name,
-                           "higher_is_better": int(scores.higher_is_better)}
-    return model
+    return BradleyTerry(scores, likelihood=likelihood, reference=reference,
+                        prior_scale=prior_scale)
+
+
+def _warn_extremes(scores: Scores):
+    """Warn about players that never won a match, won every match, or met no other player:
+    the likelihood alone would push their EPP to -inf (+inf, anywhere), so only the prior
+    keeps it finite."""
+    wins, matches, _ = scores.win_matrices()
+    won, played = wins.sum(axis=1), matches.sum(axis=1)
+    for extreme, what in ((played == 0, "met no other player in any round"),
+                          ((won == 0) & (played > 0), "never won a match (nor tied one)"),
+                          ((won == played) & (played > 0), "won every match")):
+        if extreme.any():
+            warn_user(f"{int(extreme.sum())} {scores.player_name}s {what} (e.g. "
+                      f"{list(scores.players[extreme][:5])}): their EPPs are identified only "
+                      "by the prior", IdentificationWarning)

@@ -6,15 +6,162 @@ Items i are test instances, respondents j are the models answering them.
 Instance difficulties are hierarchical, b_i ~ Normal(mu_b, sigma_b), so an instance
 every model got right still has a finite difficulty; abilities sum to zero, which
 identifies the location exactly (a soft prior anchor lets mu_b and theta drift
-together and mixes ~25x worse). See ``models/onepl.md``.
+together and mixes ~25x worse). On a complete matrix the 1PL has an exact marginal form
+(:mod:`irteval.models.onepl_marginal`) that :func:`irteval.fit` runs instead.
+See ``models/onepl.md``.
 """
 
 from __future__ import annotations
 
+import arviz as az
 import numpy as np
 import pymc as pm
+from pymc.backends.arviz import find_constants, find_observations
 
-from ..data import Responses, warn_unidentified
+from .._validation import warn_user
+from ..data import Responses
+from . import onepl_marginal
+from ..exceptions import IdentificationWarning
+from .base import BaseModel, Marginal
+
+#: default prior scales: sd of the mean difficulty mu_b, half-normal scales of sigma_b and
+#: sigma_theta (1PL) and of the log-discrimination spread sigma_log_a (2PL)
+PRIORS = {"mu_b": 3.0, "sigma_b": 2.0, "sigma_theta": 2.0, "sigma_log_a": 0.5}
+
+
+class OnePL(BaseModel):
+    """The 1PL / 2PL as a PyMC model (build it with :func:`onepl`)."""
+
+    family = "binary_irt"
+
+    def __init__(self, responses: Responses, *, discrimination=False, prior_scale=None,
+                 batch_size=None):
+        if not isinstance(responses, Responses):
+            raise TypeError(
+                f"expected irteval.Responses, got {type(responses).__name__}; build one with "
+                "Responses.from_long or Responses.from_wide")
+        if responses.kind != "binary":
+            raise ValueError(f"the 1PL/2PL needs binary responses, got kind={responses.kind!r}")
+        priors = dict(PRIORS)
+        unknown = set(prior_scale or {}) - set(priors)
+        if unknown:
+            raise ValueError(f"unknown prior_scale keys {sorted(unknown)}; known: {sorted(priors)}")
+        priors.update(prior_scale or {})
+        if batch_size is not None and not (isinstance(batch_size, (int, np.integer))
+                                           and 0 < batch_size < responses.n_obs):
+            raise ValueError(f"batch_size must be an integer between 1 and the number of "
+                             f"observed cells - 1 ({responses.n_obs - 1}), got {batch_size!r}")
+        _warn_extremes(responses)
+        complete = responses.n_obs == responses.n_items * responses.n_respondents
+        coords = {"item": np.asarray(responses.items),
+                  "respondent": np.asarray(responses.respondents)}
+        if not complete and batch_size is None:
+            coords["obs"] = np.arange(responses.n_obs)
+        super().__init__(coords=coords)
+        self._build_args = ((responses,), {"discrimination": discrimination,
+                                           "prior_scale": prior_scale, "batch_size": batch_size})
+        self.responses, self.priors = responses, priors
+        self.discrimination, self.batch_size, self.complete = discrimination, batch_size, complete
+        # the 2PL's geometry produced divergences at 0.9
+        self.target_accept = 0.95 if discrimination else 0.9
+        self.is_minibatch = batch_size is not None
+        self._declare()
+
+    def _declare(self):
+        r, scale = self.responses, self.priors
+        mu_b = pm.Normal("mu_b", 0.0, scale["mu_b"])
+        sigma_b = pm.HalfNormal("sigma_b", scale["sigma_b"])
+        b = pm.Normal("b", mu_b, sigma_b, dims="item")
+        if self.discrimination:
+            theta = pm.ZeroSumNormal("theta", sigma=1.0, dims="respondent")
+            sigma_log_a = pm.HalfNormal("sigma_log_a", scale["sigma_log_a"])
+            # non-centred: 30-odd binary answers say little about one instance's a_i, and the
+            # centred form diverged (4 of 4000 transitions at log a ~ N(0, 1), 300 x 30)
+            a_z = pm.Normal("a_z", 0.0, 1.0, dims="item")
+            a = pm.Deterministic("a", pm.math.exp(sigma_log_a * a_z), dims="item")
+        else:
+            sigma_theta = pm.HalfNormal("sigma_theta", scale["sigma_theta"])
+            theta = pm.ZeroSumNormal("theta", sigma=sigma_theta, dims="respondent")
+            a = 1.0
+        if self.batch_size is not None:  # minibatch ADVI: random cells, likelihood scaled up
+            item_idx, respondent_idx, y = pm.Minibatch(
+                r.item_idx, r.respondent_idx, r.values.astype(np.int32),
+                batch_size=self.batch_size)
+            a_obs = a[item_idx] if self.discrimination else a
+            eta = a_obs * (theta[respondent_idx] - b[item_idx])
+            pm.Bernoulli("y", logit_p=eta, observed=y, total_size=r.n_obs)
+        elif self.complete:  # dense matrix: no index gathers, about twice as fast
+            a_col = a[:, None] if self.discrimination else a
+            eta = a_col * (theta[None, :] - b[:, None])
+            pm.Bernoulli("y", logit_p=eta, observed=r.to_wide(rows="item").to_numpy(),
+                         dims=("item", "respondent"))
+        else:  # missing cells: the likelihood runs over the observed cells only
+            item_idx = pm.Data("item_idx", r.item_idx, dims="obs")
+            respondent_idx = pm.Data("respondent_idx", r.respondent_idx, dims="obs")
+            a_obs = a[item_idx] if self.discrimination else a
+            eta = a_obs * (theta[respondent_idx] - b[item_idx])
+            pm.Bernoulli("y", logit_p=eta, observed=r.values, dims="obs")
+
+    # ------------------------------------------------------------------ for fit
+    def fit_attrs(self):
+        return {
+            "irteval_family": self.family, "irteval_model": "2pl" if self.discrimination else "1pl",
+            "item_name": self.responses.item_name,
+            "respondent_name": self.responses.respondent_name, "complete": int(self.complete),
+            **({"minibatch": int(self.batch_size)} if self.batch_size is not None else {}),
+            **{f"prior_{k}": v for k, v in self.priors.items()},
+        }
+
+    def _collapsible(self):
+        return not self.discrimination and self.complete and self.batch_size is None
+
+    def no_mode_reason(self, marginal):
+        if marginal:
+            return None
+        return ("MAP/Laplace need a posterior mode, and the joint density of this hierarchical "
+                "model has none (it grows without bound as its scale sigma_b -> 0). "
+                "They are available for the 1PL on a complete matrix (through the collapsed "
+                "model); otherwise use method='advi' or 'nuts'")
+
+    def marginal(self):
+        if not self._collapsible():
+            return None
+        small = onepl_marginal.marginal_model(self._matrix(), self.coords["respondent"],
+                                              self.priors)
+        key = (self.responses.n_respondents, self.priors["mu_b"], self.priors["sigma_b"],
+               self.priors["sigma_theta"])
+        return Marginal(small, cache_key=key, mode_optimizer="L-BFGS-B")
+
+    def complete_marginal(self, marginal_idata, rng, point_only):
+        post = marginal_idata.posterior
+        n_chain, n_draw = post.sizes["chain"], post.sizes["draw"]
+
+        def flat(name):
+            return post[name].values.reshape(n_chain * n_draw, *post[name].shape[2:])
+
+        b = onepl_marginal.draw_difficulties(self._matrix(), flat("mu_b"), flat("sigma_b"),
+                                             flat("theta"), rng, mode=point_only)
+        posterior = post.drop_vars(["marginal_loglik", "correct"], errors="ignore").assign_coords(
+            item=np.asarray(self.coords["item"])).assign(
+            b=(("chain", "draw", "item"), b.reshape(n_chain, n_draw, -1)))
+        idata = az.InferenceData(posterior=posterior)
+        if "sample_stats" in marginal_idata.groups():
+            idata.add_groups(sample_stats=marginal_idata.sample_stats)
+        idata.extend(az.from_dict(
+            observed_data=find_observations(self), constant_data=find_constants(self),
+            coords={k: np.asarray(v) for k, v in self.coords.items()},
+            dims={k: list(v) for k, v in self.named_vars_to_dims.items()}))
+        idata.attrs["collapsed"] = 1
+        return idata
+
+    def diagnostic_subset(self, marginal):
+        if not marginal:
+            return None
+        # items with equal counts share one conditional of b: one of each suffices
+        return {"item": np.unique(self._matrix().sum(axis=1), return_index=True)[1]}
+
+    def _matrix(self):
+        return self.responses.to_wide(rows="item").to_numpy(dtype=float)
 
 
 def onepl(responses: Responses, *, discrimination=False, prior_scale=None, batch_size=None):
@@ -28,8 +175,8 @@ def onepl(responses: Responses, *, discrimination=False, prior_scale=None, batch
         Add a positive discrimination ``a_i`` per item (2PL). The ability scale is then
         fixed (theta ~ ZeroSumNormal(1)) because a_i absorbs it.
     prior_scale : dict, optional
-        Override prior scales: ``mu_b`` (sd of the mean difficulty, default 3),
-        ``sigma_b`` and ``sigma_theta`` (half-normal scales, default 2), ``sigma_log_a``
+        Override prior scales (:data:`PRIORS`): ``mu_b`` (sd of the mean difficulty, default
+        3), ``sigma_b`` and ``sigma_theta`` (half-normal scales, default 2), ``sigma_log_a``
         (half-normal scale of the log-discrimination spread, default 0.5).
     batch_size : int, optional
         Minibatch model for ``fit(method="advi")``: each optimisation step evaluates the
@@ -38,76 +185,34 @@ def onepl(responses: Responses, *, discrimination=False, prior_scale=None, batch
 
     Returns
     -------
-    pymc.Model
-        Free variables ``mu_b``, ``sigma_b``, ``b`` (item difficulty), ``theta``
-        (ability, summing to zero: that fixes the location) and ``sigma_theta`` (1PL) or
-        ``sigma_log_a``, ``a_z`` (2PL, with deterministic ``a = exp(sigma_log_a * a_z)``).
-        Observed ``y`` over dim ``obs``.
+    OnePL
+        A :class:`pymc.Model` with free variables ``mu_b``, ``sigma_b``, ``b`` (item
+        difficulty), ``theta`` (ability, summing to zero: that fixes the location) and
+        ``sigma_theta`` (1PL) or ``sigma_log_a``, ``a_z`` (2PL, with deterministic
+        ``a = exp(sigma_log_a * a_z)``). Observed ``y`` over dims (item, respondent), or
+        ``obs`` when cells are missing.
     """
-    if not isinstance(responses, Responses):
-        raise TypeError(
-            f"expected irteval.Responses, got {type(responses).__name__}; build one with "
-            "Responses.from_long or Responses.from_wide"
-        )
-    if responses.kind != "binary":
-        raise ValueError(f"the 1PL/2PL needs binary responses, got kind={responses.kind!r}")
-    warn_unidentified(responses)
-    scale = {"mu_b": 3.0, "sigma_b": 2.0, "sigma_theta": 2.0, "sigma_log_a": 0.5}
-    unknown = set(prior_scale or {}) - set(scale)
-    if unknown:
-        raise ValueError(f"unknown prior_scale keys {sorted(unknown)}; known: {sorted(scale)}")
-    scale.update(prior_scale or {})
+    return OnePL(responses, discrimination=discrimination, prior_scale=prior_scale,
+                 batch_size=batch_size)
 
-    if batch_size is not None and not (isinstance(batch_size, (int, np.integer))
-                                       and 0 < batch_size < responses.n_obs):
-        raise ValueError(f"batch_size must be an integer between 1 and the number of observed "
-                         f"cells - 1 ({responses.n_obs - 1}), got {batch_size!r}")
-    complete = responses.n_obs == responses.n_items * responses.n_respondents
-    coords = {"item": np.asarray(responses.items),
-              "respondent": np.asarray(responses.respondents)}
-    if not complete and batch_size is None:
-        coords["obs"] = np.arange(responses.n_obs)
-    with pm.Model(coords=coords) as model:
-        mu_b = pm.Normal("mu_b", 0.0, scale["mu_b"])
-        sigma_b = pm.HalfNormal("sigma_b", scale["sigma_b"])
-        b = pm.Normal("b", mu_b, sigma_b, dims="item")
-        if discrimination:
-            theta = pm.ZeroSumNormal("theta", sigma=1.0, dims="respondent")
-            sigma_log_a = pm.HalfNormal("sigma_log_a", scale["sigma_log_a"])
-            # non-centred: 30-odd binary answers say little about one instance's a_i, and the
-            # centred form diverged (4 of 4000 transitions at log a ~ N(0, 1), 300 x 30)
-            a_z = pm.Normal("a_z", 0.0, 1.0, dims="item")
-            a = pm.Deterministic("a", pm.math.exp(sigma_log_a * a_z), dims="item")
-        else:
-            sigma_theta = pm.HalfNormal("sigma_theta", scale["sigma_theta"])
-            theta = pm.ZeroSumNormal("theta", sigma=sigma_theta, dims="respondent")
-            a = 1.0
-        if batch_size is not None:  # minibatch ADVI: random cells, likelihood scaled up
-            item_idx, respondent_idx, y = pm.Minibatch(
-                responses.item_idx, responses.respondent_idx, responses.values.astype(np.int32),
-                batch_size=batch_size)
-            a_obs = a[item_idx] if discrimination else a
-            eta = a_obs * (theta[respondent_idx] - b[item_idx])
-            pm.Bernoulli("y", logit_p=eta, observed=y, total_size=responses.n_obs)
-        elif complete:  # dense matrix: no index gathers, about twice as fast
-            a_col = a[:, None] if discrimination else a
-            eta = a_col * (theta[None, :] - b[:, None])
-            pm.Bernoulli("y", logit_p=eta, observed=responses.to_wide().to_numpy(),
-                         dims=("item", "respondent"))
-        else:  # missing cells: the likelihood runs over the observed cells only
-            item_idx = pm.Data("item_idx", responses.item_idx, dims="obs")
-            respondent_idx = pm.Data("respondent_idx", responses.respondent_idx, dims="obs")
-            a_obs = a[item_idx] if discrimination else a
-            eta = a_obs * (theta[respondent_idx] - b[item_idx])
-            pm.Bernoulli("y", logit_p=eta, observed=responses.values, dims="obs")
 
-    model.irteval_attrs = {
-        "irteval_model": "2pl" if discrimination else "1pl",
-        "item_name": responses.item_name,
-        "respondent_name": responses.respondent_name,
-        "complete": int(complete),
-        **({"minibatch": int(batch_size)} if batch_size is not None else {}),
-        "target_accept": 0.95 if discrimination else 0.9,
-        **{f"prior_{k}": v for k, v in scale.items()},
-    }
-    return model
+def _warn_extremes(responses: Responses):
+    """Warn about items every respondent answered correctly (or wrongly) and respondents with
+    every answer right (or wrong): the likelihood alone would push their difficulty (ability)
+    to infinity, so only the prior keeps it finite. The posterior is still proper, but such
+    estimates mostly restate the prior."""
+    for labels, codes, name, other, what in (
+            (responses.items, responses.item_idx, responses.item_name,
+             responses.respondent_name, "difficulties"),
+            (responses.respondents, responses.respondent_idx, responses.respondent_name,
+             responses.item_name, "abilities")):
+        n = np.bincount(codes, minlength=len(labels))
+        right = np.bincount(codes, weights=responses.values, minlength=len(labels))
+        for extreme, how in ((right == n, "correctly"), (right == 0, "wrongly")):
+            if not extreme.any():
+                continue
+            who = (f"were answered {how} by every {other}" if what == "difficulties"
+                   else f"answered every {other} {how}")
+            warn_user(f"{int(extreme.sum())} {name}s {who} (e.g. {list(labels[extreme][:5])}): "
+                      f"their {what} are identified only by the prior",
+                      IdentificationWarning)

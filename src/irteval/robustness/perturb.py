@@ -12,30 +12,37 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._compat import renamed
 
-def perturb(X, X_train, *, eps=0.2, nominal=(), rows=None, random_state=None) -> pd.DataFrame:
+
+def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, eps=None,
+            random_state=None) -> pd.DataFrame:
     """A noisy copy of ``X``, with noise scaled by the statistics of ``X_train``.
 
     Parameters
     ----------
     X, X_train : DataFrame
         Instances to perturb and the training data of the same columns.
-    eps : float
-        Noise magnitude (the paper uses 0.2).
+    noise : float
+        Noise magnitude eps (the paper uses 0.2).
     nominal : sequence of column names
         Columns redrawn from their training distribution instead of getting Gaussian noise.
     rows : boolean mask or integer positions, optional
         Perturb only these rows of ``X`` (default: all).
-    random_state : int or numpy Generator
+    random_seed : int or numpy Generator
+    eps, random_state
+        Old names of ``noise`` and ``random_seed``.
     """
+    noise = renamed(noise, eps, "eps", "noise")
+    random_seed = renamed(random_seed, random_state, "random_state", "random_seed")
     for name, frame in (("X", X), ("X_train", X_train)):
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
     if list(X.columns) != list(X_train.columns):
         raise ValueError("X and X_train must have the same columns in the same order; "
                          f"they differ at {sorted(set(X.columns) ^ set(X_train.columns))[:5]}")
-    if not np.isfinite(eps) or eps < 0:
-        raise ValueError(f"eps must be a finite number >= 0, got {eps}")
+    if not np.isfinite(noise) or noise < 0:
+        raise ValueError(f"noise must be a finite number >= 0, got {noise}")
     nominal = list(nominal)
     unknown = [c for c in nominal if c not in X.columns]
     if unknown:
@@ -47,16 +54,16 @@ def perturb(X, X_train, *, eps=0.2, nominal=(), rows=None, random_state=None) ->
     bad = [c for c in numeric if not pd.api.types.is_numeric_dtype(X[c])]
     if bad:
         raise ValueError(f"columns {bad[:5]} are not numeric; list them in nominal=")
-    rng = np.random.default_rng(random_state)
+    rng = np.random.default_rng(random_seed)
     mask = np.zeros(len(X), dtype=bool)
     mask[slice(None) if rows is None else rows] = True
     out = X.copy()
     out[numeric] = out[numeric].astype(float)
     if numeric:
         sd = X_train[numeric].std(ddof=1).fillna(0.0).to_numpy()
-        noise = rng.normal(size=(int(mask.sum()), len(numeric))) * eps * sd
-        out.loc[mask, numeric] = X.loc[mask, numeric].to_numpy(dtype=float) + noise
-    redraw_prob = 1 - np.exp(-eps)
+        jitter = rng.normal(size=(int(mask.sum()), len(numeric))) * noise * sd
+        out.loc[mask, numeric] = X.loc[mask, numeric].to_numpy(dtype=float) + jitter
+    redraw_prob = 1 - np.exp(-noise)
     for col in nominal:
         freq = X_train[col].value_counts(normalize=True)
         redraw = mask & (rng.random(len(X)) < redraw_prob)

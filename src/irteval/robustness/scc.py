@@ -12,6 +12,7 @@ perturbed predictions (folds pooled), without retraining.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -19,7 +20,10 @@ import pandas as pd
 import xarray as xr
 from sklearn.base import clone
 
-from ..draws import equal_count_bins, hdi_prob_or_default, stacked_draws
+from .. import _intervals
+from .._compat import UnpacksWithWarning, renamed
+from .._draws import equal_count_bins, stacked_draws
+from .._validation import check_idata
 from ..parallel import map_draws
 from .perturb import perturb
 from .responses import fold_results
@@ -27,36 +31,46 @@ from .responses import fold_results
 PROPORTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
 
-def _fit_predict_twice(estimator, train, test, fold, *, X, y, eps, nominal, seeds):
+@dataclass(frozen=True)
+class NoisyPredictions(UnpacksWithWarning):
+    """Out-of-fold predictions, instances x models: on the clean and on the perturbed
+    instances."""
+
+    clean: pd.DataFrame
+    perturbed: pd.DataFrame
+
+
+def _fit_predict_twice(estimator, train, test, fold, *, X, y, noise, nominal, seeds):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model = clone(estimator).fit(X.iloc[train], y.iloc[train])
-        noisy = perturb(X.iloc[test], X.iloc[train], eps=eps, nominal=nominal,
-                        random_state=np.random.default_rng(seeds[fold]))
+        noisy = perturb(X.iloc[test], X.iloc[train], noise=noise, nominal=nominal,
+                        random_seed=np.random.default_rng(seeds[fold]))
         return model.predict(X.iloc[test]), model.predict(noisy)
 
 
-def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), cv=5, random_state=0,
-                      n_jobs=None, progressbar=True):
-    """Out-of-fold predictions of every model on the clean and on the perturbed instances.
-
-    Returns ``(clean, perturbed)``, two DataFrames instances x models; the noise of each test
-    fold uses that fold's training statistics (:func:`~irteval.robustness.perturb`).
+def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), cv=5, random_seed=0,
+                      n_jobs=None, progressbar=True, random_state=None) -> NoisyPredictions:
+    """Out-of-fold predictions of every model on the clean and on the perturbed instances;
+    the noise of each test fold uses that fold's training statistics
+    (:func:`~irteval.robustness.perturb`). (``random_state`` is the old name of
+    ``random_seed``.)
     """
+    random_seed = renamed(random_seed, random_state, "random_state", "random_seed")
     if not isinstance(X, pd.DataFrame):
         raise TypeError("X must be a pandas DataFrame (its index labels the instances)")
     y = pd.Series(np.asarray(y), index=X.index)
-    task = partial(_fit_predict_twice, X=X, y=y, eps=noise, nominal=list(nominal),
-                   seeds=np.random.SeedSequence(random_state).spawn(cv))
+    task = partial(_fit_predict_twice, X=X, y=y, noise=noise, nominal=list(nominal),
+                   seeds=np.random.SeedSequence(random_seed).spawn(cv))
     names = list(estimators) if isinstance(estimators, dict) else []
     clean = pd.DataFrame(index=X.index, columns=names, dtype=object)
     perturbed = clean.copy()
     for name, test, (pred_clean, pred_noisy) in fold_results(
-            task, estimators, y, cv=cv, random_state=random_state, n_jobs=n_jobs,
+            task, estimators, y, cv=cv, random_seed=random_seed, n_jobs=n_jobs,
             progressbar=progressbar, description="training with noise"):
         clean.loc[X.index[test], name] = pred_clean
         perturbed.loc[X.index[test], name] = pred_noisy
-    return clean, perturbed
+    return NoisyPredictions(clean, perturbed)
 
 
 def _agreement(a, b, n_classes):
@@ -80,21 +94,23 @@ def _agreement(a, b, n_classes):
 
 
 def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), cv=5, proportions=PROPORTIONS,
-        n_bins=5, max_draws=100, random_state=0, n_jobs=None, progressbar=True) -> xr.Dataset:
+        n_bins=5, max_draws=100, random_seed=0, n_jobs=None, progressbar=True,
+        random_state=None) -> xr.Dataset:
     """System Characteristic Curves of ``estimators`` on ``(X, y)`` given a difficulty fit
     ``idata`` of the same instances: :func:`noisy_predictions` then
     :func:`scc_from_predictions` (see both for the arguments)."""
-    clean, perturbed = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal, cv=cv,
-                                         random_state=random_state, n_jobs=n_jobs,
-                                         progressbar=progressbar)
-    return scc_from_predictions(idata, clean, perturbed, proportions=proportions,
-                                n_bins=n_bins, max_draws=max_draws, random_state=random_state,
-                                n_jobs=n_jobs, progressbar=progressbar)
+    random_seed = renamed(random_seed, random_state, "random_state", "random_seed")
+    predictions = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal, cv=cv,
+                                    random_seed=random_seed, n_jobs=n_jobs,
+                                    progressbar=progressbar)
+    return scc_from_predictions(idata, predictions.clean, predictions.perturbed,
+                                proportions=proportions, n_bins=n_bins, max_draws=max_draws,
+                                random_seed=random_seed, n_jobs=n_jobs, progressbar=progressbar)
 
 
 def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_bins=5,
-                         max_draws=100, random_state=0, n_jobs=None,
-                         progressbar=True) -> xr.Dataset:
+                         max_draws=100, random_seed=0, n_jobs=None,
+                         progressbar=True, random_state=None) -> xr.Dataset:
     """System Characteristic Curves from a difficulty fit and :func:`noisy_predictions`.
 
     For each of ``max_draws`` posterior draws: instances are cut into ``n_bins`` equal-count
@@ -102,10 +118,12 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
     the instances (nested as p grows) takes its perturbed prediction; Cohen's kappa,
     agreement (accuracy) and macro-F1 between the clean predictions and these are computed
     per model, bin and p. Returns a Dataset with ``kappa``, ``agreement`` and ``macro_f1``
-    over dims (model, bin, proportion, draw); ``.mean("draw")`` gives the curves and
+    over dims (model, bin, proportion, sample); ``.mean("sample")`` gives the curves and
     :func:`scc_summary` a tidy table with intervals. The draws run through joblib
     (``n_jobs``; :func:`irteval.parallel.map_draws`), each with its own seed.
     """
+    random_seed = renamed(random_seed, random_state, "random_state", "random_seed")
+    check_idata(idata, "binary_irt", "scc_from_predictions")
     proportions = np.asarray(proportions, dtype=float)
     if proportions.ndim != 1 or ((proportions < 0) | (proportions > 1)).any():
         raise ValueError(f"proportions must lie in [0, 1], got {proportions.tolist()}")
@@ -116,17 +134,17 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
             "the fit's items and the predictions' instances do not match (e.g. "
             f"{list(missing[:5]) or list(clean.index.difference(items)[:5])}); fit the "
             "difficulty on responses built from the same X")
-    b = stacked_draws(idata, "b", max_draws, random_state)
+    b = stacked_draws(idata, "b", max_draws, random_seed)
     codes, classes = pd.factorize(pd.concat([clean, perturbed]).to_numpy().ravel())
     codes = codes.reshape(2 * len(clean), -1)
     one_draw = partial(_scc_one_draw, clean=codes[:len(clean)], noisy=codes[len(clean):],
                        n_bins=n_bins, proportions=proportions, n_classes=len(classes))
-    seeds = np.random.SeedSequence(random_state).spawn(len(b))
+    seeds = np.random.SeedSequence(random_seed).spawn(len(b))
     out = np.stack(map_draws(one_draw, zip(b, seeds), n_jobs=n_jobs, progressbar=progressbar,
                              description="SCC over draws"), axis=-1)
-    dims = ("model", "bin", "proportion", "draw")
+    dims = ("model", "bin", "proportion", "sample")
     coords = {"model": np.asarray(clean.columns), "bin": np.arange(n_bins),
-              "proportion": proportions, "draw": np.arange(len(b))}
+              "proportion": proportions, "sample": np.arange(len(b))}
     return xr.Dataset({name: (dims, values) for name, values in
                        zip(("kappa", "agreement", "macro_f1"), out)}, coords=coords)
 
@@ -148,23 +166,24 @@ def _scc_one_draw(draw, *, clean, noisy, n_bins, proportions, n_classes):
     return out
 
 
-def scc_summary(curves, *, hdi_prob=None) -> pd.DataFrame:
+def scc_summary(scc, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFrame:
     """One row per (model, bin, proportion): posterior means of kappa, agreement and
-    macro-F1, and the equal-tailed interval of kappa (``kappa_lower``, ``kappa_upper``)."""
-    prob = hdi_prob_or_default(hdi_prob)
-    table = curves.mean("draw").to_dataframe()
-    bounds = curves["kappa"].quantile([(1 - prob) / 2, (1 + prob) / 2], dim="draw")
-    table["kappa_lower"] = bounds.isel(quantile=0).drop_vars("quantile").to_series()
-    table["kappa_upper"] = bounds.isel(quantile=1).drop_vars("quantile").to_series()
-    return table
+    macro-F1, and the interval of kappa (``kappa_lower``, ``kappa_upper``) over the draws."""
+    prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    table = scc.mean("sample").to_dataframe()
+    kappa = scc["kappa"].transpose("sample", ...)
+    lower, upper = _intervals.interval(kappa.values, prob, kind)
+    table["kappa_lower"] = lower.ravel()
+    table["kappa_upper"] = upper.ravel()
+    return _intervals.record(table, prob, kind)
 
 
-def p_hardest_most_sensitive(curves, proportion=1.0) -> pd.Series:
+def p_hardest_most_sensitive(scc, proportion=1.0) -> pd.Series:
     """Per model, the posterior probability that its kappa at ``proportion`` is lowest in
     the hardest bin (the paper's main finding), from :func:`scc` draws."""
-    if proportion not in curves["proportion"].values:
-        raise ValueError(f"proportion {proportion} is not in the curves "
-                         f"({curves['proportion'].values.tolist()})")
-    at = curves["kappa"].sel(proportion=proportion)
+    if proportion not in scc["proportion"].values:
+        raise ValueError(f"proportion {proportion} is not in the SCCs "
+                         f"({scc['proportion'].values.tolist()})")
+    at = scc["kappa"].sel(proportion=proportion)
     hardest = at.isel(bin=-1) < at.isel(bin=slice(None, -1)).min("bin")
-    return hardest.mean("draw").to_series().rename("p_hardest_most_sensitive")
+    return hardest.mean("sample").to_series().rename("p_hardest_most_sensitive")

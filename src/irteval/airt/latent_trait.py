@@ -17,59 +17,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-import arviz as az
 import numpy as np
 import pandas as pd
 
-from .draws import equal_tailed, hdi_prob_or_default, stacked_draws
-from .parallel import map_draws
+from .. import _intervals
+from .._draws import stacked_draws
+from .._validation import check_idata, warn_user
+from ..parallel import map_draws
+from .metrics import FAMILIES, names
 from .smoothing import fit_curves
 
 
-def _check_airt(idata):
-    if not hasattr(idata, "posterior") or "alpha" not in idata.posterior:
-        raise ValueError("idata has no posterior 'alpha'; pass the result of "
-                         "irteval.fit(irteval.models.continuous_irt(responses))")
-
-
-def _names(idata):
-    return (idata.attrs.get("item_name", "item"), idata.attrs.get("respondent_name",
-                                                                    "respondent"))
-
-
-def algorithm_metrics(idata, *, hdi_prob=None) -> pd.DataFrame:
-    """One row per algorithm: posterior means of ``alpha`` (discrimination), ``beta``
-    (difficulty) and ``gamma`` (scaling); ``p_anomalous`` = P(alpha < 0); posterior medians
-    and equal-tailed intervals of ``consistency`` = 1/|alpha| and ``difficulty_limit`` = -beta;
-    intervals of alpha, beta and gamma. (beta = -tau/gamma is heavy-tailed when gamma is
-    near 0; read its median and interval rather than its mean.)"""
-    _check_airt(idata)
-    prob = hdi_prob_or_default(hdi_prob)
-    draws = {v: stacked_draws(idata, v) for v in ("alpha", "beta", "gamma")}
-    table = {}
-    for v in ("alpha", "beta", "gamma"):
-        table[v] = draws[v].mean(axis=0)
-    table["p_anomalous"] = (draws["alpha"] < 0).mean(axis=0)
-    derived = {"consistency": 1 / np.abs(draws["alpha"]), "difficulty_limit": -draws["beta"]}
-    for v in ("alpha", "beta", "gamma"):
-        table[f"{v}_median"] = np.median(draws[v], axis=0)
-        table[f"{v}_lower"], table[f"{v}_upper"] = equal_tailed(draws[v], prob)
-    for v, d in derived.items():
-        table[v] = np.median(d, axis=0)
-        table[f"{v}_lower"], table[f"{v}_upper"] = equal_tailed(d, prob)
-    out = pd.DataFrame(table, index=pd.Index(idata.posterior["item"].values,
-                                             name=_names(idata)[0]))
-    out.attrs["hdi_prob"] = prob
-    return out
-
-
-@dataclass
+@dataclass(frozen=True)
 class LatentTrait:
     """Result of :func:`latent_trait`.
 
-    spectrum : DataFrame, one row per dataset: posterior mean, sd and HDI of the difficulty
-        delta = -theta, sorted from easiest to hardest.
-    curves : DataFrame (grid x algorithm), the smoothed performance over the posterior-mean
+    spectrum : DataFrame, one row per dataset: posterior mean, sd and interval
+        (``{ci_kind}_lower``, ``{ci_kind}_upper``) of the difficulty delta = -theta, sorted
+        from easiest to hardest.
+    smoothed : DataFrame (grid x algorithm), the smoothed performance over the posterior-mean
         spectrum (airt's curves).
     strengths, weaknesses : DataFrame (grid x algorithm) of 0/1 flags on that grid.
     occupancy : DataFrame, one row per algorithm: ``lto`` (strengths) and ``lto_weak``
@@ -79,11 +45,17 @@ class LatentTrait:
     """
 
     spectrum: pd.DataFrame
-    curves: pd.DataFrame
+    smoothed: pd.DataFrame
     strengths: pd.DataFrame
     weaknesses: pd.DataFrame
     occupancy: pd.DataFrame
     epsilon: float
+
+    @property
+    def curves(self) -> pd.DataFrame:
+        """Deprecated name of :attr:`smoothed`."""
+        warn_user("LatentTrait.curves is deprecated; use LatentTrait.smoothed", FutureWarning)
+        return self.smoothed
 
 
 def _occupancy(delta, performance, epsilon, n_grid):
@@ -101,34 +73,34 @@ def _lto_of_draw(delta, *, performance, epsilon, n_grid):
     return _occupancy(delta, performance, epsilon, n_grid)[4:]
 
 
-def latent_trait(idata, epsilon=0.01, *, n_grid=80, hdi_prob=None, max_draws=500,
-                 random_seed=0, n_jobs=None) -> LatentTrait:
+def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, max_draws=500,
+                 random_seed=0, n_jobs=None, hdi_prob=None) -> LatentTrait:
     """Dataset difficulty spectrum, smoothing splines, strengths and weaknesses and latent trait
     occupancy (module docstring), from the posterior mean and over ``max_draws`` draws (run
     through joblib: ``n_jobs``, :func:`irteval.parallel.map_draws`)."""
-    _check_airt(idata)
+    check_idata(idata, FAMILIES, "latent_trait")
     if not np.isfinite(epsilon) or epsilon < 0:
         raise ValueError(f"epsilon must be a number >= 0 (performance units), got {epsilon}")
     if n_grid < 2:
         raise ValueError(f"n_grid must be at least 2, got {n_grid}")
-    prob = hdi_prob_or_default(hdi_prob)
-    item_name, resp_name = _names(idata)
+    prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    item_name, resp_name = names(idata)
     algorithms = idata.posterior["item"].values
     performance = idata.constant_data["performance"].values
     theta = stacked_draws(idata, "theta", max_draws, random_seed)
     delta = -theta
     point = delta.mean(axis=0)
-    hdi = az.hdi(-idata.posterior["theta"], hdi_prob=prob)["theta"].values
-    spectrum = pd.DataFrame(
-        {"mean": point, "sd": delta.std(axis=0), "hdi_lower": hdi[:, 0],
-         "hdi_upper": hdi[:, 1]},
+    lower, upper = _intervals.interval(-stacked_draws(idata, "theta"), prob, kind)
+    spectrum = _intervals.record(pd.DataFrame(
+        {"mean": point, "sd": delta.std(axis=0), f"{kind}_lower": lower,
+         f"{kind}_upper": upper},
         index=pd.Index(idata.posterior["respondent"].values, name=resp_name),
-    ).sort_values("mean")
+    ), prob, kind).sort_values("mean")
     grid, curves, strong, weak, lto, lto_weak = _occupancy(point, performance, epsilon, n_grid)
     per_draw = np.array(map_draws(
         partial(_lto_of_draw, performance=performance, epsilon=epsilon, n_grid=n_grid), delta,
         n_jobs=n_jobs))
-    lower, upper = equal_tailed(per_draw[:, 0], prob)
+    lower, upper = _intervals.interval(per_draw[:, 0], prob, kind)
     occupancy = pd.DataFrame({
         "lto": lto, "lto_weak": lto_weak,
         "lto_mean": per_draw[:, 0].mean(axis=0), "lto_lower": lower, "lto_upper": upper,
@@ -136,14 +108,14 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, hdi_prob=None, max_draws=500
         "lto_weak_mean": per_draw[:, 1].mean(axis=0),
         "p_weakness": (per_draw[:, 1] > 0).mean(axis=0),
     }, index=pd.Index(algorithms, name=item_name))
-    occupancy.attrs["hdi_prob"] = prob
+    _intervals.record(occupancy, prob, kind)
     grid_index = pd.Index(grid, name="difficulty")
 
     def frame(values):
         return pd.DataFrame(values, index=grid_index,
                             columns=pd.Index(algorithms, name=item_name))
 
-    return LatentTrait(spectrum=spectrum, curves=frame(curves),
+    return LatentTrait(spectrum=spectrum, smoothed=frame(curves),
                        strengths=frame(strong.astype(int)), weaknesses=frame(weak.astype(int)),
                        occupancy=occupancy, epsilon=float(epsilon))
 
@@ -161,5 +133,6 @@ def portfolio(lt: LatentTrait) -> pd.DataFrame:
     out = pd.DataFrame({"lto": occ["lto"], "in_portfolio": occ["lto"] > 0,
                         "p_in_portfolio": occ["p_strength"], "lto_mean": occ["lto_mean"],
                         "lto_lower": occ["lto_lower"], "lto_upper": occ["lto_upper"]})
-    out.attrs.update(epsilon=lt.epsilon, hdi_prob=occ.attrs["hdi_prob"])
+    out.attrs.update(epsilon=lt.epsilon, ci_prob=occ.attrs["ci_prob"],
+                     ci_kind=occ.attrs["ci_kind"])
     return out.sort_values(["lto", "p_in_portfolio"], ascending=False)

@@ -5,21 +5,16 @@ Everything is computed per posterior draw, so each number carries a credible int
 
 from __future__ import annotations
 
-import arviz as az
 import numpy as np
 import pandas as pd
 import xarray as xr
 from scipy.special import expit
 
-from .draws import equal_count_bins, hdi_prob_or_default, stacked_draws
+from .. import _intervals
+from .._draws import equal_count_bins, stacked_draws
+from .._validation import check_idata
 
-
-def _check_irt(idata):
-    if not hasattr(idata, "posterior") or "b" not in idata.posterior:
-        raise ValueError(
-            "idata has no posterior item difficulty 'b'; pass the result of "
-            "irteval.fit(irteval.models.onepl(responses))"
-        )
+FAMILY = "binary_irt"
 
 
 def observed_cells(idata):
@@ -39,7 +34,7 @@ def difficulty_bins(idata, n_bins=5) -> xr.DataArray:
     For each draw the items are ranked by b and cut into ``n_bins`` groups of (almost)
     equal size, as the reference code's quantile bins; dims (chain, draw, item).
     """
-    _check_irt(idata)
+    check_idata(idata, FAMILY, "difficulty_bins")
     b = idata.posterior["b"]
     n_items = b.sizes["item"]
     if not 1 <= n_bins <= n_items:
@@ -47,18 +42,19 @@ def difficulty_bins(idata, n_bins=5) -> xr.DataArray:
     return b.copy(data=equal_count_bins(b.values, n_bins)).rename("bin")
 
 
-def difficulty(idata, *, hdi_prob=None, n_bins=5) -> pd.DataFrame:
-    """One row per item: posterior mean, sd and HDI of the difficulty b, the observed
+def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) -> pd.DataFrame:
+    """One row per item: posterior mean, sd and interval of the difficulty b, the observed
     accuracy, and its difficulty bin (of the posterior mean) with the posterior
     probability of being in that bin.
 
-    Columns: ``mean``, ``sd``, ``hdi_lower``, ``hdi_upper``, ``n_obs``, ``accuracy``,
-    ``bin`` (0 = easiest), ``p_bin``. ``attrs["hdi_prob"]`` holds the interval's mass.
+    Columns: ``mean``, ``sd``, ``{ci_kind}_lower``, ``{ci_kind}_upper`` (``hdi_lower`` ... by
+    default; :mod:`irteval._intervals`), ``n_obs``, ``accuracy``, ``bin`` (0 = easiest),
+    ``p_bin``. ``attrs`` holds ``ci_prob`` and ``ci_kind``.
     """
-    _check_irt(idata)
-    prob = hdi_prob_or_default(hdi_prob)
+    check_idata(idata, FAMILY, "difficulty")
+    prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     b = idata.posterior["b"]
-    hdi = az.hdi(b, hdi_prob=prob)["b"].values
+    lower, upper = _intervals.interval(stacked_draws(idata, "b"), prob, kind)
     mean = b.mean(("chain", "draw")).values
     item_idx, _, y = observed_cells(idata)
     n_items = b.sizes["item"]
@@ -68,28 +64,28 @@ def difficulty(idata, *, hdi_prob=None, n_bins=5) -> pd.DataFrame:
     table = pd.DataFrame({
         "mean": mean,
         "sd": b.std(("chain", "draw")).values,
-        "hdi_lower": hdi[:, 0],
-        "hdi_upper": hdi[:, 1],
+        f"{kind}_lower": lower,
+        f"{kind}_upper": upper,
         "n_obs": n_obs,
         "accuracy": np.bincount(item_idx, weights=y, minlength=n_items) / n_obs,
         "bin": point_bin,
         "p_bin": (bins == point_bin).mean(axis=0),
     }, index=pd.Index(b["item"].values, name=idata.attrs.get("item_name", "item")))
-    table.attrs["hdi_prob"] = prob
-    return table
+    return _intervals.record(table, prob, kind)
 
 
-def difficulty_moments(idata, *, hdi_prob=None, varied_only=False) -> pd.DataFrame:
+def difficulty_moments(idata, *, ci_prob=None, ci_kind=None, varied_only=False,
+                       hdi_prob=None) -> pd.DataFrame:
     """Posterior of the location and spread of a test set's difficulties.
 
     For every draw s: mean_i b_i^(s) and sd_i b_i^(s) over the items (all of them, or with
     ``varied_only=True`` only those answered both right and wrong, as the reference code that
     drops constant columns before fitting). Rows ``mean`` and ``sd``; columns ``estimate``
     (the statistic of the posterior-mean difficulties, the classical number), ``posterior_mean``,
-    ``hdi_lower``, ``hdi_upper``.
+    ``{ci_kind}_lower``, ``{ci_kind}_upper``.
     """
-    _check_irt(idata)
-    prob = hdi_prob_or_default(hdi_prob)
+    check_idata(idata, FAMILY, "difficulty_moments")
+    prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     b = idata.posterior["b"]
     if varied_only:
         item_idx, _, y = observed_cells(idata)
@@ -101,27 +97,28 @@ def difficulty_moments(idata, *, hdi_prob=None, varied_only=False) -> pd.DataFra
     rows = {}
     for stat, per_draw, classical in (("mean", b.mean("item"), point.mean()),
                                       ("sd", b.std("item", ddof=1), point.std(ddof=1))):
-        lower, upper = az.hdi(per_draw, hdi_prob=prob)[per_draw.name or "b"].values
+        draws = per_draw.stack(sample=("chain", "draw")).values
+        lower, upper = _intervals.interval(draws, prob, kind)
         rows[stat] = {"estimate": float(classical), "posterior_mean": float(per_draw.mean()),
-                      "hdi_lower": lower, "hdi_upper": upper}
+                      f"{kind}_lower": float(lower), f"{kind}_upper": float(upper)}
     table = pd.DataFrame(rows).T
-    table.attrs.update(hdi_prob=prob, n_items=int(b.sizes["item"]))
-    return table
+    table.attrs["n_items"] = int(b.sizes["item"])
+    return _intervals.record(table, prob, kind)
 
 
-def characteristic_curves(idata, *, n_bins=5, hdi_prob=None, max_draws=200,
-                          random_seed=0) -> pd.DataFrame:
+def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_draws=200,
+                          random_seed=0, hdi_prob=None) -> pd.DataFrame:
     """Per respondent and difficulty bin: observed accuracy and model-implied P(correct).
 
     For each posterior draw s the items are binned by b^(s); in bin k respondent j's
     observed accuracy is the share of its observed cells there that are correct, and
     the predicted one is the mean of logistic(a_i^(s) (theta_j^(s) - b_i^(s))) over the
     same cells. Columns ``accuracy``/``predicted`` (posterior means) with
-    ``*_lower``/``*_upper`` HDI bounds, and the bin's mean difficulty ``b_mean``;
+    ``*_lower``/``*_upper`` interval bounds, and the bin's mean difficulty ``b_mean``;
     draws are thinned to ``max_draws``.
     """
-    _check_irt(idata)
-    prob = hdi_prob_or_default(hdi_prob)
+    check_idata(idata, FAMILY, "characteristic_curves")
+    prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     b = stacked_draws(idata, "b", max_draws, random_seed)
     theta = stacked_draws(idata, "theta", max_draws, random_seed)
     a = (stacked_draws(idata, "a", max_draws, random_seed) if "a" in idata.posterior
@@ -148,8 +145,6 @@ def characteristic_curves(idata, *, n_bins=5, hdi_prob=None, max_draws=200,
     out = {"b_mean": np.tile(b_mean.mean(axis=0), n_resp)}
     for name, draws in (("accuracy", acc), ("predicted", pred)):
         out[name] = np.nanmean(draws, axis=0)
-        bounds = az.hdi(draws[None], hdi_prob=prob)  # (size, 2); hdi wants (chain, draw, ...)
-        out[f"{name}_lower"], out[f"{name}_upper"] = bounds[:, 0], bounds[:, 1]
+        out[f"{name}_lower"], out[f"{name}_upper"] = _intervals.interval(draws, prob, kind)
     table = pd.DataFrame(out, index=index)
-    table.attrs["hdi_prob"] = prob
-    return table
+    return _intervals.record(table, prob, kind)

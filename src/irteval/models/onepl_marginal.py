@@ -1,4 +1,4 @@
-"""Exact collapsed sampler for the 1PL on a complete response matrix (Rasch sufficiency).
+"""The 1PL on a complete response matrix with its difficulties integrated out (Rasch sufficiency).
 
 With every cell observed, the likelihood of item i is
 
@@ -22,27 +22,12 @@ Every method starts from the PROX estimates (Cohen 1979; :func:`prox_start`).
 
 from __future__ import annotations
 
-import arviz as az
 import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
-from pymc.backends.arviz import find_constants, find_observations
-from pymc.blocking import DictToArrayBijection
-
-from .approximations import laplace
 
 Z_GRID = np.linspace(-8.0, 8.0, 401)
 Z_DRAW = np.linspace(-8.0, 8.0, 1601)
-
-
-def can_collapse(model) -> bool:
-    """True for an irteval 1PL whose response matrix is complete."""
-    attrs = getattr(model, "irteval_attrs", {})
-    return attrs.get("irteval_model") == "1pl" and attrs.get("complete", False)
-
-
-def _matrix(model):
-    return np.asarray(find_observations(model)["y"], dtype=float)
 
 
 def prox_start(y, iterations=10):
@@ -72,24 +57,24 @@ def prox_start(y, iterations=10):
             "theta": (l_resp - l_resp.mean()) * k(sigma_b)}
 
 
-def marginal_model(model):
-    """The 1PL with the difficulties integrated out, as a small PyMC model. The data enter as
-    ``totals`` (respondent totals) and ``counts`` (n_r for r = 0..J), so models of the same
-    shape share one compiled sampler (:func:`sample_nutpie`)."""
-    attrs = model.irteval_attrs
-    y = _matrix(model)
+def marginal_model(y, respondents, priors):
+    """The 1PL with the difficulties integrated out, as a small PyMC model, for the complete
+    items x respondents 0/1 matrix ``y``. The data enter as ``totals`` (respondent totals)
+    and ``counts`` (n_r for r = 0..J), so models of the same shape share one compiled sampler
+    (:func:`irteval.inference.nuts.sample_marginal`); every parameter starts at the PROX
+    estimates."""
     n_resp = y.shape[1]
     log_w = -0.5 * Z_GRID**2 - 0.5 * np.log(2 * np.pi) + np.log(Z_GRID[1] - Z_GRID[0])
     levels = np.arange(n_resp + 1, dtype=float)
     start = prox_start(y)
-    with pm.Model(coords={"respondent": model.coords["respondent"],
+    with pm.Model(coords={"respondent": respondents,
                           "correct": np.arange(n_resp + 1)}) as marginal:
         totals = pm.Data("totals", y.sum(axis=0), dims="respondent")
         counts = pm.Data("counts", np.bincount(y.sum(axis=1).astype(int), minlength=n_resp + 1)
                          .astype(float), dims="correct")
-        mu_b = pm.Normal("mu_b", 0.0, attrs["prior_mu_b"], initval=start["mu_b"])
-        sigma_b = pm.HalfNormal("sigma_b", attrs["prior_sigma_b"], initval=start["sigma_b"])
-        sigma_theta = pm.HalfNormal("sigma_theta", attrs["prior_sigma_theta"],
+        mu_b = pm.Normal("mu_b", 0.0, priors["mu_b"], initval=start["mu_b"])
+        sigma_b = pm.HalfNormal("sigma_b", priors["sigma_b"], initval=start["sigma_b"])
+        sigma_theta = pm.HalfNormal("sigma_theta", priors["sigma_theta"],
                                     initval=start["sigma_theta"])
         theta = pm.ZeroSumNormal("theta", sigma=sigma_theta, dims="respondent",
                                  initval=start["theta"])
@@ -99,30 +84,6 @@ def marginal_model(model):
         item_part = (counts * pm.math.logsumexp(log_f, axis=1)).sum()
         pm.Potential("marginal_loglik", (theta * totals).sum() + item_part)
     return marginal
-
-
-_NUTPIE_MODELS: dict = {}  # (J, priors) -> compiled nutpie model, reused with new data
-
-
-def sample_nutpie(marginal, key, *, draws, tune, chains, seed, target_accept, progressbar):
-    """NUTS with nutpie on the marginal model, compiling once per shape and prior (``key``)
-    in this process and swapping the data in afterwards (compilation takes ~6 s)."""
-    import nutpie
-
-    compiled = _NUTPIE_MODELS.get(key)
-    if compiled is None:
-        compiled = _NUTPIE_MODELS[key] = nutpie.compile_pymc_model(marginal)
-    data = {name: marginal[name].get_value() for name in ("totals", "counts")}
-    point = marginal.initial_point(0)
-    init = DictToArrayBijection.map({v.name: point[v.name] for v in marginal.value_vars}).data
-    trace = nutpie.sample(compiled.with_data(**data), draws=draws, tune=tune, chains=chains,
-                          target_accept=target_accept, seed=seed, progress_bar=progressbar,
-                          init_mean=init, cores=min(chains, 2))
-    unconstrained = [v for v in trace.posterior.data_vars if v.endswith("__")]
-    trace.posterior = trace.posterior.drop_vars(unconstrained).drop_dims(
-        [d for d in trace.posterior.dims if d.endswith("_dim_0")], errors="ignore").assign_coords(
-        respondent=np.asarray(marginal.coords["respondent"]))
-    return trace
 
 
 def draw_difficulties(y, mu_b, sigma_b, theta, rng, mode=False, cells_per_chunk=2_000_000):
@@ -160,55 +121,3 @@ def draw_difficulties(y, mu_b, sigma_b, theta, rng, mode=False, cells_per_chunk=
         z = Z_DRAW[cell] - dz / 2 + frac * dz
         out[sl] = mu_b[sl, None] + sigma_b[sl, None] * z
     return out
-
-
-def representative_items(model):
-    """One item per number correct: items with equal counts have the same conditional
-    posterior of b, so their draws mix alike, and diagnostics need check only these."""
-    return np.unique(_matrix(model).sum(axis=1), return_index=True)[1]
-
-
-def fit_collapsed(model, *, method, draws, tune, chains, random_seed, sampler, target_accept,
-                  progressbar, **sample_kwargs):
-    """Fit the marginal model (NUTS, Laplace or MAP), then draw the difficulties from their
-    exact conditionals (their conditional modes for MAP) -> InferenceData of ``model``."""
-    rng = np.random.default_rng(random_seed)
-    marginal = marginal_model(model)
-    if method == "nuts" and sampler == "nutpie" and not sample_kwargs:
-        attrs = model.irteval_attrs
-        key = (len(model.coords["respondent"]), attrs["prior_mu_b"], attrs["prior_sigma_b"],
-               attrs["prior_sigma_theta"])
-        small = sample_nutpie(marginal, key, draws=draws, tune=tune, chains=chains,
-                              seed=int(rng.integers(2**31)), target_accept=target_accept,
-                              progressbar=progressbar)
-    elif method == "nuts":
-        sample_kwargs.setdefault("cores", min(chains, 2))
-        small = pm.sample(
-            draws=draws, tune=tune, chains=chains,
-            random_seed=int(rng.integers(2**31)), nuts_sampler=sampler,
-            target_accept=target_accept, progressbar=progressbar, model=marginal,
-            compute_convergence_checks=False, **sample_kwargs,
-        )
-    else:
-        small = laplace(marginal, draws, chains, int(rng.integers(2**31)),
-                        point_only=method == "map", method="L-BFGS-B")
-    post = small.posterior
-    n_chain, n_draw = post.sizes["chain"], post.sizes["draw"]
-
-    def flat(name):
-        return post[name].values.reshape(n_chain * n_draw, *post[name].shape[2:])
-
-    b = draw_difficulties(_matrix(model), flat("mu_b"), flat("sigma_b"), flat("theta"), rng,
-                          mode=method == "map")
-    posterior = post.drop_vars(["marginal_loglik", "correct"], errors="ignore").assign_coords(
-        item=np.asarray(model.coords["item"])).assign(
-        b=(("chain", "draw", "item"), b.reshape(n_chain, n_draw, -1)))
-    idata = az.InferenceData(posterior=posterior)
-    if "sample_stats" in small.groups():
-        idata.add_groups(sample_stats=small.sample_stats)
-    idata.extend(az.from_dict(
-        observed_data=find_observations(model), constant_data=find_constants(model),
-        coords={k: np.asarray(v) for k, v in model.coords.items()},
-        dims={k: list(v) for k, v in model.named_vars_to_dims.items()}))
-    idata.attrs["collapsed"] = 1
-    return idata

@@ -6,8 +6,6 @@ observed_data, constant_data), so downstream code does not care which method mad
 
 from __future__ import annotations
 
-import warnings
-
 import arviz as az
 import numpy as np
 import pymc as pm
@@ -15,12 +13,13 @@ from pymc.backends.arviz import find_constants, find_observations
 from pymc.blocking import DictToArrayBijection, RaveledVars
 from scipy import linalg, optimize
 
-
-class ConvergenceWarning(UserWarning):
-    """A fit whose diagnostics say its draws should not be trusted yet."""
+from .._validation import warn_user
+from ..exceptions import ConvergenceWarning
 
 
 def advi(model, n_draws, iterations, seed, progressbar):
+    """Mean-field ADVI for ``iterations`` steps, then ``n_draws`` draws (one chain); warns
+    when the loss still moved more than 1% over the last tenth of the steps."""
     with model:
         approx = pm.fit(n=iterations, method="advi", random_seed=seed, progressbar=progressbar)
     idata = approx.sample(n_draws, random_seed=seed + 1, return_inferencedata=True)
@@ -30,10 +29,9 @@ def advi(model, n_draws, iterations, seed, progressbar):
     idata.attrs["advi_final_loss"] = float(loss[-tail:].mean())
     idata.attrs["advi_relative_change"] = float(rel_change)
     if rel_change > 0.01:
-        warnings.warn(
+        warn_user(
             f"ADVI has not converged: the loss still changed by {rel_change:.1%} over the last "
-            f"10% of {iterations} iterations; raise advi_iterations", ConvergenceWarning,
-            stacklevel=3)
+            f"10% of {iterations} iterations; raise advi_iterations", ConvergenceWarning)
     return idata
 
 
@@ -83,20 +81,20 @@ def gradient_tolerance(neg_logp):
     return 1e-3 * max(1.0, abs(neg_logp) * 1e-6)
 
 
-def laplace(model, draws, chains, seed, point_only, method="CG"):
+def laplace(model, draws, chains, seed, point_only, method="CG", start_point=None):
     """Mode of the log density on the unconstrained space (with Jacobian), and the
-    Gaussian N(mode, (-H)^-1); H by central differences of the exact gradient."""
+    Gaussian N(mode, (-H)^-1); H by central differences of the exact gradient. The optimiser
+    starts at ``start_point`` (a dict of value-variable values) or the model's initial point."""
     find, start = mode_finder(model, method)
-    init = getattr(model, "irteval_initvals", None)
     x0 = start.data
-    if init is not None:  # a multimodal model: start at the best of several optima
-        best = init(model, 1, random_seed=seed)[2]
-        x0 = DictToArrayBijection.map({v.name: best[v.name] for v in model.value_vars}).data
+    if start_point is not None:
+        x0 = DictToArrayBijection.map({v.name: start_point[v.name]
+                                       for v in model.value_vars}).data
     mode, logp, max_grad = find(x0)
     neg = find.neg
     if max_grad > gradient_tolerance(logp):
-        warnings.warn(f"the optimiser stopped before the mode (max |gradient| {max_grad:.2g})",
-                      ConvergenceWarning, stacklevel=3)
+        warn_user(f"the optimiser stopped before the mode (max |gradient| {max_grad:.2g})",
+                  ConvergenceWarning)
     if point_only:
         flat = mode[None, None, :]
     else:

@@ -13,8 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .data import (_check_columns, _check_frame, _check_labels, _factorize, _labelled_matrix,
-                   _numeric_matrix, _numeric_values, _plain, _warn)
+from .._validation import (check_columns, check_frame, check_labels, factorize, labelled_matrix,
+                           numeric_matrix, numeric_values, plain, warn_user)
+
+
+SCORE_FIX = "scores must be numbers (an accuracy, AUC, error, run time)"
 
 
 @dataclass(frozen=True)
@@ -32,19 +35,19 @@ class Scores:
     @classmethod
     def from_long(cls, df, *, player, round, score, higher_is_better=True):
         """Build from a long table with one row per (player, round)."""
-        _check_frame(df)
-        _check_columns(df, (player, round, score), "player=, round= or score=")
+        check_frame(df)
+        check_columns(df, (player, round, score), "player=, round= or score=")
         for col in (player, round):
-            _check_labels(df[col], col)
-        values = _numeric_values(df[score], score)
-        p_idx, players = _factorize(df[player], player)
-        r_idx, rounds = _factorize(df[round], round)
+            check_labels(df[col], col)
+        values = numeric_values(df[score], score, SCORE_FIX)
+        p_idx, players = factorize(df[player], player)
+        r_idx, rounds = factorize(df[round], round)
         dup = pd.Series(p_idx.astype(np.int64) * len(rounds) + r_idx).duplicated().to_numpy()
         if dup.any():
             k = np.flatnonzero(dup)[0]
             raise ValueError(
                 f"{int(dup.sum())} ({player}, {round}) pairs appear more than once, e.g. "
-                f"({_plain(players[p_idx[k]])!r}, {_plain(rounds[r_idx[k]])!r}); keep one score "
+                f"({plain(players[p_idx[k]])!r}, {plain(rounds[r_idx[k]])!r}); keep one score "
                 "per player and round (average repeats first, or give each repeat its own "
                 "round label)")
         missing = np.isnan(values)
@@ -64,12 +67,12 @@ class Scores:
         """Build from a matrix of scores: rows are players (or rounds with ``rows="round"``);
         row labels from the column named ``player`` (``round``) if present, else the index.
         NaN cells are players absent from a round."""
-        _check_frame(df)
+        check_frame(df)
         if rows not in ("player", "round"):
             raise ValueError(f"rows must be 'player' or 'round', got {rows!r}")
         row_name, col_name = (player, round) if rows == "player" else (round, player)
-        df = _labelled_matrix(df, row_name, col_name)
-        wide = pd.DataFrame(_numeric_matrix(df), index=df.index, columns=df.columns)
+        df = labelled_matrix(df, row_name, col_name)
+        wide = pd.DataFrame(numeric_matrix(df, SCORE_FIX), index=df.index, columns=df.columns)
         return cls._build(wide if rows == "player" else wide.T, player, round, higher_is_better)
 
     @classmethod
@@ -93,7 +96,7 @@ class Scores:
                 f"no {round} has two {player}s with a score, so there is no match to learn "
                 "from; check the round labels")
         if not useful.all():
-            _warn(f"{int((~useful).sum())} {round}s have fewer than two {player}s with a "
+            warn_user(f"{int((~useful).sum())} {round}s have fewer than two {player}s with a "
                   f"score and hold no match (e.g. {list(wide.columns[~useful][:3])})")
         return cls(matrix=mat if higher_is_better else -mat,
                    players=pd.Index(wide.index, name=player, tupleize_cols=False),
@@ -131,21 +134,6 @@ class Scores:
         return (f"Scores({self.n_players} {self.player_name}s x {self.n_rounds} "
                 f"{self.round_name}s, {share:.0%} present, "
                 f"{'higher' if self.higher_is_better else 'lower'} is better)")
-
-
-def warn_unidentified(scores: Scores):
-    """Warn (UserWarning) about players that never won a match, won every match, or met no
-    other player: the likelihood alone would push their EPP to -inf (+inf, anywhere), so
-    only the prior keeps it finite. Called by the Bradley-Terry builder."""
-    wins, matches, _ = scores.win_matrices()
-    won, played = wins.sum(axis=1), matches.sum(axis=1)
-    for extreme, what in ((played == 0, "met no other player in any round"),
-                          ((won == 0) & (played > 0), "never won a match (nor tied one)"),
-                          ((won == played) & (played > 0), "won every match")):
-        if extreme.any():
-            _warn(f"{int(extreme.sum())} {scores.player_name}s {what} (e.g. "
-                  f"{list(scores.players[extreme][:5])}): their EPPs are identified only by "
-                  "the prior")
 
 
 def win_matrices(matrix):

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._validation import (check_columns, check_frame, check_labels, factorize, labelled_matrix,
+                           numeric_matrix, numeric_values, plain, warn_user)
 from .scaling import AIRT_NUDGE, TRANSFORMS, resolve_bounds, to_z
 
 KINDS = ("binary", "continuous")
@@ -64,24 +66,24 @@ class Responses:
         ``bounds``, ``transform`` and ``clip`` apply to ``kind="continuous"``: see
         :func:`irteval.scaling.resolve_bounds` and :func:`irteval.scaling.to_z`.
         """
-        _check_frame(df)
+        check_frame(df)
         _check_kind(kind)
-        _check_columns(df, (respondent, item, value), "respondent=, item= or value=")
+        check_columns(df, (respondent, item, value), "respondent=, item= or value=")
         if respondent == item:
             raise ValueError("respondent= and item= name the same column; they must differ")
         for col in (respondent, item):
-            _check_labels(df[col], col)
-        vals = _numeric_values(df[value], value)
+            check_labels(df[col], col)
+        vals = numeric_values(df[value], value, _fix(kind))
         missing = np.isnan(vals)
         if missing.all():
             raise ValueError(f"column {value!r} has no observed values; nothing to fit")
         if missing.any():
-            _warn(
+            warn_user(
                 f"{int(missing.sum())} rows have a missing {value!r} and are treated as "
                 "missing cells; drop them first to silence this warning"
             )
-        r_idx, respondents = _factorize(df[respondent][~missing], respondent)
-        i_idx, items = _factorize(df[item][~missing], item)
+        r_idx, respondents = factorize(df[respondent][~missing], respondent)
+        i_idx, items = factorize(df[item][~missing], item)
         keep = _deduplicate(r_idx, i_idx, vals[~missing], respondents, items, value)
         return cls._from_codes(
             items, respondents, i_idx[keep], r_idx[keep], vals[~missing][keep],
@@ -102,13 +104,13 @@ class Responses:
         preprocessing) and ``clip`` define the model scale :attr:`z`
         (:mod:`irteval.scaling`).
         """
-        _check_frame(df)
+        check_frame(df)
         _check_kind(kind)
         if rows not in ("respondent", "item"):
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
         row_name, col_name = (respondent, item) if rows == "respondent" else (item, respondent)
-        df = _labelled_matrix(df, row_name, col_name)
-        mat = _numeric_matrix(df)
+        df = labelled_matrix(df, row_name, col_name)
+        mat = numeric_matrix(df, _fix(kind))
         observed = ~np.isnan(mat)
         if observed.all():  # complete: the codes are a grid, no search needed
             r_idx = np.repeat(np.arange(mat.shape[0]), mat.shape[1])
@@ -134,7 +136,7 @@ class Responses:
             raise ValueError("there are no observed cells; nothing to fit")
         if len(respondents) < 2:
             raise ValueError(
-                f"only one {respondent_name} ({_plain(respondents[0])!r}): an IRT model compares "
+                f"only one {respondent_name} ({plain(respondents[0])!r}): an IRT model compares "
                 f"{respondent_name}s, so it needs at least two; add more {respondent_name}s"
             )
         for labels, codes, name in ((items, item_idx, item_name),
@@ -193,8 +195,11 @@ class Responses:
         return to_z(self.values, self.lower[self.item_idx], self.upper[self.item_idx],
                     self.transform, self.clip)
 
-    def to_wide(self, rows="item") -> pd.DataFrame:
-        """The response matrix (NaN where missing), items as rows by default."""
+    def to_wide(self, rows="respondent") -> pd.DataFrame:
+        """The response matrix (NaN where missing): respondents as rows by default, as
+        :meth:`from_wide` reads it (``rows="item"`` for items as rows)."""
+        if rows not in ("respondent", "item"):
+            raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
         mat = np.full((self.n_items, self.n_respondents), np.nan)
         mat[self.item_idx, self.respondent_idx] = self.values
         df = pd.DataFrame(mat, index=self.items, columns=self.respondents)
@@ -240,88 +245,7 @@ class Responses:
                 f"({share:.0%}))")
 
 
-# ---------------------------------------------------------------------- identification
-def warn_unidentified(responses: Responses):
-    """Warn (UserWarning) about items every respondent answered correctly (or wrongly) and
-    respondents with every answer right (or wrong): the likelihood alone would push their
-    difficulty (ability) to infinity, so only the prior keeps it finite. Called by the 1PL/2PL
-    builder; the posterior is still proper, but such estimates mostly restate the prior."""
-    for labels, codes, name, other, what in (
-            (responses.items, responses.item_idx, responses.item_name,
-             responses.respondent_name, "difficulties"),
-            (responses.respondents, responses.respondent_idx, responses.respondent_name,
-             responses.item_name, "abilities")):
-        n = np.bincount(codes, minlength=len(labels))
-        right = np.bincount(codes, weights=responses.values, minlength=len(labels))
-        for extreme, how in ((right == n, "correctly"), (right == 0, "wrongly")):
-            if not extreme.any():
-                continue
-            who = (f"were answered {how} by every {other}" if what == "difficulties"
-                   else f"answered every {other} {how}")
-            _warn(f"{int(extreme.sum())} {name}s {who} (e.g. {list(labels[extreme][:5])}): "
-                  f"their {what} are identified only by the prior")
-
-
 # ---------------------------------------------------------------------- validation
-def _warn(message):
-    import warnings
-
-    warnings.warn(message, UserWarning, stacklevel=4)
-
-
-def _plain(label):
-    """A label as Python writes it (3, not np.int64(3)), for messages."""
-    return label.item() if isinstance(label, np.generic) else label
-
-
-def _check_frame(df):
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
-    if df.empty:
-        raise ValueError("the data frame is empty; nothing to fit")
-
-
-def _check_columns(df, columns, keywords):
-    for col in columns:
-        if col not in df.columns:
-            raise ValueError(
-                f"column {col!r} is not in the data frame (columns: {list(df.columns)}); "
-                f"pass the right name with {keywords}")
-
-
-def _labelled_matrix(df, row_name, col_name):
-    """``df`` with its row labels taken from column ``row_name`` when it has one; row and
-    column labels checked for missing and duplicate values."""
-    def check_unique(labels, axis, name):
-        dup = labels[labels.duplicated()]
-        if len(dup):
-            raise ValueError(f"duplicate {axis} labels {list(dup[:5])}; every {name} needs a "
-                             "unique label")
-
-    _check_labels(pd.Series(df.columns), f"columns ({col_name} labels)")
-    check_unique(df.columns, "column", col_name)  # before a column gives the row labels
-    if row_name in df.columns:
-        _check_labels(df[row_name], row_name)
-        df = df.set_index(row_name)
-    _check_labels(pd.Series(df.index), f"index ({row_name} labels)")
-    check_unique(df.index, "row", row_name)
-    if df.shape[0] == 0 or df.shape[1] == 0:
-        raise ValueError(f"the matrix is empty (shape {df.shape}: {df.shape[0]} {row_name}s x "
-                         f"{df.shape[1]} {col_name}s); nothing to fit")
-    return df
-
-
-def _numeric_matrix(df) -> np.ndarray:
-    """The cells of a labelled matrix as floats (NaN = missing): in one step when every column
-    is numeric or boolean, else column by column (naming a bad column)."""
-    if all(pd.api.types.is_numeric_dtype(t) for t in df.dtypes):
-        mat = df.to_numpy(dtype=float)
-        if not np.isinf(mat).any():
-            return mat
-    return np.column_stack([_numeric_values(df.iloc[:, k], f"column {c!r}")
-                            for k, c in enumerate(df.columns)])
-
-
 def _check_scale(values, item_idx, lower, upper, transform, clip, items, item_name):
     """Every observed value must have a finite model-scale z with these bounds."""
     if transform == "airt":
@@ -340,47 +264,19 @@ def _check_scale(values, item_idx, lower, upper, transform, clip, items, item_na
         raise ValueError(
             f"{int(bad.sum())} values have no finite model scale with their bounds "
             f"(transform={transform!r}), e.g. {values[k]:g} within [{lower[item_idx[k]]:g}, "
-            f"{upper[item_idx[k]]:g}] for {item_name} {_plain(items[item_idx[k]])!r}: the bounds "
+            f"{upper[item_idx[k]]:g}] for {item_name} {plain(items[item_idx[k]])!r}: the bounds "
             "are too wide for floating point; rescale the values"
             + (" or use transform='logit'" if transform == "airt" else ""))
+
+
+def _fix(kind):
+    return ("convert them to 0/1 (correct = 1)" if kind == "binary"
+            else "performances must be numbers")
 
 
 def _check_kind(kind):
     if kind not in KINDS:
         raise ValueError(f"kind={kind!r} is not supported; use one of {KINDS}")
-
-
-def _check_labels(labels: pd.Series, name):
-    na = labels.isna().to_numpy()
-    if na.any():
-        where = np.flatnonzero(na)[:5].tolist()
-        raise ValueError(
-            f"{name} has {int(na.sum())} missing labels (at positions {where}); "
-            "drop those rows or fill in the labels"
-        )
-
-
-def _numeric_values(col: pd.Series, name) -> np.ndarray:
-    if pd.api.types.is_bool_dtype(col):
-        return col.to_numpy(dtype=float)
-    converted = pd.to_numeric(col, errors="coerce")
-    bad = converted.isna() & col.notna()
-    if bad.any():
-        raise ValueError(
-            f"{name} has values that are not numbers, e.g. {col[bad].unique()[:5].tolist()}; "
-            "convert them to 0/1 (correct = 1)"
-        )
-    out = converted.to_numpy(dtype=float)
-    if np.isinf(out).any():
-        raise ValueError(f"{name} has infinite values; replace them or mark them missing (NaN)")
-    return out
-
-
-def _factorize(labels: pd.Series, name):
-    """Integer codes of ``labels`` and the distinct labels in order of first appearance, as a
-    flat Index (tuple labels stay labels, not MultiIndex levels; mixed types need no order)."""
-    codes, uniques = pd.factorize(labels)
-    return codes, pd.Index(uniques, name=name, tupleize_cols=False)
 
 
 def _deduplicate(r_idx, i_idx, values, respondents, items, value):
@@ -396,9 +292,9 @@ def _deduplicate(r_idx, i_idx, values, respondents, items, value):
         raise ValueError(
             f"{cell[conflict].nunique()} ({respondents.name}, {items.name}) pairs appear more "
             f"than once with different {value!r} values, e.g. "
-            f"({_plain(respondents[r_idx[k]])!r}, {_plain(items[i_idx[k]])!r}); keep one row "
+            f"({plain(respondents[r_idx[k]])!r}, {plain(items[i_idx[k]])!r}); keep one row "
             "per pair (aggregate repeats first, e.g. by majority vote)"
         )
-    _warn(f"{int((~keep).sum())} duplicate ({respondents.name}, {items.name}) rows with "
+    warn_user(f"{int((~keep).sum())} duplicate ({respondents.name}, {items.name}) rows with "
           "identical values were kept once; drop duplicates first to silence this warning")
     return keep

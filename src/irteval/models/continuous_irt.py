@@ -17,13 +17,14 @@ evaluated elementwise by the matrix determinant lemma and Woodbury's identity (n
 algebra). theta_i | z_i is Normal with precision 1 + sum_j lambda_j^2 / s_j^2 and is drawn
 exactly after sampling. The likelihood is unchanged by (theta, lambda) -> (-theta, -lambda);
 each draw is reflected so that sum_j lambda_j > 0 (theta reads as easiness for most
-algorithms). See ``models/continuous_irt.md``.
+algorithms). The observed variable ``z`` (dims respondent, item; 0 where a cell is missing:
+``performance`` in the constant data is NaN there) has this marginal as its density, so
+``pm.compute_log_likelihood`` gives one term per dataset and posterior predictive draws come
+with a new trait per dataset.
+See ``models/continuous_irt.md``.
 """
 
 from __future__ import annotations
-
-import warnings
-from functools import partial
 
 import arviz as az
 import numpy as np
@@ -31,13 +32,22 @@ import pandas as pd
 import pymc as pm
 import pytensor
 import pytensor.tensor as pt
-import xarray as xr
 from pymc.blocking import DictToArrayBijection, RaveledVars
 
-from ..approximations import ConvergenceWarning, mode_finder
+from .._validation import warn_user
 from ..data import Responses
+from ..exceptions import ConvergenceWarning
+from ..inference.approximations import mode_finder
+from .base import BaseModel, StartPoints
 
+#: prior scales: tau_j ~ N(0, tau), lambda_j ~ N(0, lam), log s_j ~ N(0, s)
 PRIORS = {"tau": 5.0, "lam": 5.0, "s": 1.0}
+
+
+def mean_z(tau, lam, theta):
+    """E[z_ij | theta_i] = tau_j + lambda_j theta_i, for arrays with leading draw dims:
+    tau, lam (..., item), theta (..., respondent) -> (..., respondent, item)."""
+    return tau[..., None, :] + lam[..., None, :] * theta[..., :, None]
 
 
 def marginal_log_likelihood(responses, params) -> float:
@@ -50,11 +60,11 @@ def marginal_log_likelihood(responses, params) -> float:
     p = params.loc[responses.items]
     alpha, beta, gamma = (p[c].to_numpy(float) for c in ("alpha", "beta", "gamma"))
     z, mask = _matrix(responses)
-    return float(marginal_logp(-gamma * beta, gamma, np.abs(gamma / alpha), z, mask,
+    return float(marginal_logp(z, -gamma * beta, gamma, np.abs(gamma / alpha), mask,
                                xp=np).sum())
 
 
-def marginal_logp(tau, lam, s, z, mask, xp=pt):
+def marginal_logp(z, tau, lam, s, mask, xp=pt):
     """Log-density of each dataset's observed z with theta integrated out, shape (n,).
 
     With w_ij = m_ij / s_j^2, r_ij = z_ij - tau_j, c_i = sum_j w_ij lambda_j^2:
@@ -63,73 +73,89 @@ def marginal_logp(tau, lam, s, z, mask, xp=pt):
     """
     w = mask / s**2
     r = (z - tau) * mask
-    c = (w * lam**2).sum(axis=1)
-    proj = (w * lam * r).sum(axis=1)
-    n_obs = mask.sum(axis=1)
-    logdet = (mask * xp.log(s**2)).sum(axis=1) + xp.log1p(c)
-    quad = (w * r**2).sum(axis=1) - proj**2 / (1 + c)
+    c = (w * lam**2).sum(axis=-1)
+    proj = (w * lam * r).sum(axis=-1)
+    n_obs = mask.sum(axis=-1)
+    logdet = (mask * xp.log(s**2)).sum(axis=-1) + xp.log1p(c)
+    quad = (w * r**2).sum(axis=-1) - proj**2 / (1 + c)
     return -0.5 * (n_obs * np.log(2 * np.pi) + logdet + quad)
 
 
-def continuous_irt(responses: Responses, *, prior_tau=PRIORS["tau"], prior_lam=PRIORS["lam"],
-                   prior_s=PRIORS["s"], init="best", n_starts=10) -> pm.Model:
-    """Bayesian continuous IRT of algorithms (items) on datasets (respondents).
+def marginal_random(tau, lam, s, mask, rng=None, size=None):
+    """z replicated for new traits theta ~ N(0, 1): tau + lambda theta + s noise (0 where
+    masked)."""
+    shape = (np.broadcast_shapes(np.shape(mask), np.shape(tau)) if size is None
+             else (*size, np.shape(tau)[-1]))
+    theta = rng.standard_normal((*shape[:-1], 1))
+    return np.where(mask > 0, tau + lam * theta + s * rng.standard_normal(shape), 0.0)
 
-    Priors on the sampling parameters: tau_j ~ N(0, prior_tau), lambda_j ~ N(0, prior_lam),
-    log s_j ~ N(0, prior_s), on the scale of z (logits of the scaled performance). The
-    log-normal keeps s_j away from 0, where a one-factor likelihood stays finite (a Heywood
-    case: one algorithm explained exactly by the factor).
-    The posterior holds ``tau``, ``lam``, ``s`` and, added by :func:`irteval.fit`,
-    ``alpha`` (discrimination), ``beta`` (difficulty), ``gamma`` (scaling) per item and
-    ``theta`` (easiness) per respondent, after the reflection is fixed.
 
-    The likelihood can have several local optima on real data. NUTS chains start from
-    ``n_starts`` optimisations of the marginal posterior: all near the best one
-    (``init="best"``), or each at a different one (``init="dispersed"``, to look for other
-    modes); :func:`irteval.fit` warns when chains end in different modes.
-    """
-    if init not in ("best", "dispersed"):
-        raise ValueError(f"init must be 'best' or 'dispersed', got {init!r}")
-    if not isinstance(responses, Responses):
-        raise TypeError(f"expected irteval.Responses, got {type(responses).__name__}")
-    if responses.kind != "continuous":
-        raise ValueError("continuous_irt needs continuous responses: build them with "
-                         "Responses.from_wide(..., kind='continuous')")
-    if responses.n_items < 2:
-        raise ValueError(f"only {responses.n_items} {responses.item_name}: a one-factor model "
-                         f"needs at least two {responses.item_name}s")
-    z, mask = _matrix(responses)
-    _check_constant(responses, z, mask)
-    coords = {"respondent": responses.respondents, "item": responses.items}
-    with pm.Model(coords=coords) as model:
-        z_data = pm.Data("z", z, dims=("respondent", "item"))
-        mask_data = pm.Data("mask", mask, dims=("respondent", "item"))
-        # raw performance and bounds, for the downstream analyses (NaN = missing; registered
-        # directly, as pm.Data refuses NaN)
+def cell_logp(z, mean, s):
+    """log N(z | mean, s) of each cell given the drawn traits (for LOO per algorithm)."""
+    return -0.5 * np.log(2 * np.pi) - np.log(s) - 0.5 * ((z - mean) / s) ** 2
+
+
+class ContinuousIRT(BaseModel):
+    """The continuous IRT of AIRT (build it with :func:`continuous_irt`)."""
+
+    family = "continuous_irt"
+    sampler = "nutpie"  # its mass matrix adaptation gave 2-5x the ESS of PyMC's here
+    # beta = -tau / gamma is a ratio, Cauchy-tailed where gamma ~ 0: its R-hat and ESS say
+    # nothing about convergence, so the checks use the other parameters
+    diagnostic_vars = ("tau", "lam", "s", "alpha", "theta")
+
+    def __init__(self, responses: Responses, *, prior_tau=PRIORS["tau"],
+                 prior_lam=PRIORS["lam"], prior_s=PRIORS["s"], init="best", n_starts=10):
+        if init not in ("best", "dispersed"):
+            raise ValueError(f"init must be 'best' or 'dispersed', got {init!r}")
+        if not isinstance(responses, Responses):
+            raise TypeError(f"expected irteval.Responses, got {type(responses).__name__}")
+        if responses.kind != "continuous":
+            raise ValueError("continuous_irt needs continuous responses: build them with "
+                             "Responses.from_wide(..., kind='continuous')")
+        if responses.n_items < 2:
+            raise ValueError(f"only {responses.n_items} {responses.item_name}: a one-factor "
+                             f"model needs at least two {responses.item_name}s")
+        z, mask = _matrix(responses)
+        _check_constant(responses, z, mask)
+        super().__init__(coords={"respondent": responses.respondents, "item": responses.items})
+        self._build_args = ((responses,), {"prior_tau": prior_tau, "prior_lam": prior_lam,
+                                           "prior_s": prior_s, "init": init,
+                                           "n_starts": n_starts})
+        self.responses, self.init, self.n_starts = responses, init, n_starts
+        self.priors = {"tau": prior_tau, "lam": prior_lam, "s": prior_s}
+        # raw performance and bounds, for the downstream analyses (NaN = missing, so it also
+        # holds the mask; registered directly, as pm.Data refuses NaN)
         performance = np.full(z.shape, np.nan)
         performance[responses.respondent_idx, responses.item_idx] = responses.values
-        model.register_data_var(pytensor.shared(performance, "performance"),
-                                dims=("respondent", "item"))
+        self.register_data_var(pytensor.shared(performance, "performance"),
+                               dims=("respondent", "item"))
         pm.Data("lower", responses.lower, dims="item")
         pm.Data("upper", responses.upper, dims="item")
         tau = pm.Normal("tau", 0.0, prior_tau, dims="item")
         lam = pm.Normal("lam", 0.0, prior_lam, dims="item")
         s = pm.LogNormal("s", 0.0, prior_s, dims="item")
-        pm.Potential("z_marginal", marginal_logp(tau, lam, s, z_data, mask_data).sum())
-    model.irteval_attrs = {
-        "irteval_model": "continuous_irt", "item_name": responses.item_name,
-        "respondent_name": responses.respondent_name, "transform": responses.transform,
-        "prior_tau": prior_tau, "prior_lam": prior_lam, "prior_s": prior_s, "init": init,
-        "n_starts": n_starts, "sampler": "nutpie",
-        # beta = -tau / gamma is a ratio, Cauchy-tailed where gamma ~ 0: its R-hat and ESS
-        # say nothing about convergence, so the checks use the other parameters
-        "diagnostic_vars": "tau,lam,s,alpha,theta",
-    }
-    model.irteval_responses = responses
-    model.irteval_postprocess = identify
-    model.irteval_initvals = multistart_initvals
-    model.irteval_log_likelihood = partial(cell_log_likelihood, responses=responses)
-    return model
+        # the mask enters as a constant: as pm.Data it made PyTensor 2.38's fusion rewrite of
+        # the gradient fail (harmless, but it printed a traceback on every compile)
+        pm.CustomDist("z", tau, lam, s, mask, logp=marginal_logp, random=marginal_random,
+                      signature="(j),(j),(j),(j)->(j)", observed=z, dims=("respondent", "item"))
+
+    def fit_attrs(self):
+        return {"irteval_family": self.family, "irteval_model": "continuous_irt",
+                "item_name": self.responses.item_name,
+                "respondent_name": self.responses.respondent_name,
+                "transform": self.responses.transform, "init": self.init,
+                "n_starts": self.n_starts, **{f"prior_{k}": v for k, v in self.priors.items()}}
+
+    def preferred_sampler(self):
+        # PyMC's NUTS is the only backend here that takes a starting point per chain
+        return "pymc" if self.init == "dispersed" else self.sampler
+
+    def start_points(self, chains, random_seed):
+        return multistart(self, chains, random_seed)
+
+    def postprocess(self, idata, random_seed):
+        identify(self.responses, idata, random_seed)
 
 
 def _check_constant(responses, z, mask):
@@ -156,11 +182,11 @@ def _matrix(responses):
     return z, mask
 
 
-def identify(model, idata, random_seed=None):
+def identify(responses, idata, random_seed=None):
     """Fix the reflection (sum of loadings > 0 in every draw), add ``alpha``, ``beta``,
     ``gamma`` and exact draws of ``theta | z`` to the posterior, in place."""
     post = idata.posterior
-    z, mask = _matrix(model.irteval_responses)
+    z, mask = _matrix(responses)
     lam = post["lam"].values
     flip = np.where(lam.sum(axis=-1, keepdims=True) < 0, -1.0, 1.0)
     lam = lam * flip
@@ -195,45 +221,27 @@ def _check_modes(idata, rhat_max=1.05, lp_gap=1.0):
     idata.attrs["chain_mean_lp"] = lp.round(2).tolist()
     if rhat > rhat_max and np.ptp(lp) > lp_gap:
         low = np.flatnonzero(lp < lp.max() - lp_gap).tolist()
-        warnings.warn(
+        warn_user(
             f"chains found different modes of the likelihood (mean log density per chain: "
             f"{lp.round(1).tolist()}; max R-hat {rhat:.2f}); chains {low} sit in lower ones. "
             "Use init='best' (the default) so every chain starts at the best of n_starts "
             "optimisations, raise n_starts, or keep only the chains in the best mode "
-            "(idata.sel(chain=[...]))", ConvergenceWarning, stacklevel=4)
+            "(idata.sel(chain=[...]))", ConvergenceWarning)
 
 
-def cell_log_likelihood(posterior, responses):
-    """log N(z_ij | gamma_j (theta_i - beta_j), s_j) of every observed cell given the drawn
-    traits, dims (chain, draw, respondent, item); NaN where a cell is missing."""
-    z, mask = _matrix(responses)
-    mu = posterior["tau"].values[..., None, :] + (
-        posterior["lam"].values[..., None, :] * posterior["theta"].values[..., :, None])
-    s = posterior["s"].values[..., None, :]
-    ll = -0.5 * np.log(2 * np.pi) - np.log(s) - 0.5 * ((z - mu) / s) ** 2
-    ll = np.where(mask > 0, ll, np.nan)
-    return xr.Dataset({"z": (("chain", "draw", "respondent", "item"), ll)},
-                      coords={"chain": posterior["chain"], "draw": posterior["draw"],
-                              "respondent": posterior["respondent"], "item": posterior["item"]})
-
-
-def multistart_initvals(model, chains, random_seed=None):
-    """Initial points for the chains from ``n_starts`` optimisations of the marginal
-    posterior (one from the first principal component, the rest random). All chains start
-    near the best optimum (``init="best"``) or at different optima (``init="dispersed"``).
-    Returns (initvals per chain, sorted log densities of the optima, best point as a dict of
-    value variables)."""
-    n_starts = model.irteval_attrs["n_starts"]
-    dispersed = model.irteval_attrs["init"] == "dispersed"
+def multistart(model: ContinuousIRT, chains, random_seed=None) -> StartPoints:
+    """Starting points from ``n_starts`` optimisations of the marginal posterior (one from the
+    first principal component, the rest random). All chains start near the best optimum
+    (``init="best"``) or at different optima (``init="dispersed"``)."""
     rng = np.random.default_rng(random_seed)
-    z, mask = _matrix(model.irteval_responses)
+    z, mask = _matrix(model.responses)
     col_mean = (z * mask).sum(0) / mask.sum(0)
     col_sd = np.sqrt(((z - col_mean) ** 2 * mask).sum(0) / mask.sum(0)) + 1e-3
     filled = np.where(mask > 0, z, col_mean)
     _, _, vt = np.linalg.svd((filled - col_mean) / col_sd, full_matrices=False)
     pc = vt[0] * np.sign(vt[0].sum() or 1.0)
     starts = [(col_mean, 0.8 * col_sd * pc, 0.6 * col_sd)]
-    for _ in range(n_starts - 1):
+    for _ in range(model.n_starts - 1):
         starts.append((col_mean + 0.3 * col_sd * rng.standard_normal(len(col_sd)),
                        col_sd * rng.standard_normal(len(col_sd)),
                        col_sd * rng.uniform(0.2, 1.0, len(col_sd))))
@@ -249,9 +257,32 @@ def multistart_initvals(model, chains, random_seed=None):
         raise RuntimeError("no optimisation of the continuous IRT posterior converged; "
                            "check the responses for extreme values")
     optima.sort(key=lambda o: -o[1])
-    chosen = [optima[k % len(optima)] for k in range(chains)] if dispersed else [optima[0]] * chains
+    chosen = ([optima[k % len(optima)] for k in range(chains)] if model.init == "dispersed"
+              else [optima[0]] * chains)
     inits = [{"tau": p["tau"] + 0.01 * rng.standard_normal(p["tau"].shape),
               "lam": p["lam"] + 0.01 * rng.standard_normal(p["lam"].shape),
               "s": np.exp(p["s_log__"] + 0.01 * rng.standard_normal(p["s_log__"].shape))}
              for p, _ in chosen]
-    return inits, np.array([lp for _, lp in optima]), optima[0][0]
+    return StartPoints(per_chain=inits, best=optima[0][0],
+                       log_densities=np.array([lp for _, lp in optima]))
+
+
+def continuous_irt(responses: Responses, *, prior_tau=PRIORS["tau"], prior_lam=PRIORS["lam"],
+                   prior_s=PRIORS["s"], init="best", n_starts=10) -> ContinuousIRT:
+    """Bayesian continuous IRT of algorithms (items) on datasets (respondents).
+
+    Priors on the sampling parameters: tau_j ~ N(0, prior_tau), lambda_j ~ N(0, prior_lam),
+    log s_j ~ N(0, prior_s), on the scale of z (logits of the scaled performance). The
+    log-normal keeps s_j away from 0, where a one-factor likelihood stays finite (a Heywood
+    case: one algorithm explained exactly by the factor).
+    The posterior holds ``tau``, ``lam``, ``s`` and, added by :func:`irteval.fit`,
+    ``alpha`` (discrimination), ``beta`` (difficulty), ``gamma`` (scaling) per item and
+    ``theta`` (easiness) per respondent, after the reflection is fixed.
+
+    The likelihood can have several local optima on real data. NUTS chains start from
+    ``n_starts`` optimisations of the marginal posterior: all near the best one
+    (``init="best"``), or each at a different one (``init="dispersed"``, to look for other
+    modes); :func:`irteval.fit` warns when chains end in different modes.
+    """
+    return ContinuousIRT(responses, prior_tau=prior_tau, prior_lam=prior_lam, prior_s=prior_s,
+                         init=init, n_starts=n_starts)

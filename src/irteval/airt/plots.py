@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 
-from .goodness import effectiveness, goodness_curves
-from .plots import _axes
-from .portfolio import LatentTrait, _check_airt
+from .. import _intervals
+from .._validation import check_idata
+from ..models.continuous_irt import mean_z
+from ..plotting import ensure_axes, panels
+from .goodness import _curves, effectiveness
+from .latent_trait import LatentTrait
+from .metrics import FAMILIES
 
 
 def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n=121):
@@ -15,7 +20,7 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
     |gamma / alpha|) per algorithm at the posterior means (the paper's Fig. 10): a
     discriminating algorithm is a narrow rising band, an anomalous one falls, a
     non-discriminating one is flat and wide. Returns the array of Axes."""
-    _check_airt(idata)
+    check_idata(idata, FAMILIES, "plot_crm_heatmap")
     post = idata.posterior
     names = list(post["item"].values) if algorithms is None else list(algorithms)
     unknown = [a for a in names if a not in post["item"].values]
@@ -23,23 +28,19 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
         raise ValueError(f"unknown algorithms {unknown[:5]}")
     tau, lam, s = (post[v].mean(("chain", "draw")).sel(item=names).values
                    for v in ("tau", "lam", "s"))
-    z_obs = idata.constant_data["z"].values
+    z_obs = idata.observed_data["z"].values
     theta = np.linspace(*theta_range, n)
     z = np.linspace(z_obs.min() - 1, z_obs.max() + 1, n)
     if axes is None:
-        cols = min(4, len(names))
-        rows = -(-len(names) // cols)
-        axes = plt.subplots(rows, cols, figsize=(3 * cols, 2.6 * rows), sharex=True,
-                            sharey=True, squeeze=False, layout="constrained")[1]
+        axes = panels(len(names), width=3, sharex=True, sharey=True)
     flat = np.ravel(axes)
-    for ax, name, t, lm, sd in zip(flat, names, tau, lam, s):
-        mean = t + lm * theta[None, :]
+    means = mean_z(tau, lam, theta)  # (theta, algorithm)
+    for ax, name, mean, sd in zip(flat, names, means.T, s):
+        mean = mean[None, :]
         density = np.exp(-0.5 * ((z[:, None] - mean) / sd) ** 2) / (sd * np.sqrt(2 * np.pi))
         ax.imshow(density, origin="lower", aspect="auto", cmap="plasma",
                   extent=(theta[0], theta[-1], z[0], z[-1]))
         ax.set_title(str(name), fontsize="small")
-    for ax in flat[len(names):]:
-        ax.set_visible(False)
     flat[0].set_ylabel("z (logit performance)")
     flat[0].set_xlabel("theta (dataset easiness)")
     return axes
@@ -48,12 +49,12 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
 def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     """Smoothed performance of each algorithm over the dataset-difficulty spectrum (the
     paper's Fig. 14); portfolio members (LTO > 0) drawn thick."""
-    ax = _axes(ax)
-    names = list(lt.curves.columns) if algorithms is None else list(algorithms)
+    ax = ensure_axes(ax)
+    names = list(lt.smoothed.columns) if algorithms is None else list(algorithms)
     colours = plt.cm.tab20(np.linspace(0, 1, max(len(names), 2)))
     for name, colour in zip(names, colours):
         lto = lt.occupancy.loc[name, "lto"]
-        ax.plot(lt.curves.index, lt.curves[name], color=colour, lw=2.5 if lto > 0 else 1,
+        ax.plot(lt.smoothed.index, lt.smoothed[name], color=colour, lw=2.5 if lto > 0 else 1,
                 alpha=1 if lto > 0 else 0.6,
                 label=f"{name} (LTO {lto:.2f})" if lto > 0 else str(name))
     ax.plot(lt.spectrum["mean"], np.full(len(lt.spectrum), ax.get_ylim()[0]), "|",
@@ -67,9 +68,9 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
 def plot_strengths(lt: LatentTrait, *, ax=None):
     """Where on the difficulty spectrum each algorithm is strong (green: within epsilon of the
     best) or weak (red: within epsilon of the worst) — the paper's Fig. 15."""
-    ax = _axes(ax)
-    names = list(lt.curves.columns)
-    grid = lt.curves.index.to_numpy()
+    ax = ensure_axes(ax)
+    names = list(lt.smoothed.columns)
+    grid = lt.smoothed.index.to_numpy()
     code = lt.strengths.to_numpy().T * 1.0 - lt.weaknesses.to_numpy().T * 1.0
     step = grid[1] - grid[0]
     ax.imshow(code, aspect="auto", cmap="RdYlGn", vmin=-1, vmax=1, interpolation="nearest",
@@ -80,12 +81,12 @@ def plot_strengths(lt: LatentTrait, *, ax=None):
     return ax
 
 
-def plot_goodness(idata, *, ax=None, max_draws=200, random_seed=0):
+def plot_goodness(curves, *, ax=None, max_draws=200, random_seed=0):
     """ECDF of the absolute scaled residuals per algorithm (the paper's Fig. 16), posterior
-    mean curves; the area under each is its AUCDF."""
-    curves = goodness_curves(idata, max_draws=max_draws, random_seed=random_seed)
-    ax = _axes(ax)
-    mean = curves["cdf"].mean("draw")
+    mean curves; the area under each is its AUCDF. ``curves``: :func:`airt_curves` or a fit."""
+    curves = _curves(curves, max_draws, random_seed)
+    ax = ensure_axes(ax)
+    mean = curves["cdf"].mean("sample")
     for name in curves["item"].values:
         ax.plot(curves["threshold"], mean.sel(item=name), label=str(name))
     ax.set(xlabel="absolute scaled residual", ylabel="share of datasets within",
@@ -94,14 +95,15 @@ def plot_goodness(idata, *, ax=None, max_draws=200, random_seed=0):
     return ax
 
 
-def plot_effectiveness(idata, *, ax=None, kind="actual", max_draws=200, random_seed=0):
+def plot_effectiveness(curves, *, ax=None, kind="actual", max_draws=200, random_seed=0):
     """Effectiveness curves (the paper's Fig. 18): share of datasets on which an algorithm's
-    ``kind`` ("actual" or "predicted") scaled performance is >= 1 - tolerance."""
+    ``kind`` ("actual" or "predicted") scaled performance is >= 1 - tolerance.
+    ``curves``: :func:`airt_curves` or a fit."""
     if kind not in ("actual", "predicted"):
         raise ValueError(f"kind must be 'actual' or 'predicted', got {kind!r}")
-    curves = goodness_curves(idata, max_draws=max_draws, random_seed=random_seed)
-    values = curves["aec"] if kind == "actual" else curves["pec"].mean("draw")
-    ax = _axes(ax)
+    curves = _curves(curves, max_draws, random_seed)
+    values = curves["aec"] if kind == "actual" else curves["pec"].mean("sample")
+    ax = ensure_axes(ax)
     for name in curves["item"].values:
         ax.plot(curves["threshold"], values.sel(item=name), label=str(name))
     ax.set(xlabel="effectiveness tolerance", ylabel=f"{kind} effectiveness",
@@ -110,12 +112,17 @@ def plot_effectiveness(idata, *, ax=None, kind="actual", max_draws=200, random_s
     return ax
 
 
-def plot_auaec_aupec(idata, *, ax=None, hdi_prob=None, max_draws=200, random_seed=0):
+def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=200,
+                     random_seed=0, hdi_prob=None):
     """AUAEC (actual) against AUPEC (predicted) per algorithm with the posterior interval of
-    AUPEC; on the diagonal the model predicts the algorithm's effectiveness exactly."""
-    table = effectiveness(idata, hdi_prob=hdi_prob, max_draws=max_draws,
-                          random_seed=random_seed)
-    ax = _axes(ax)
+    AUPEC; on the diagonal the model predicts the algorithm's effectiveness exactly.
+    ``table``: an :func:`effectiveness` table, or :func:`airt_curves`, or a fit."""
+    if isinstance(table, pd.DataFrame):
+        _intervals.check_matches(table, ci_prob, ci_kind)
+    else:
+        table = effectiveness(table, ci_prob=ci_prob, ci_kind=ci_kind, max_draws=max_draws,
+                              random_seed=random_seed, hdi_prob=hdi_prob)
+    ax = ensure_axes(ax)
     # a mean can lie outside an equal-tailed interval of a lumpy distribution: clip at 0
     yerr = np.maximum(0, [table["aupec"] - table["aupec_lower"],
                           table["aupec_upper"] - table["aupec"]])

@@ -14,7 +14,7 @@ identified; across components they are not).
 
 from __future__ import annotations
 
-import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -22,13 +22,20 @@ from scipy import optimize, sparse, stats
 from scipy.sparse.csgraph import connected_components
 from scipy.special import expit, xlogy
 
-from .scores import Scores
+from .. import _intervals
+from .._compat import IndexesWithWarning
+from .._validation import warn_user
+from ..data import Scores
+from ..exceptions import SeparationWarning
 
 LOG10_ELO = 400 / np.log(10)
 
 
-class SeparationWarning(UserWarning):
-    """Some players never beat some others: their gap has no finite maximum-likelihood value."""
+def binomial_deviance(w, n, p):
+    """Deviance of wins ``w`` of ``n`` matches at win probability ``p`` against the saturated
+    model, summed over pairs (the last axis): 2 sum w log(w / np) + (n - w) log((n - w) /
+    (n (1 - p)))."""
+    return 2 * (xlogy(w, w / (n * p)) + xlogy(n - w, (n - w) / (n * (1 - p)))).sum(axis=-1)
 
 
 def components(scores: Scores):
@@ -84,8 +91,11 @@ def _information(beta, i, j, n, n_players):
     return info
 
 
-def mle_epp(scores: Scores, *, reference=None, ci_prob=0.95) -> pd.DataFrame:
+def mle_epp(scores: Scores, *, reference=None, ci_prob=None, ci_kind="wald") -> pd.DataFrame:
     """Maximum-likelihood EPP with Wald standard errors and intervals.
+
+    ``ci_prob``: mass of the intervals (default ArviZ's ``stats.ci_prob``, as for the
+    posterior summaries); ``ci_kind``: ``"wald"`` (epp +- z se), the only kind so far.
 
     Returns a DataFrame indexed by player: ``epp``, ``se``, ``lower``, ``upper``,
     ``elo`` (1500 + epp * 400 / ln 10), ``component`` (0 = the largest strongly connected
@@ -97,19 +107,23 @@ def mle_epp(scores: Scores, *, reference=None, ci_prob=0.95) -> pd.DataFrame:
     """
     if not isinstance(scores, Scores):
         raise TypeError(f"expected irteval.Scores, got {type(scores).__name__}")
+    if ci_kind != "wald":
+        raise ValueError(f"ci_kind={ci_kind!r}: the classical EPP has Wald intervals only "
+                         "(ci_kind='wald'); for HDIs or equal-tailed intervals fit the Bayesian "
+                         "model (irteval.leaderboard)")
+    prob = _intervals.resolve(ci_prob, "eti")[0]
     if reference is not None and reference not in scores.players:
         raise ValueError(f"reference {reference!r} is not a player; choose one of "
                          f"{list(scores.players[:5])}...")
     pairs = scores.pairs()
     groups = _components(pairs, scores.players)
     if len(groups) > 1:
-        warnings.warn(
+        warn_user(
             f"the win graph has {len(groups)} strongly connected components (sizes "
             f"{[len(g) for g in groups]}): some players never beat others, so their gaps have "
             "no finite MLE. EPP differences are identified only within a component (column "
             "'component'); use the Bayesian fit for everyone. First players of each: "
-            + "; ".join(", ".join(map(str, g[:3])) for g in groups), SeparationWarning,
-            stacklevel=2)
+            + "; ".join(", ".join(map(str, g[:3])) for g in groups), SeparationWarning)
     n_players = scores.n_players
     comp = np.empty(n_players, dtype=int)
     beta = np.zeros(n_players)
@@ -130,7 +144,7 @@ def mle_epp(scores: Scores, *, reference=None, ci_prob=0.95) -> pd.DataFrame:
         beta[members] = b
         cov[np.ix_(members, members)] = c
         p = expit(b[li] - b[lj])
-        deviance += 2 * (xlogy(w, w / (n * p)) + xlogy(n - w, (n - w) / (n * (1 - p)))).sum()
+        deviance += binomial_deviance(w, n, p)
         n_pairs_used += len(sub)
     if reference is not None:  # beta -> beta - beta_ref within the reference's component
         members = np.flatnonzero(comp == comp[scores.players.get_loc(reference)])
@@ -140,7 +154,7 @@ def mle_epp(scores: Scores, *, reference=None, ci_prob=0.95) -> pd.DataFrame:
         beta[members] = shift @ beta[members]
         cov[np.ix_(members, members)] = shift @ cov[np.ix_(members, members)] @ shift.T
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
-    z = stats.norm.ppf(0.5 + ci_prob / 2)
+    z = stats.norm.ppf(0.5 + prob / 2)
     df = n_pairs_used - (n_players - len(groups))
     table = pd.DataFrame({"epp": beta, "se": se, "lower": beta - z * se,
                           "upper": beta + z * se, "elo": 1500 + beta * LOG10_ELO,
@@ -150,12 +164,23 @@ def mle_epp(scores: Scores, *, reference=None, ci_prob=0.95) -> pd.DataFrame:
         "cov": pd.DataFrame(cov, index=scores.players, columns=scores.players).to_dict(),
         "deviance": float(deviance), "df": int(df),
         "p_value": float(stats.chi2.sf(deviance, df)) if df > 0 else float("nan"),
-        "components": groups, "ci_prob": ci_prob,
+        "components": groups, "ci_prob": prob, "ci_kind": "wald",
     })
     return table
 
 
-def wald_test(table: pd.DataFrame, a, b) -> dict:
+@dataclass(frozen=True)
+class WaldTest(IndexesWithWarning):
+    """Result of :func:`wald_test`."""
+
+    difference: float
+    se: float
+    statistic: float
+    df: int
+    p_value: float
+
+
+def wald_test(table: pd.DataFrame, a, b) -> WaldTest:
     """1-df Wald test of EPP_a = EPP_b from a :func:`mle_epp` table:
     z = (epp_a - epp_b) / se(epp_a - epp_b), chi2 = z^2 on 1 degree of freedom."""
     for player in (a, b):
@@ -168,5 +193,5 @@ def wald_test(table: pd.DataFrame, a, b) -> dict:
     diff = table.loc[a, "epp"] - table.loc[b, "epp"]
     var = cov.loc[a, a] + cov.loc[b, b] - 2 * cov.loc[a, b]
     statistic = diff**2 / var
-    return {"difference": float(diff), "se": float(np.sqrt(var)), "statistic": float(statistic),
-            "df": 1, "p_value": float(stats.chi2.sf(statistic, 1))}
+    return WaldTest(difference=float(diff), se=float(np.sqrt(var)), statistic=float(statistic),
+                    df=1, p_value=float(stats.chi2.sf(statistic, 1)))

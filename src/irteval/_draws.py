@@ -1,0 +1,27 @@
+"""Posterior draws as arrays, thinned draws, and equal-count bins."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def thin(n, max_draws, random_seed=0):
+    """Sorted positions of at most ``max_draws`` of ``n`` pooled draws (all when None or n is
+    smaller), chosen at random with ``random_seed``."""
+    if max_draws is None or n <= max_draws:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(random_seed).choice(n, max_draws, False))
+
+
+def stacked_draws(idata, name, max_draws=None, random_seed=0):
+    """Draws of a posterior variable as (sample, ...), chains pooled and thinned at random to
+    ``max_draws``."""
+    arr = idata.posterior[name].stack(sample=("chain", "draw")).transpose("sample", ...).values
+    return arr[thin(len(arr), max_draws, random_seed)]
+
+
+def equal_count_bins(values, n_bins):
+    """Bin of each value along the last axis: ranks cut into ``n_bins`` groups of (almost)
+    equal size, 0 = smallest."""
+    values = np.asarray(values)
+    return (values.argsort(axis=-1).argsort(axis=-1) * n_bins) // values.shape[-1]

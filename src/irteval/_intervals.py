@@ -1,0 +1,66 @@
+"""One interval convention for every summary and plot.
+
+``ci_prob`` is the interval's mass (default: ArviZ's ``rcParams["stats.ci_prob"]``, 0.94) and
+``ci_kind`` its kind: ``"hdi"`` (highest density, ArviZ's default) or ``"eti"`` (equal-tailed,
+between the (1 - p)/2 and (1 + p)/2 quantiles). Tables record both in ``attrs``; a table that
+summarises one quantity names its interval ``{ci_kind}_lower`` / ``{ci_kind}_upper`` (as
+``az.summary`` does), one that summarises several names them ``{quantity}_lower`` /
+``{quantity}_upper``.
+"""
+
+from __future__ import annotations
+
+import arviz as az
+import numpy as np
+
+from ._validation import warn_user
+
+CI_KINDS = ("hdi", "eti")
+
+
+def resolve(ci_prob=None, ci_kind=None, hdi_prob=None):
+    """(prob, kind) from the keywords; ``hdi_prob`` is the old name of ``ci_prob`` and warns."""
+    if hdi_prob is not None:
+        warn_user("hdi_prob= is deprecated and will be removed in the next release; use "
+                  "ci_prob= (and ci_kind='hdi' or 'eti')", FutureWarning)
+        if ci_prob is not None and ci_prob != hdi_prob:
+            raise ValueError(f"hdi_prob={hdi_prob} and ci_prob={ci_prob} disagree; give ci_prob")
+        ci_prob = hdi_prob
+    prob = az.rcParams["stats.ci_prob"] if ci_prob is None else ci_prob
+    if not (isinstance(prob, (int, float, np.number)) and 0 < prob < 1):
+        raise ValueError(f"ci_prob must be a number between 0 and 1, got {prob!r}")
+    kind = az.rcParams.get("stats.ci_kind", "hdi") if ci_kind is None else ci_kind
+    if kind not in CI_KINDS:
+        raise ValueError(f"ci_kind must be one of {CI_KINDS}, got {kind!r}")
+    return float(prob), kind
+
+
+def interval(draws, prob, kind, axis=0):
+    """(lower, upper) of ``draws`` along ``axis`` (NaN draws ignored for ``"eti"``)."""
+    draws = np.moveaxis(np.asarray(draws, dtype=float), axis, 0)
+    if kind == "eti":
+        lower, upper = np.nanquantile(draws, [(1 - prob) / 2, (1 + prob) / 2], axis=0)
+        return lower, upper
+    # ArviZ reads a 1-d array as draws, 3 or more dims as (chain, draw, ...)
+    bounds = az.hdi(draws if draws.ndim == 1 else draws[None], hdi_prob=prob, skipna=True)
+    return bounds[..., 0], bounds[..., 1]
+
+
+def record(table, prob, kind):
+    """Write the convention into ``table.attrs`` and return the table."""
+    table.attrs.update(ci_prob=prob, ci_kind=kind)
+    return table
+
+
+def label(prob, kind):
+    """'94% HDI' or '94% equal-tailed interval', for titles and printed tables."""
+    return f"{prob:.0%} HDI" if kind == "hdi" else f"{prob:.0%} equal-tailed interval"
+
+
+def check_matches(table, ci_prob, ci_kind):
+    """A plot given a precomputed table draws the table's intervals: refuse ci_prob/ci_kind
+    that contradict them (recompute the table instead)."""
+    for key, value in (("ci_prob", ci_prob), ("ci_kind", ci_kind)):
+        if value is not None and table.attrs.get(key) not in (None, value):
+            raise ValueError(f"the table was computed with {key}={table.attrs[key]!r}, not "
+                             f"{value!r}; recompute it with {key}={value!r} or drop {key}")

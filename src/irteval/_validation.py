@@ -1,0 +1,158 @@
+"""Checks shared by every entry point: data frames, labels, numeric cells, user-facing warnings,
+and :func:`check_idata`, which tells a downstream function whether an InferenceData comes from
+the model family it needs."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+
+def _outside_stacklevel():
+    """The stacklevel of the first frame outside irteval, PyMC and PyTensor (the user's line)."""
+    import pymc
+    import pytensor
+
+    roots = (str(Path(__file__).parent), str(Path(pymc.__file__).parent),
+             str(Path(pytensor.__file__).parent))
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(roots):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def warn_user(message, category=UserWarning):
+    """``warnings.warn`` pointing at the user's own line, not at irteval's internals."""
+    warnings.warn(message, category, stacklevel=_outside_stacklevel())
+
+
+def plain(label):
+    """A label as Python writes it (3, not np.int64(3)), for messages."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def check_frame(df):
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+    if df.empty:
+        raise ValueError("the data frame is empty; nothing to fit")
+
+
+def check_columns(df, columns, keywords):
+    for col in columns:
+        if col not in df.columns:
+            raise ValueError(
+                f"column {col!r} is not in the data frame (columns: {list(df.columns)}); "
+                f"pass the right name with {keywords}")
+
+
+def check_labels(labels: pd.Series, name):
+    na = labels.isna().to_numpy()
+    if na.any():
+        where = np.flatnonzero(na)[:5].tolist()
+        raise ValueError(
+            f"{name} has {int(na.sum())} missing labels (at positions {where}); "
+            "drop those rows or fill in the labels"
+        )
+
+
+def labelled_matrix(df, row_name, col_name):
+    """``df`` with its row labels taken from column ``row_name`` when it has one; row and
+    column labels checked for missing and duplicate values."""
+    def check_unique(labels, axis, name):
+        dup = labels[labels.duplicated()]
+        if len(dup):
+            raise ValueError(f"duplicate {axis} labels {list(dup[:5])}; every {name} needs a "
+                             "unique label")
+
+    check_labels(pd.Series(df.columns), f"columns ({col_name} labels)")
+    check_unique(df.columns, "column", col_name)  # before a column gives the row labels
+    if row_name in df.columns:
+        check_labels(df[row_name], row_name)
+        df = df.set_index(row_name)
+    check_labels(pd.Series(df.index), f"index ({row_name} labels)")
+    check_unique(df.index, "row", row_name)
+    if df.shape[0] == 0 or df.shape[1] == 0:
+        raise ValueError(f"the matrix is empty (shape {df.shape}: {df.shape[0]} {row_name}s x "
+                         f"{df.shape[1]} {col_name}s); nothing to fit")
+    return df
+
+
+def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)") -> np.ndarray:
+    """A column as floats (NaN = missing); values that are not numbers or are infinite are a
+    ValueError naming the column and ``fix``."""
+    if pd.api.types.is_bool_dtype(col):
+        return col.to_numpy(dtype=float)
+    converted = pd.to_numeric(col, errors="coerce")
+    bad = converted.isna() & col.notna()
+    if bad.any():
+        raise ValueError(
+            f"{name} has values that are not numbers, e.g. {col[bad].unique()[:5].tolist()}; "
+            f"{fix}")
+    out = converted.to_numpy(dtype=float)
+    if np.isinf(out).any():
+        raise ValueError(f"{name} has infinite values; replace them or mark them missing (NaN)")
+    return out
+
+
+def numeric_matrix(df, fix="convert them to 0/1 (correct = 1)") -> np.ndarray:
+    """The cells of a labelled matrix as floats (NaN = missing): in one step when every column
+    is numeric or boolean, else column by column (naming a bad column)."""
+    if all(pd.api.types.is_numeric_dtype(t) for t in df.dtypes):
+        mat = df.to_numpy(dtype=float)
+        if not np.isinf(mat).any():
+            return mat
+    return np.column_stack([numeric_values(df.iloc[:, k], f"column {c!r}", fix)
+                            for k, c in enumerate(df.columns)])
+
+
+def factorize(labels: pd.Series, name):
+    """Integer codes of ``labels`` and the distinct labels in order of first appearance, as a
+    flat Index (tuple labels stay labels, not MultiIndex levels; mixed types need no order)."""
+    codes, uniques = pd.factorize(labels)
+    return codes, pd.Index(uniques, name=name, tupleize_cols=False)
+
+
+# ---------------------------------------------------------------------- fitted models
+#: family -> (the builder that makes it, the summary to start from)
+FAMILIES = {
+    "binary_irt": ("models.onepl", "difficulty"),
+    "bradley_terry": ("models.bradley_terry", "leaderboard"),
+    "continuous_irt": ("models.continuous_irt", "algorithm_metrics"),
+}
+#: idata.attrs["irteval_model"] of fits written before the family was recorded
+_LEGACY = {"1pl": "binary_irt", "2pl": "binary_irt", "continuous_irt": "continuous_irt"}
+
+
+def family_of(idata):
+    """The model family an InferenceData comes from (None when it does not say)."""
+    attrs = getattr(idata, "attrs", {}) or {}
+    if "irteval_family" in attrs:
+        return attrs["irteval_family"]
+    legacy = str(attrs.get("irteval_model", ""))
+    return "bradley_terry" if legacy.startswith("bradley_terry") else _LEGACY.get(legacy)
+
+
+def check_idata(idata, family, caller):
+    """Raise unless ``idata`` is an InferenceData with a posterior from ``family`` (a name or a
+    tuple of names of :data:`FAMILIES`); the message names the function to call instead."""
+    families = (family,) if isinstance(family, str) else tuple(family)
+    wanted = " or ".join(f"irteval.{FAMILIES[f][0]}" for f in families)
+    if not hasattr(idata, "posterior"):
+        raise TypeError(f"{caller}() needs the InferenceData that irteval.fit returns for "
+                        f"{wanted}(...), got {type(idata).__name__}")
+    found = family_of(idata)
+    if found in families:
+        return
+    if found in FAMILIES:
+        raise ValueError(f"{caller}() needs a fit of {wanted}(...), but this InferenceData is "
+                         f"a fit of irteval.{FAMILIES[found][0]}(...); use "
+                         f"irteval.{FAMILIES[found][1]}() on it instead")
+    raise ValueError(f"{caller}() needs a fit of {wanted}(...); this InferenceData does not say "
+                     "which irteval model made it (idata.attrs['irteval_family']): fit a model "
+                     f"from irteval.models with irteval.fit, or set idata.attrs['irteval_family']"
+                     f" = {families[0]!r} if it is one")

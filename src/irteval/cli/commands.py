@@ -1,0 +1,159 @@
+"""The ``irteval`` command: instance difficulty, robustness, EPP leaderboards, portfolios, and a
+demo of all four. One module per workflow (:mod:`.difficulty`, :mod:`.leaderboard`,
+:mod:`.robustness`, :mod:`.portfolio`); files in :mod:`.outputs`; reading and writing in
+:mod:`.io`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import difficulty, io, leaderboard, portfolio, robustness
+from .outputs import DEMO, files
+
+DESCRIPTION = """\
+Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
+
+  irteval difficulty   which test instances are hard (1PL IRT on 0/1 responses); writes
+                       difficulty.csv (one row per instance: posterior mean, sd, interval,
+                       bin), curves.csv (accuracy per difficulty bin for every model),
+                       posterior.nc and plots
+  irteval leaderboard  which model leads a benchmark, with what probability (EPP from
+                       scores per round); writes leaderboard.csv (EPP, interval, Elo,
+                       P(best), ranks), mle_epp.csv (classical EPP), win_probability.csv,
+                       goodness_of_fit.csv, posterior.nc and plots
+  irteval robustness   how robust each model family is to noise on easy and hard instances
+                       (System Characteristic Curves and a taxonomy, paper 1); writes per
+                       dataset difficulty.csv, scc.csv (kappa per model, bin and proportion
+                       perturbed, with intervals), p_hardest.csv, scc.nc, posterior.nc and
+                       plots, and taxonomy.csv, co_assignment.csv and dendrogram.png
+  irteval portfolio    which algorithms belong in a portfolio (continuous IRT, AIRT) from a
+                       CSV of performances per dataset and algorithm; writes
+                       algorithm_metrics.csv (P(anomalous), consistency, difficulty limit),
+                       portfolio.csv (latent trait occupancy, P(in portfolio)), spectrum.csv,
+                       goodness.csv, posterior.nc and plots
+  irteval demo         all four, on bundled data (optdigits responses of 58 models; VTAB;
+                       the MiniZinc 2016 solvers)
+
+posterior.nc files hold the posterior draws in float32 (arviz.from_netcdf reads them);
+irteval.load_results(folder) reads a whole output folder back. Existing outputs are never
+replaced without --overwrite. Every fit prints its diagnostics (divergences, R-hat, ESS);
+with --strict a failed check stops the command with exit status 3.
+
+examples:
+  irteval demo
+  irteval difficulty results.csv --respondent model --item instance --value correct
+  irteval difficulty matrix.csv --rows item      # wide: a row per instance, a column per model
+  irteval leaderboard scores.csv --player model --round split --score auc
+  irteval leaderboard times.csv --player solver --round problem --score seconds --lower-is-better
+  irteval robustness --dataset optdigits letter wall_robot_navigation
+  irteval portfolio perf.csv --respondent dataset --bounds 0,1   # a row per dataset
+  irteval robustness --csv data.csv --target class --nominal colour,shape
+"""
+
+
+def parser():
+    """The ``irteval`` parser: a sub-command per workflow, and the demo."""
+    top = argparse.ArgumentParser(prog="irteval", description=DESCRIPTION,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = top.add_subparsers(dest="command", required=True)
+    demo = sub.add_parser("demo", help="the four workflows on bundled data",
+                          description="Instance difficulty of the 5620 optdigits digits from "
+                                      "which of 58 scikit-learn models got them right, the "
+                                      "robustness of 6 model families to noise by difficulty, "
+                                      "the EPP leaderboard of 16 models on the 19 VTAB tasks "
+                                      "and the portfolio of 22 MiniZinc 2016 solvers. "
+                                      "Outputs go to OUT/optdigits_difficulty, "
+                                      "OUT/optdigits_robustness, OUT/vtab_leaderboard and "
+                                      "OUT/minizinc_portfolio.")
+    io.add_fit_options(demo, draws=500)
+    for workflow in (difficulty, leaderboard, portfolio, robustness):
+        workflow.add_parser(sub)
+    return top
+
+
+def outputs(args):
+    """Every file the command will write."""
+    out = args.out
+    if args.command == "demo":
+        return [out / part / f for part, reports in DEMO.items() for f in files(*reports)]
+    if args.command == "robustness":
+        names = [args.csv.stem] if args.csv else args.dataset
+        return [*(out / name / f for name in names
+                  for f in files("robustness_difficulty", "scc")),
+                *(out / f for f in files("taxonomy"))]
+    return [out / f for f in files(args.command)]
+
+
+def check_outputs(args):
+    """Refuse, before any work, to replace existing outputs without --overwrite."""
+    if args.out.exists() and not args.out.is_dir():
+        raise ValueError(f"--out {args.out} is a file; give a folder")
+    existing = [p for p in outputs(args) if p.exists()]
+    if existing and not args.overwrite:
+        more = f" (and {len(existing) - 1} more of its outputs)" if len(existing) > 1 else ""
+        raise ValueError(f"{existing[0]} already exists{more}; pass --overwrite to replace, or "
+                         "choose another --out folder")
+
+
+def demo(args):
+    """The four workflows on bundled data, each into its sub-folder of --out."""
+    from ..datasets import load_csp_minizinc, load_optdigits, load_optdigits_responses, load_vtab
+
+    print("== instance difficulty: optdigits ==")
+    idata = difficulty.report(load_optdigits_responses(), args, args.out / "optdigits_difficulty")
+    print(f"\n== robustness to noise by difficulty: optdigits, "
+          f"{len(robustness.DEMO_FAMILIES)} families ==")
+    scc = robustness.report("optdigits", *load_optdigits(return_X_y=True), args,
+                            args.out / "optdigits_robustness", idata=idata,
+                            estimators=robustness.estimators(",".join(robustness.DEMO_FAMILIES)),
+                            scc_draws=20)
+    robustness.taxonomy_report([scc], args.out / "optdigits_robustness", 3)
+    print("\n== EPP leaderboard: VTAB ==")
+    leaderboard.report(load_vtab(), args, args.out / "vtab_leaderboard")
+    print("\n== algorithm portfolio: MiniZinc Challenge 2016 ==")
+    # this posterior mixes more slowly (a near-Heywood corner): 2000 draws per chain
+    portfolio.report(load_csp_minizinc(), argparse.Namespace(
+        **{**vars(args), "draws": max(args.draws, 2000)}), args.out / "minizinc_portfolio")
+
+
+def run(args):
+    """Dispatch the parsed command."""
+    if args.command == "demo":
+        demo(args)
+    elif args.command == "robustness":
+        chosen = robustness.estimators(args.families)
+        sccs = [robustness.report(name, X, y, args, args.out / name, estimators=chosen,
+                                  nominal=nominal, resp=resp, bins=args.bins, noise=args.noise,
+                                  scc_draws=args.scc_draws, n_jobs=args.n_jobs)
+                for name, X, y, nominal, resp in robustness.data(args)]
+        robustness.taxonomy_report(sccs, args.out, args.groups)
+    elif args.command == "portfolio":
+        portfolio.report(io.read_performance(args), args, args.out, epsilon=args.epsilon)
+    elif args.command == "difficulty":
+        difficulty.report(io.read_responses(args), args, args.out, method=args.method,
+                          model=args.model, bins=args.bins)
+    else:
+        from ..data import Scores
+
+        scores = Scores.from_long(io.read_csv(args.scores), player=args.player,
+                                  round=args.round, score=args.score,
+                                  higher_is_better=not args.lower_is_better)
+        leaderboard.report(scores, args, args.out, likelihood=args.likelihood)
+
+
+def main(argv=None):
+    """Run the command; returns the exit status: 0, 2 (bad input: a one-line message) or 3
+    (--strict and a fit failed its diagnostics)."""
+    args = parser().parse_args(argv)
+    try:
+        check_outputs(args)
+        run(args)
+    except io.StrictError as err:
+        print(f"irteval: error: {err}", file=sys.stderr)
+        return io.EXIT_STRICT
+    except (ValueError, TypeError) as err:  # one line, whatever labels the message quotes
+        message = str(err).replace("\r", "\\r").replace("\n", "\\n")
+        print(f"irteval: error: {message}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,79 @@
+"""``irteval difficulty``: which test instances are hard (1PL/2PL on 0/1 responses)."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+from .._intervals import label
+from . import io
+from .outputs import Writer
+
+
+def add_parser(sub):
+    """The ``irteval difficulty`` sub-command and its options."""
+    diff = sub.add_parser("difficulty", help="instance difficulty from a CSV of responses",
+                          description="Instance difficulty from a CSV of 0/1 responses, long "
+                                      "(one row per model and instance) or wide (a matrix).")
+    diff.add_argument("responses", type=Path, help="CSV file of 0/1 responses")
+    diff.add_argument("--format", choices=["auto", "long", "wide"], default="auto",
+                      help="auto (default): long if the --value column exists, else wide")
+    diff.add_argument("--respondent", default="model",
+                      help="long: column naming the model (default 'model')")
+    diff.add_argument("--item", default="instance",
+                      help="long: column naming the instance (default 'instance')")
+    diff.add_argument("--value", default="correct",
+                      help="long: column with 1 = correct, 0 = wrong (default 'correct')")
+    diff.add_argument("--rows", choices=["item", "respondent"], default="item",
+                      help="wide: whether rows are instances (item, default) or models; the "
+                           "first column holds the row labels")
+    io.add_fit_options(diff)
+    _add_irt_options(diff)
+    return diff
+
+
+def _add_irt_options(p):
+    p.add_argument("--method", choices=["nuts", "advi", "laplace", "map"], default="nuts",
+                   help="nuts: full posterior (default); advi/laplace: fast approximations; "
+                        "map: point estimate")
+    p.add_argument("--model", choices=["1pl", "2pl"], default="1pl",
+                   help="1pl (Rasch, default) or 2pl (adds item discrimination)")
+    p.add_argument("--bins", type=int, default=5, help="difficulty bins (default 5)")
+
+
+def report(resp, args, out, method="nuts", model="1pl", bins=5):
+    """Fit, print the hardest instances and the per-bin table, write the outputs; returns the
+    fit."""
+    from .. import models
+    from ..irt import (
+        characteristic_curves,
+        difficulty,
+        plot_characteristic_curves,
+        plot_difficulty_distribution,
+        plot_item_characteristic,
+    )
+
+    print(resp)
+    idata = io.fit(models.onepl(resp, discrimination=model == "2pl"), args, method=method,
+                   log_likelihood=False)
+    table = difficulty(idata, n_bins=bins)
+    print(f"\nhardest {resp.item_name}s (difficulty b; "
+          f"{label(table.attrs['ci_prob'], table.attrs['ci_kind'])}):")
+    print(table.sort_values("mean", ascending=False).head(10).round(3).to_string())
+    print("\ndifficulty distribution (posterior means):")
+    print(table["mean"].describe(percentiles=[.1, .25, .5, .75, .9]).round(3).to_string())
+    print("\nper bin (0 = easiest):")
+    per_bin = table.groupby("bin").agg(n=("mean", "size"), b_mean=("mean", "mean"),
+                                       accuracy=("accuracy", "mean"),
+                                       p_bin=("p_bin", "mean"))
+    print(per_bin.round(3).to_string())
+    writer = Writer(out, "difficulty")
+    curves = characteristic_curves(idata, n_bins=bins)
+    writer.table("difficulty.csv", table)
+    writer.table("curves.csv", curves)
+    io.save(idata, writer, {
+        "difficulty_distribution.png": partial(plot_difficulty_distribution, idata),
+        "item_characteristic.png": partial(plot_item_characteristic, idata),
+        "characteristic_curves.png": partial(plot_characteristic_curves, curves)})
+    print(f"\n{writer.summary()}")
+    return idata

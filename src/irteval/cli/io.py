@@ -1,0 +1,172 @@
+"""Reading the CSV files the commands are given, fitting with the diagnostics printed, and
+writing posteriors and plots."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+#: exit status when --strict finds failed convergence diagnostics (2: bad input)
+EXIT_STRICT = 3
+
+
+def add_fit_options(p, draws=1000):
+    """--out, the sampler's settings, --seed, --overwrite and --strict."""
+    p.add_argument("--out", type=Path, default=Path("irteval-output"),
+                   help="output folder (default: irteval-output)")
+    p.add_argument("--sampler", choices=["pymc", "nutpie", "numpyro"], default=None,
+                   help="NUTS implementation (nutpie/numpyro must be installed; default: "
+                        "the model's choice, nutpie for the portfolio when installed)")
+    p.add_argument("--draws", type=int, default=draws,
+                   help=f"draws per chain (default {draws})")
+    p.add_argument("--tune", type=int, default=1000, help="warm-up steps per chain")
+    p.add_argument("--chains", type=int, default=4, help="chains (default 4)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace existing output files (default: refuse to)")
+    p.add_argument("--strict", action="store_true",
+                   help=f"exit with status {EXIT_STRICT} when a fit fails its convergence "
+                        "diagnostics (divergences, R-hat > 1.01, ESS < 100 per chain), "
+                        "before writing its outputs")
+
+
+class StrictError(Exception):
+    """A fit failed its convergence diagnostics under --strict."""
+
+
+def read_csv(path):
+    """A UTF-8 CSV with a header line; a missing, unreadable or malformed file is a ValueError
+    naming the file and, where it can be told, the line."""
+    import pandas as pd
+
+    if not path.is_file():
+        raise ValueError(f"{path} is a folder, not a CSV file" if path.is_dir()
+                         else f"no such file: {path}")
+    try:
+        header = pd.read_csv(path, header=None, nrows=1, dtype=str, keep_default_na=False,
+                             encoding="utf-8")
+        df = pd.read_csv(path, encoding="utf-8")
+    except UnicodeDecodeError as err:
+        line, reason = undecodable_line(path)
+        raise ValueError(f"{path}, line {line}: not UTF-8 text ({reason}); save the file as "
+                         "UTF-8") from err
+    except pd.errors.EmptyDataError as err:
+        raise ValueError(f"{path} is empty: a CSV needs a header line naming its "
+                         "columns") from err
+    except pd.errors.ParserError as err:
+        detail = str(err).strip().split("C error: ")[-1]
+        line = re.search(r"line (\d+)", detail)
+        fix = ("; every row needs as many comma-separated fields as the header"
+               if "fields" in detail else "; close every opened quote" if "EOF" in detail
+               else "")
+        raise ValueError(f"{path}{f', line {line[1]}' if line else ''}: not a well-formed CSV "
+                         f"({detail}){fix}") from err
+    except OSError as err:
+        raise ValueError(f"cannot read {path}: {err.strerror or err}") from err
+    names = header.iloc[0]
+    dup = names[names.duplicated() & (names != "")]
+    if len(dup):
+        raise ValueError(f"{path}, line 1: duplicate column names {sorted(set(dup))}; give "
+                         "every column a unique name")
+    return df
+
+
+def undecodable_line(path):
+    """The number of the first line that is not UTF-8, and why (lines decode on their own:
+    no UTF-8 character holds a newline byte)."""
+    with open(path, "rb") as f:
+        for number, line in enumerate(f, 1):
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                return number, err.reason
+
+
+def read_performance(args):
+    bounds = args.bounds
+    if bounds not in ("column", "global"):
+        try:
+            bounds = tuple(float(b) for b in bounds.split(","))
+        except ValueError as err:
+            raise ValueError(f"--bounds {bounds!r}: use column, global or LO,HI") from err
+    return read_responses(args, args.performance, kind="continuous", bounds=bounds,
+                          transform=args.transform)
+
+
+def read_responses(args, path=None, **kwargs):
+    """Responses from a long CSV (when it has the --value column, or --format long) or a
+    wide one (row labels: the column named like them, else the first column)."""
+    from ..data import Responses
+
+    df = read_csv(args.responses if path is None else path)
+    if args.format == "long" or (args.format == "auto" and args.value in df.columns):
+        return Responses.from_long(df, respondent=args.respondent, item=args.item,
+                                   value=args.value, **kwargs)
+    rows = getattr(args, "rows", "respondent")
+    if (args.respondent if rows == "respondent" else args.item) not in df.columns:
+        df = df.set_index(df.columns[0])
+    return Responses.from_wide(df, respondent=args.respondent, item=args.item, rows=rows,
+                               **kwargs)
+
+
+def fit(model, args, **kwargs):
+    """Fit, print the diagnostics and any failed check; under --strict a failed check raises
+    StrictError (before the caller writes anything)."""
+    import warnings
+
+    from ..exceptions import ConvergenceWarning
+    from ..inference import fit as fit_model
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        idata = fit_model(model, draws=args.draws, tune=args.tune, chains=args.chains,
+                          random_seed=args.seed, sampler=args.sampler, **kwargs)
+    failed = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    for w in caught:  # the others as they would have been shown
+        if not issubclass(w.category, ConvergenceWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if "max_rhat" in idata.attrs:
+        keys = ("divergences", "max_rhat", "min_ess_bulk", "min_ess_tail")
+        print("diagnostics: " + ", ".join(f"{k} {idata.attrs[k]:.4g}" for k in keys))
+    for message in failed:
+        print(f"irteval: warning: {message}", file=sys.stderr)
+    if failed and args.strict:
+        raise StrictError(f"--strict: {'; '.join(failed)}; the outputs of this fit were not "
+                          "written")
+    return idata
+
+
+def save(idata, writer, plots):
+    """Write the posterior (float32) and each plot {file name: function(ax)} through the
+    report's :class:`~irteval.cli.outputs.Writer`."""
+    import arviz as az
+
+    post = idata.posterior.astype(
+        {k: "float32" for k, v in idata.posterior.data_vars.items() if v.dtype.kind == "f"})
+    groups = {g: post if g == "posterior" else idata[g] for g in idata.groups()}
+    az.InferenceData(attrs=dict(idata.attrs), **groups).to_netcdf(writer.path("posterior.nc"))
+    for name, plot in plots.items():
+        save_plot(writer.path(name), plot)
+
+
+def pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def save_plot(path, plot):
+    """A single-axes plot ``plot(ax=...)`` saved to ``path``."""
+    fig, ax = pyplot().subplots(figsize=(7, 4.5))
+    plot(ax=ax)
+    fig.tight_layout()
+    save_figure(path, fig)
+
+
+def save_figure(path, fig, dpi=110):
+    fig.savefig(path, dpi=dpi)
+    pyplot().close(fig)

@@ -1,0 +1,78 @@
+"""``irteval leaderboard``: which model leads a benchmark, and with what probability (EPP)."""
+
+from __future__ import annotations
+
+import warnings
+from functools import partial
+from pathlib import Path
+
+from .._intervals import label
+from . import io
+from .outputs import Writer
+
+
+def add_parser(sub):
+    """The ``irteval leaderboard`` sub-command and its options."""
+    board = sub.add_parser("leaderboard", help="EPP leaderboard from a CSV of scores",
+                           description="EPP leaderboard from a long CSV with one score per "
+                                       "player (model) and round (split, dataset, task).")
+    board.add_argument("scores", type=Path, help="long CSV file of scores")
+    board.add_argument("--player", default="model", help="column naming the player")
+    board.add_argument("--round", default="round", help="column naming the round")
+    board.add_argument("--score", default="score", help="column with the score")
+    board.add_argument("--lower-is-better", action="store_true",
+                       help="lower scores win (errors, run times)")
+    board.add_argument("--likelihood", choices=["plackett_luce", "pairwise", "davidson"],
+                       default="plackett_luce",
+                       help="plackett_luce (default: whole rankings, calibrated intervals), "
+                            "pairwise (the paper's Bradley-Terry; intervals too narrow) or "
+                            "davidson (pairwise with ties as a third outcome)")
+    io.add_fit_options(board)
+    return board
+
+
+def report(scores, args, out, likelihood="plackett_luce"):
+    """Fit the Bayesian EPP, print the leaderboard and the checks, write the outputs."""
+    from .. import models
+    from ..epp import (
+        goodness_of_fit,
+        leaderboard,
+        mle_epp,
+        pairwise_probabilities,
+        plot_epp_vs_score,
+        plot_leaderboard,
+        plot_rank_distribution,
+        plot_win_calibration,
+        plot_win_heatmap,
+    )
+    from ..exceptions import SeparationWarning
+
+    print(scores)
+    idata = io.fit(models.bradley_terry(scores, likelihood=likelihood), args)
+    board = leaderboard(idata)
+    print(f"\nleaderboard (EPP = logit of P(beats an average player); "
+          f"{label(board.attrs['ci_prob'], board.attrs['ci_kind'])}):")
+    print(board.round(3).to_string())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SeparationWarning)
+        mle = mle_epp(scores)
+    for w in caught:
+        print(f"\nclassical EPP: {w.message}")
+    print(f"\nclassical EPP (maximum likelihood): deviance {mle.attrs['deviance']:.2f} on "
+          f"{mle.attrs['df']} df, goodness-of-fit p = {mle.attrs['p_value']:.3g}")
+    gof = goodness_of_fit(idata, random_seed=args.seed)
+    print(f"posterior predictive check of the pair wins: P(D_rep >= D_obs) = "
+          f"{gof.attrs['ppp_deviance']:.2f} (near 0 or 1: misfit)")
+    win = pairwise_probabilities(idata).win
+    writer = Writer(out, "leaderboard")
+    writer.table("leaderboard.csv", board)
+    writer.table("mle_epp.csv", mle)
+    writer.table("win_probability.csv", win)
+    writer.table("goodness_of_fit.csv", gof, index=False)
+    io.save(idata, writer, {
+        "leaderboard.png": partial(plot_leaderboard, board),
+        "epp_vs_score.png": partial(plot_epp_vs_score, board, scores),
+        "win_probability.png": partial(plot_win_heatmap, win),
+        "calibration.png": partial(plot_win_calibration, gof),
+        "rank_distribution.png": partial(plot_rank_distribution, idata)})
+    print(f"\n{writer.summary()}")

@@ -1,0 +1,72 @@
+"""The one registry of what every ``irteval`` command writes, shared by the commands (which
+refuse to replace files without ``--overwrite``, write only registered names and say what they
+wrote) and by :func:`irteval.load_results` (which reads the tables back with their index)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: report -> {file: number of index columns of a CSV table (0: none), None for other files}
+REPORTS = {
+    "difficulty": {
+        "difficulty.csv": 1, "curves.csv": 2,  # curves: (respondent, bin)
+        "posterior.nc": None, "difficulty_distribution.png": None,
+        "item_characteristic.png": None, "characteristic_curves.png": None},
+    "leaderboard": {
+        "leaderboard.csv": 1, "mle_epp.csv": 1, "win_probability.csv": 1,
+        "goodness_of_fit.csv": 0, "posterior.nc": None, "leaderboard.png": None,
+        "epp_vs_score.png": None, "win_probability.png": None, "calibration.png": None,
+        "rank_distribution.png": None},
+    "portfolio": {
+        "algorithm_metrics.csv": 1, "portfolio.csv": 1, "spectrum.csv": 1, "goodness.csv": 1,
+        "posterior.nc": None, "latent_trait.png": None, "strengths.png": None,
+        "goodness.png": None, "effectiveness.png": None, "auaec_aupec.png": None,
+        "crm_heatmap.png": None},
+    # robustness, per dataset: the 1PL's difficulty (when it fits one) and the SCCs
+    "robustness_difficulty": {"difficulty.csv": 1, "posterior.nc": None},
+    "scc": {"scc.csv": 3,  # (model, bin, proportion)
+            "scc.nc": None, "p_hardest.csv": 1, "scc.png": None},
+    "taxonomy": {"taxonomy.csv": 1, "co_assignment.csv": 1, "dendrogram.png": None},
+}
+
+#: CSV tables by name (file without .csv) -> number of index columns, for load_results
+TABLES = {file[:-4]: levels for files in REPORTS.values() for file, levels in files.items()
+          if file.endswith(".csv")}
+
+#: the demo's parts: sub-folder -> the reports written into it
+DEMO = {"optdigits_difficulty": ("difficulty",), "optdigits_robustness": ("scc", "taxonomy"),
+        "vtab_leaderboard": ("leaderboard",), "minizinc_portfolio": ("portfolio",)}
+
+
+def files(*reports):
+    """The file names the given reports write."""
+    return [f for report in reports for f in REPORTS[report]]
+
+
+class Writer:
+    """Writes one report's outputs into ``folder``, refusing names the registry does not list
+    for it, and says what it wrote."""
+
+    def __init__(self, folder: Path, *reports):
+        self.folder, self.allowed, self.written = Path(folder), set(files(*reports)), []
+
+    def path(self, name):
+        if name not in self.allowed:
+            raise KeyError(f"{name} is not registered for this report (irteval.cli.outputs)")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.written.append(name)
+        return self.folder / name
+
+    def table(self, name, frame, index=True):
+        frame.to_csv(self.path(name), index=index)
+
+    def summary(self):
+        """'wrote a.csv, b.nc and 3 plots to folder/'."""
+        plots = [f for f in self.written if f.endswith(".png")]
+        others = [f for f in self.written if not f.endswith(".png")]
+        listed = ", ".join(others[:-1]) + (f" and {others[-1]}" if len(others) > 1 else
+                                           "".join(others))
+        if plots:
+            listed = (", ".join(others) + f" and {len(plots)} plot{'s' * (len(plots) > 1)}"
+                      if others else f"{len(plots)} plots")
+        return f"wrote {listed} to {self.folder}/"

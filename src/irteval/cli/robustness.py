@@ -1,0 +1,176 @@
+"""``irteval robustness``: how robust each model family is to noise on easy and hard
+instances (System Characteristic Curves and a taxonomy, paper 1)."""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
+
+from . import io
+from .outputs import Writer
+
+
+def add_parser(sub):
+    """The ``irteval robustness`` sub-command and its options."""
+    rob = sub.add_parser("robustness", help="System Characteristic Curves and taxonomy",
+                         description="Robustness to noise by instance difficulty (paper 1): "
+                                     "1PL difficulty from a model population's responses, "
+                                     "clean vs perturbed predictions of one model per family, "
+                                     "kappa per difficulty bin and proportion perturbed, and "
+                                     "a taxonomy of the families over the datasets.")
+    rob.add_argument("--dataset", nargs="+", default=[], metavar="NAME",
+                     help="bundled benchmarks (optdigits, letter, wall_robot_navigation); "
+                          "their zoo responses are bundled too")
+    rob.add_argument("--csv", type=Path, help="a data CSV instead: features and a target column")
+    rob.add_argument("--target", default="class", help="--csv: the target column")
+    rob.add_argument("--nominal", default="",
+                     help="--csv: comma-separated nominal columns (redrawn instead of "
+                          "Gaussian noise)")
+    rob.add_argument("--responses", type=Path,
+                     help="--csv: a wide 0/1 CSV (row per instance, column per model) to "
+                          "estimate difficulty from; default: cross-validate the model zoo")
+    rob.add_argument("--families", default="",
+                     help="comma-separated family representatives (default: all 17; see "
+                          "irteval.robustness.families())")
+    rob.add_argument("--noise", type=float, default=0.2, help="noise magnitude (default 0.2)")
+    rob.add_argument("--bins", type=int, default=5, help="difficulty bins (default 5)")
+    rob.add_argument("--scc-draws", type=int, default=50,
+                     help="posterior draws the SCCs are computed for (default 50)")
+    rob.add_argument("--groups", type=int, default=3, help="taxonomy groups (default 3)")
+    rob.add_argument("--n-jobs", type=int, default=None, help="joblib workers for training")
+    io.add_fit_options(rob, draws=500)
+    return rob
+
+
+#: families of the demo's robustness part (fast to train; the full run has 17)
+DEMO_FAMILIES = ("naive_bayes", "cart_depth10", "knn_3", "logistic_C1", "random_forest",
+                 "mlp_7")
+
+
+@contextmanager
+def stage(name):
+    """Print how long the block took."""
+    start = time.perf_counter()
+    yield
+    print(f"[{time.perf_counter() - start:6.1f} s] {name}")
+
+
+def estimators(families):
+    """The family representatives named in the comma-separated ``families`` (all if empty)."""
+    from ..robustness import families as all_families
+
+    models = all_families()
+    if not families:
+        return models
+    wanted = [f.strip() for f in families.split(",") if f.strip()]
+    unknown = [f for f in wanted if f not in models]
+    if unknown:
+        raise ValueError(f"unknown families {unknown}; choose from {list(models)}")
+    return {f: models[f] for f in wanted}
+
+
+def data(args):
+    """[(name, X, y, nominal, responses or None)] from --dataset / --csv."""
+    from ..datasets import BENCHMARKS, load_responses
+
+    if bool(args.dataset) == bool(args.csv):
+        raise ValueError("give either --dataset NAME [NAME ...] or --csv FILE")
+    if args.csv:
+        df = io.read_csv(args.csv)
+        if args.target not in df.columns:
+            raise ValueError(f"--target {args.target!r} is not a column of {args.csv}; "
+                             f"columns: {list(df.columns)[:10]}")
+        df.index.name = "instance"
+        nominal = [c.strip() for c in args.nominal.split(",") if c.strip()]
+        resp = None
+        if args.responses:
+            from ..data import Responses
+
+            wide = io.read_csv(args.responses)
+            wide = wide.set_index(wide.columns[0])
+            resp = Responses.from_wide(wide, respondent="model", item="instance", rows="item")
+        return [(args.csv.stem, df.drop(columns=args.target), df[args.target], nominal, resp)]
+    unknown = [d for d in args.dataset if d not in BENCHMARKS]
+    if unknown:
+        raise ValueError(f"unknown datasets {unknown}; bundled: {sorted(BENCHMARKS)}")
+    return [(d, *BENCHMARKS[d](return_X_y=True), [], load_responses(d)) for d in args.dataset]
+
+
+def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=None, bins=5,
+           noise=0.2, scc_draws=50, n_jobs=None):
+    """Difficulty (unless ``idata`` is given), SCCs and p_hardest for one dataset; returns
+    the SCC Dataset. Prints the time of every stage."""
+    from .. import models
+    from ..irt import difficulty
+    from ..robustness import (
+        cross_val_responses,
+        noisy_predictions,
+        p_hardest_most_sensitive,
+        plot_scc,
+        scc_from_predictions,
+        scc_summary,
+        zoo,
+    )
+
+    writer = Writer(out, "robustness_difficulty", "scc")
+    if idata is None:
+        if resp is None:
+            with stage("responses: cross-validating the model zoo"):
+                resp = cross_val_responses(zoo(population=True), X, y, cv=5,
+                                           random_seed=args.seed, n_jobs=n_jobs)
+        print(resp)
+        with stage("difficulty: 1PL fit"):
+            idata = io.fit(models.onepl(resp), args, log_likelihood=False)
+        table = difficulty(idata, n_bins=bins)
+        writer.table("difficulty.csv", table)
+        io.save(idata, writer, {})
+    else:
+        table = difficulty(idata, n_bins=bins)
+    varied = (table["accuracy"] > 0) & (table["accuracy"] < 1)
+    post = idata.posterior
+    print(f"difficulty of {name}: mean {table['mean'].mean():.2f} +- {table['mean'].std():.2f} "
+          f"(all {len(table)} instances); {table['mean'][varied].mean():.2f} +- "
+          f"{table['mean'][varied].std():.2f} without the {(~varied).sum()} that every model "
+          f"got right or wrong; population mu_b {float(post['mu_b'].mean()):.2f}, sigma_b "
+          f"{float(post['sigma_b'].mean()):.2f}")
+    with stage(f"noisy predictions: {len(estimators)} families x 5 folds, noise {noise}"):
+        predictions = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal,
+                                        random_seed=args.seed, n_jobs=n_jobs)
+    with stage(f"SCC over {scc_draws} posterior draws"):
+        scc = scc_from_predictions(idata, predictions.clean, predictions.perturbed,
+                                   n_bins=bins, max_draws=scc_draws, random_seed=args.seed)
+    summary = scc_summary(scc)
+    writer.table("scc.csv", summary)
+    scc.to_netcdf(writer.path("scc.nc"))
+    at_one = summary.xs(1.0, level="proportion")["kappa"].unstack("bin")
+    table = at_one.assign(p_hardest_most_sensitive=p_hardest_most_sensitive(scc))
+    writer.table("p_hardest.csv", table)
+    print("\nkappa with every instance of a bin perturbed (bin 0 = easiest), and "
+          "P(hardest bin most sensitive):")
+    print(table.round(3).to_string())
+    io.pyplot()
+    io.save_figure(writer.path("scc.png"), plot_scc(scc).ravel()[0].figure, dpi=90)
+    print(writer.summary())
+    return scc
+
+
+def taxonomy_report(sccs, out, groups):
+    """The taxonomy of the families over the datasets' SCCs."""
+    from ..robustness import plot_dendrogram, taxonomy
+
+    tax = taxonomy(sccs, k=groups)
+    co = tax.co_assignment
+    table = tax.groups.to_frame().assign(
+        p_same_group_as_members=[co.loc[m, tax.groups.index[tax.groups == g]].drop(m).mean()
+                                 for m, g in tax.groups.items()])
+    print(f"\nrobustness taxonomy ({groups} groups, complete linkage on kappa profiles "
+          f"averaged over {len(sccs)} dataset(s)):")
+    print(table.sort_values("group").round(2).to_string())
+    writer = Writer(out, "taxonomy")
+    writer.table("taxonomy.csv", table)
+    writer.table("co_assignment.csv", co)
+    io.save_plot(writer.path("dendrogram.png"), partial(plot_dendrogram, tax))
+    print(writer.summary())
+    return tax

@@ -1,0 +1,169 @@
+"""EPP leaderboards from a Bayesian Bradley–Terry / Plackett–Luce fit, computed per draw."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+from scipy.special import expit
+
+from .. import _intervals
+from .._compat import UnpacksWithWarning
+from .._draws import stacked_draws
+from .._validation import check_idata, warn_user
+from ..data.scores import win_matrices
+from ..models.bradley_terry import plackett_luce_random
+from .mle import LOG10_ELO, binomial_deviance
+
+FAMILY = "bradley_terry"
+
+
+def _epp(idata, caller) -> xr.DataArray:
+    check_idata(idata, FAMILY, caller)
+    return idata.posterior["epp"]
+
+
+def ranks(draws):
+    """Rank of every player in every draw (1 = best) of (draw, player) EPP draws."""
+    return (-draws).argsort(axis=1).argsort(axis=1) + 1
+
+
+def leaderboard(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFrame:
+    """One row per player, best first: EPP posterior ``mean``, ``sd``, ``{ci_kind}_lower``,
+    ``{ci_kind}_upper``, ``elo`` (1500 + mean * 400 / ln 10), ``p_best`` (share of draws in
+    which the player has the highest EPP), ``expected_rank`` (1 = best) and ``rank_lower`` /
+    ``rank_upper`` (the interval of the rank). ``attrs``: ``ci_prob``, ``ci_kind``."""
+    prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    epp = _epp(idata, "leaderboard")
+    draws = stacked_draws(idata, "epp")
+    rank = ranks(draws)
+    lower, upper = _intervals.interval(draws, prob, kind)
+    rank_lower, rank_upper = _intervals.interval(rank, prob, kind)
+    mean = draws.mean(axis=0)
+    table = pd.DataFrame({
+        "mean": mean, "sd": draws.std(axis=0), f"{kind}_lower": lower, f"{kind}_upper": upper,
+        "elo": 1500 + mean * LOG10_ELO,
+        "p_best": np.bincount(draws.argmax(axis=1), minlength=draws.shape[1]) / len(draws),
+        "expected_rank": rank.mean(axis=0),
+        "rank_lower": np.floor(rank_lower).astype(int),
+        "rank_upper": np.ceil(rank_upper).astype(int),
+    }, index=pd.Index(epp["player"].values, name=idata.attrs.get("player_name", "player")))
+    return _intervals.record(table, prob, kind).sort_values("mean", ascending=False)
+
+
+def win_probability(idata, a, b) -> xr.DataArray:
+    """Posterior draws of P(a beats b in a new round) = logistic(epp_a - epp_b);
+    ``.mean()`` is the posterior predictive probability."""
+    epp = _epp(idata, "win_probability")
+    for player in (a, b):
+        if player not in epp["player"].values:
+            raise ValueError(f"unknown player {player!r}; players are e.g. "
+                             f"{list(epp['player'].values[:5])}")
+    diff = epp.sel(player=a) - epp.sel(player=b)
+    return xr.apply_ufunc(expit, diff.drop_vars("player", errors="ignore")).rename("p_win")
+
+
+@dataclass(frozen=True)
+class PairwiseProbabilities(UnpacksWithWarning):
+    """Result of :func:`pairwise_probabilities`: players x players DataFrames ``win`` =
+    P(row beats column in a new round) and ``superior`` = P(epp_row - epp_column > rope)."""
+
+    win: pd.DataFrame
+    superior: pd.DataFrame
+
+
+def pairwise_probabilities(idata, *, rope=0.0) -> PairwiseProbabilities:
+    """``win`` = P(row beats column in a new round) (posterior mean of logistic(epp_i -
+    epp_j)), and ``superior`` = P(epp_i - epp_j > rope), the posterior probability that the
+    row is better by more than the region of practical equivalence ``rope`` (on the EPP
+    scale)."""
+    epp = _epp(idata, "pairwise_probabilities")
+    draws = stacked_draws(idata, "epp")
+    labels = pd.Index(epp["player"].values, name=idata.attrs.get("player_name", "player"))
+    win = np.zeros((len(labels), len(labels)))
+    superior = np.zeros_like(win)
+    for k in range(len(labels)):  # one row at a time keeps memory at draws x players
+        diff = draws[:, [k]] - draws
+        win[k] = expit(diff).mean(axis=0)
+        superior[k] = (diff > rope).mean(axis=0)
+    np.fill_diagonal(win, np.nan)
+    np.fill_diagonal(superior, np.nan)
+    return PairwiseProbabilities(pd.DataFrame(win, index=labels, columns=labels),
+                                 pd.DataFrame(superior, index=labels, columns=labels))
+
+
+def observed_pairs(idata):
+    """Unordered pairs (i < j) with matches n and wins w of i (ties 1/2), from the fit's own
+    data; for Plackett–Luce fits also the (round, player) presence mask (else None)."""
+    observed = idata.observed_data
+    likelihood = idata.attrs.get("likelihood", "plackett_luce")
+    if likelihood != "plackett_luce":
+        const = idata.constant_data
+        wins = (observed["wins"].values if likelihood == "pairwise" else
+                (observed["outcomes"].values * [1.0, 0.0, 0.5]).sum(axis=-1))  # Davidson
+        return (const["pair_i"].values, const["pair_j"].values, const["matches"].values,
+                wins, None)
+    rank = observed["rank"].values  # (round, player), -1 = absent
+    present = rank >= 0
+    wins, matches, _ = win_matrices(np.where(present, -rank, np.nan).T)
+    i, j = np.triu_indices(rank.shape[1], k=1)
+    met = matches[i, j] > 0
+    return i[met], j[met], matches[i, j][met], wins[i, j][met], present
+
+
+def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kind=None,
+                    n_draws=None, hdi_prob=None) -> pd.DataFrame:
+    """Posterior predictive check of the pair win counts.
+
+    For ``max_draws`` posterior draws, data are replicated from the fitted likelihood
+    (Plackett–Luce: score = strength + Gumbel noise for the players present in each round;
+    pairwise: wins ~ Binomial(n, p); Davidson: win/loss/tie counts ~ Multinomial) and counted
+    per pair, ties as half wins. One row per pair: ``matches``, observed ``wins`` (ties 1/2),
+    ``predicted`` (posterior mean of n p), the interval of the replicated wins
+    ``rep_lower``/``rep_upper`` and ``p_value`` (two-sided posterior predictive p-value of
+    the pair's wins). ``attrs``: ``deviance_obs`` and ``deviance_rep`` (means over draws of
+    the deviance against the saturated model) and ``ppp_deviance`` = P(D(replicated) >=
+    D(observed)); values near 0 say the model misfits. (``n_draws`` is the old name of
+    ``max_draws``.)
+    """
+    if n_draws is not None:
+        warn_user("n_draws= is deprecated; use max_draws=", FutureWarning)
+        max_draws = n_draws
+    prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    players = _epp(idata, "goodness_of_fit")["player"].values
+    post = idata.posterior.stack(sample=("chain", "draw"))
+    rng = np.random.default_rng(random_seed)
+    keep = rng.choice(post.sizes["sample"], min(max_draws, post.sizes["sample"]), replace=False)
+    strength = post["strength"].transpose("sample", "player").values[keep]
+    i, j, n, w, present = observed_pairs(idata)
+    diff = strength[:, i] - strength[:, j]  # (draws, pairs)
+    if "log_nu" in post:  # Davidson: win / loss / tie, expected score P(win) + P(tie) / 2
+        logits = np.stack([diff / 2, -diff / 2,
+                           np.broadcast_to(post["log_nu"].values[keep, None], diff.shape)], -1)
+        probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
+        probs /= probs.sum(axis=-1, keepdims=True)
+        p = probs[..., 0] + probs[..., 2] / 2
+        w_rep = (rng.multinomial(n.astype(np.int64), probs) * [1.0, 0.0, 0.5]).sum(axis=-1)
+    else:
+        p = expit(diff)
+    if present is None and "log_nu" not in post:
+        w_rep = rng.binomial(n.astype(np.int64), p).astype(float)
+    elif present is not None:
+        w_rep = np.empty_like(p)
+        for s, beta in enumerate(strength):
+            rank = plackett_luce_random(beta, present, rng=rng)
+            w_rep[s] = win_matrices(np.where(present, -rank, np.nan).T)[0][i, j]
+    upper_tail = (w_rep >= w).mean(axis=0)
+    lower_tail = (w_rep <= w).mean(axis=0)
+    rep_lower, rep_upper = _intervals.interval(w_rep, prob, kind)
+    table = pd.DataFrame({
+        "player_i": players[i], "player_j": players[j], "matches": n, "wins": w,
+        "predicted": (n * p).mean(axis=0), "rep_lower": rep_lower, "rep_upper": rep_upper,
+        "p_value": np.minimum(1, 2 * np.minimum(upper_tail, lower_tail)),
+    })
+    d_obs, d_rep = binomial_deviance(w, n, p), binomial_deviance(w_rep, n, p)
+    table.attrs.update({"deviance_obs": float(d_obs.mean()), "deviance_rep": float(d_rep.mean()),
+                        "ppp_deviance": float((d_rep >= d_obs).mean())})
+    return _intervals.record(table, prob, kind)

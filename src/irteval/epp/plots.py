@@ -1,0 +1,103 @@
+"""Plots of EPP leaderboards; each takes ``ax=`` (created when None) and returns the Axes.
+Plots of a summary take the summary table, or the fit (the summary is then computed once)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import _intervals
+from .._draws import stacked_draws
+from ..plotting import ensure_axes
+from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
+
+
+def _board(board, ci_prob, ci_kind):
+    if isinstance(board, pd.DataFrame):
+        _intervals.check_matches(board, ci_prob, ci_kind)
+        return board
+    return leaderboard(board, ci_prob=ci_prob, ci_kind=ci_kind)
+
+
+def _interval_columns(board):
+    kind = board.attrs.get("ci_kind", "hdi")
+    return board[f"{kind}_lower"], board[f"{kind}_upper"], _intervals.label(
+        board.attrs.get("ci_prob", 0.94), kind)
+
+
+def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
+    """Forest plot of a :func:`~irteval.leaderboard` table (or of a fit): EPP mean and
+    interval, best on top, with P(best) in the labels."""
+    board = _board(board, ci_prob, ci_kind)
+    lower, upper, what = _interval_columns(board)
+    ax = ensure_axes(ax)
+    y = np.arange(len(board))[::-1]
+    ax.errorbar(board["mean"], y, xerr=[board["mean"] - lower, upper - board["mean"]],
+                fmt="o", ms=4)
+    ax.set_yticks(y, [f"{p}  ({pb:.0%})" for p, pb in zip(board.index, board["p_best"])],
+                  fontsize="small")
+    ax.set(xlabel=f"EPP ({what})", title="leaderboard (P(best) in brackets)")
+    return ax
+
+
+def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
+    """EPP (with its interval) against each player's mean score, as EloML's ranking plot."""
+    board = _board(board, ci_prob, ci_kind)
+    lower, upper, what = _interval_columns(board)
+    ax = ensure_axes(ax)
+    sign = 1 if scores.higher_is_better else -1
+    mean_score = pd.Series(sign * np.nanmean(scores.matrix, axis=1), index=scores.players)
+    mean_score = mean_score.loc[board.index]
+    ax.errorbar(board["mean"], mean_score, xerr=[board["mean"] - lower, upper - board["mean"]],
+                fmt="o", ms=4)
+    for label, x, y in zip(board.index, board["mean"], mean_score):
+        ax.annotate(str(label), (x, y), fontsize="x-small", xytext=(3, 3),
+                    textcoords="offset points")
+    ax.set(xlabel=f"EPP ({what})", ylabel="mean score", title="EPP vs mean score")
+    return ax
+
+
+def plot_win_heatmap(win, *, ax=None):
+    """Heat map of P(row beats column in a new round): a table from
+    :func:`pairwise_probabilities` (its ``win``), or a fit."""
+    if not isinstance(win, pd.DataFrame):
+        win = pairwise_probabilities(win).win
+    ax = ensure_axes(ax)
+    image = ax.imshow(win.to_numpy(dtype=float), cmap="RdBu_r", vmin=0, vmax=1)
+    ticks = np.arange(len(win))
+    ax.set_xticks(ticks, win.columns, rotation=90, fontsize="x-small")
+    ax.set_yticks(ticks, win.index, fontsize="x-small")
+    ax.figure.colorbar(image, ax=ax, label="P(row beats column)")
+    return ax
+
+
+def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
+    """Empirical win ratio of every pair against the model's predicted one (the paper's
+    Fig. 5), point size by number of matches, with the posterior predictive deviance check
+    in the title. ``gof``: a :func:`goodness_of_fit` table, or a fit."""
+    if not isinstance(gof, pd.DataFrame):
+        gof = goodness_of_fit(gof, max_draws=max_draws, random_seed=random_seed)
+    ax = ensure_axes(ax)
+    predicted, empirical = gof["predicted"] / gof["matches"], gof["wins"] / gof["matches"]
+    ax.scatter(predicted, empirical, s=10 * gof["matches"] / gof["matches"].max() + 2,
+               alpha=0.5)
+    ax.plot([0, 1], [0, 1], "k--", lw=1)
+    ax.set(xlabel="predicted P(win)", ylabel="empirical win ratio",
+           title=f"calibration (posterior predictive p of deviance "
+                 f"{gof.attrs['ppp_deviance']:.2f})")
+    return ax
+
+
+def plot_rank_distribution(idata, *, ax=None):
+    """Posterior probability of each rank (columns) for each player (rows, best first)."""
+    epp = _epp(idata, "plot_rank_distribution")
+    rank = ranks(stacked_draws(idata, "epp")) - 1
+    n = rank.shape[1]
+    probs = np.stack([np.bincount(rank[:, k], minlength=n) for k in range(n)]) / len(rank)
+    order = np.argsort(rank.mean(axis=0))
+    ax = ensure_axes(ax)
+    image = ax.imshow(probs[order], cmap="Greys", vmin=0, vmax=1, aspect="auto")
+    ax.set_yticks(np.arange(n), epp["player"].values[order], fontsize="x-small")
+    ax.set(xlabel="rank - 1 (0 = best)", title="rank distribution")
+    ax.figure.colorbar(image, ax=ax, label="posterior probability")
+    return ax

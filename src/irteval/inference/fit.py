@@ -1,0 +1,176 @@
+"""One entry point to fit any irteval model: NUTS, ADVI, MAP or a Laplace approximation.
+
+Every method returns an ``arviz.InferenceData`` with the same groups (posterior,
+log_likelihood, observed_data, constant_data, and sample_stats for NUTS), so every
+downstream function and ArviZ itself work on any of them. What is specific to a model (its
+starting points, post-processing, exact marginal form, NUTS defaults) the model declares
+(:class:`irteval.models.base.BaseModel`); this module only dispatches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import arviz as az
+import numpy as np
+import pymc as pm
+
+from .._validation import warn_user
+from ..exceptions import ModelSpecWarning
+from ..models.base import FitSpec
+from . import nuts
+from .approximations import advi, laplace
+from .diagnostics import check_nuts
+
+METHODS = ("nuts", "advi", "laplace", "map")
+SAMPLERS = nuts.SAMPLERS
+
+
+@dataclass(frozen=True)
+class _Seeds:
+    """The random streams of one fit, drawn from ``random_seed`` in a fixed order (so that a
+    seed keeps giving the same numbers)."""
+
+    sampling: int
+    predictive: int
+    init: int
+    postprocess: int
+
+    @classmethod
+    def from_seed(cls, random_seed):
+        return cls(*(int(s) for s in np.random.default_rng(random_seed).integers(2**31, size=4)))
+
+
+def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=None,
+        sampler=None, target_accept=None, log_likelihood=True, posterior_predictive=False,
+        progressbar=True, advi_iterations=20000, collapse=True,
+        **sample_kwargs) -> az.InferenceData:
+    """Fit a model built by :mod:`irteval.models` and return its posterior.
+
+    Parameters
+    ----------
+    model : pymc.Model
+        From :mod:`irteval.models`. A plain ``pymc.Model`` (e.g. after ``pm.do``) is fitted
+        with PyMC's defaults and a warning naming what it lacks.
+    method : {"nuts", "advi", "laplace", "map"}
+        ``nuts``: Hamiltonian Monte Carlo (the reference). ``advi``: mean-field
+        variational inference, ``draws * chains`` draws in one chain. ``laplace``:
+        Gaussian N(x_mode, (-H)^-1) on the unconstrained space, ``draws`` per chain.
+        ``map``: the mode alone (one draw). For a model with an exact marginal form (the 1PL
+        on a complete matrix) all but ADVI work on that form, where the mode is well defined;
+        elsewhere MAP/Laplace need a model whose joint mode exists (see the model card).
+    draws, tune, chains : int
+        Posterior draws and warm-up steps per chain.
+    random_seed : int, optional
+        Seeds every random step (sampling, initialisation, predictive draws).
+    sampler : {"pymc", "nutpie", "numpyro"}, optional
+        NUTS implementation; nutpie and numpyro must be installed. By default the model's
+        preference when installed (nutpie for the continuous IRT and the collapsed 1PL), else
+        PyMC.
+    target_accept : float, optional
+        NUTS target acceptance; by default the model's own (0.95 for the 2PL, 0.9 otherwise).
+    log_likelihood : bool
+        Store the pointwise log-likelihood (needed by ``az.loo``/``az.waic``). It holds
+        ``chains * draws`` numbers per observation: turn it off for very large data. Never
+        stored for a minibatch model (``batch_size=``).
+    posterior_predictive : bool
+        Also draw replicated data (group ``posterior_predictive``, for ``az.plot_ppc``).
+    advi_iterations : int
+        Optimisation steps for ``method="advi"``.
+    collapse : bool
+        Fit the model's exact marginal form when it has one (the 1PL on a complete matrix:
+        difficulties integrated out and drawn exactly afterwards, the same posterior far
+        faster). ``False`` works on the full model.
+    **sample_kwargs
+        Passed on to ``pymc.sample``.
+    """
+    spec = _spec(model)
+    _check_arguments(model, spec, method, draws, chains, posterior_predictive)
+    marginal = spec.marginal() if collapse and method != "advi" else None
+    sampler = sampler or nuts.default_sampler(
+        "nutpie" if marginal is not None else spec.preferred_sampler())
+    if sampler not in SAMPLERS:
+        raise ValueError(f"sampler={sampler!r} is not one of {SAMPLERS}")
+    if method in ("laplace", "map") and spec.no_mode_reason(marginal is not None):
+        raise ValueError(spec.no_mode_reason(marginal is not None))
+    target_accept = spec.target_accept if target_accept is None else target_accept
+    seeds = _Seeds.from_seed(random_seed)
+    run = dict(draws=draws, tune=tune, chains=chains, sampler=sampler,
+               target_accept=target_accept, progressbar=progressbar)
+
+    if marginal is not None:
+        idata = _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs)
+    elif method == "nuts":
+        starts = (spec.start_points(chains, seeds.init)
+                  if "initvals" not in sample_kwargs else None)
+        idata = nuts.sample(model, seed=seeds.sampling, starts=starts, init_seed=seeds.init,
+                            **run, **sample_kwargs)
+    elif method == "advi":
+        idata = advi(model, draws * chains, advi_iterations, seeds.sampling, progressbar)
+    else:
+        start = spec.start_points(1, seeds.sampling)
+        idata = laplace(model, draws, chains, seeds.sampling, point_only=method == "map",
+                        method=spec.mode_optimizer, start_point=start and start.best)
+
+    spec.postprocess(idata, seeds.postprocess)
+    if log_likelihood and model.observed_RVs and not spec.is_minibatch:
+        pm.compute_log_likelihood(idata, model=model, progressbar=False)
+    if posterior_predictive:
+        # var_names given: without them PyMC 5.28 appends the observed variables to
+        # model.observed_RVs a second time (when idata has observed_data), which breaks the
+        # model's log density for any later fit
+        pm.sample_posterior_predictive(idata, model=model, random_seed=seeds.predictive,
+                                       var_names=[v.name for v in model.observed_RVs],
+                                       extend_inferencedata=True, progressbar=False)
+    idata.attrs.update(spec.fit_attrs())
+    idata.attrs["irteval_method"] = f"nuts:{sampler}" if method == "nuts" else method
+    if method == "nuts":
+        idata.attrs["target_accept"] = target_accept
+        check_nuts(idata, spec.diagnostic_vars,
+                   subset=spec.diagnostic_subset(marginal is not None))
+    return idata
+
+
+def _spec(model) -> FitSpec:
+    """The model's own fit specification, or PyMC's defaults (with a warning) for a plain
+    ``pymc.Model``."""
+    if not isinstance(model, pm.Model):
+        raise TypeError(f"expected a pymc.Model (from irteval.models), got {type(model).__name__}")
+    if isinstance(model, FitSpec):
+        return model
+    warn_user("fit got a plain pymc.Model, not one built by irteval.models (pm.do, pm.observe "
+              "and other model surgery return plain models). It is fitted with PyMC's "
+              "defaults, without the model's own steps (the collapsed 1PL's exact sampler, the "
+              "continuous IRT's optimised starts, reflection fix and alpha/beta/gamma/theta), "
+              "and idata.attrs records no irteval family, so irteval's summaries will refuse "
+              "it. Fit the model from irteval.models, or set idata.attrs['irteval_family'] "
+              "yourself if your change keeps the model's meaning", ModelSpecWarning)
+    return FitSpec()
+
+
+def _check_arguments(model, spec, method, draws, chains, posterior_predictive):
+    """Every argument check before any work."""
+    if method not in METHODS:
+        raise ValueError(f"method={method!r} is not one of {METHODS}")
+    for name, value in (("draws", draws), ("chains", chains)):
+        if int(value) < 1:
+            raise ValueError(f"{name} must be at least 1, got {value}")
+    if spec.is_minibatch and (method != "advi" or posterior_predictive):
+        raise ValueError("a minibatch model (built with batch_size=) can only be fitted with "
+                         "method='advi' and without posterior_predictive; build it without "
+                         "batch_size for NUTS, MAP, Laplace or predictive checks")
+    if posterior_predictive and not model.observed_RVs:
+        raise ValueError("this model has no observed variable to replicate")
+
+
+def _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs):
+    """Fit the exact marginal form, then complete it to the model's posterior."""
+    rng = np.random.default_rng(seeds.sampling)
+    seed = int(rng.integers(2**31))
+    if method == "nuts":
+        small = nuts.sample(marginal.model, seed=seed, cache_key=marginal.cache_key, **run,
+                            **sample_kwargs)
+    else:
+        small = laplace(marginal.model, run["draws"], run["chains"], seed,
+                        point_only=method == "map", method=marginal.mode_optimizer)
+    return spec.complete_marginal(small, rng, point_only=method == "map")

@@ -1,0 +1,110 @@
+"""Plots of instance difficulty; each takes ``ax=`` (created when None) and returns the Axes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.special import expit
+
+from .. import _intervals
+from .._draws import stacked_draws
+from .._validation import check_idata
+from ..plotting import ensure_axes, spread
+from .difficulty import FAMILY, characteristic_curves
+
+
+def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kind=None,
+                             max_draws=200, hdi_prob=None):
+    """P(correct | ability) of the chosen items: posterior mean curve and a band (the
+    interval of P at each ability over the draws), with the respondents' posterior mean
+    abilities as a rug. By default five items spread from the easiest to the hardest."""
+    check_idata(idata, FAMILY, "plot_item_characteristic")
+    prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    ax = ensure_axes(ax)
+    labels = idata.posterior["item"].values
+    b = stacked_draws(idata, "b", max_draws)
+    a = stacked_draws(idata, "a", max_draws) if "a" in idata.posterior else np.ones_like(b)
+    theta_mean = idata.posterior["theta"].mean(("chain", "draw")).values
+    if items is None:
+        pick = np.argsort(b.mean(axis=0))[spread(len(labels), 5)]
+    else:
+        lookup = {label: k for k, label in enumerate(labels)}
+        unknown = [i for i in items if i not in lookup]
+        if unknown:
+            raise ValueError(f"unknown item labels {unknown[:5]}; use labels from difficulty()")
+        pick = [lookup[i] for i in items]
+    lo = min(theta_mean.min(), b.mean(axis=0)[pick].min()) - 2
+    hi = max(theta_mean.max(), b.mean(axis=0)[pick].max()) + 2
+    grid = np.linspace(lo, hi, 200)
+    for k in pick:
+        curves = expit(a[:, k, None] * (grid[None, :] - b[:, k, None]))
+        line, = ax.plot(grid, curves.mean(axis=0), label=f"{labels[k]} (b={b[:, k].mean():.2f})")
+        ax.fill_between(grid, *_intervals.interval(curves, prob, kind), alpha=0.2,
+                        color=line.get_color())
+    ax.plot(theta_mean, np.zeros_like(theta_mean), "|", color="k", ms=12,
+            label=idata.attrs.get("respondent_name", "respondent") + " ability")
+    ax.set(xlabel="ability theta", ylabel="P(correct)", ylim=(-0.03, 1.03),
+           title=f"item characteristic curves ({_intervals.label(prob, kind)} band)")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_kind=None,
+                                 max_draws=100, hdi_prob=None):
+    """Density of the difficulties with a posterior band (the paper's Fig. 3): each draw's
+    b is histogrammed on shared bins; the line is the mean density over draws, the band its
+    interval. A dict {name: idata} gives one curve per dataset, sorted by mean difficulty;
+    labels give the posterior mean of the mean and sd of b over the items."""
+    fits = idata if isinstance(idata, dict) else {idata.attrs.get("item_name", "items"): idata}
+    for fit in fits.values():
+        check_idata(fit, FAMILY, "plot_difficulty_distribution")
+    prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    ax = ensure_axes(ax)
+    draws = {name: stacked_draws(fit, "b", max_draws) for name, fit in fits.items()}
+    pooled = np.concatenate([d.ravel() for d in draws.values()])
+    edges = np.linspace(*np.quantile(pooled, [0.0005, 0.9995]), bins + 1)
+    centres = (edges[:-1] + edges[1:]) / 2
+    for name in sorted(draws, key=lambda n: draws[n].mean()):
+        b = draws[name]
+        density = np.array([np.histogram(row, edges, density=True)[0] for row in b])
+        line, = ax.plot(centres, density.mean(axis=0), drawstyle="steps-mid",
+                        label=f"{name}: mean {b.mean():.2f} ± {b.std(axis=1).mean():.2f}")
+        ax.fill_between(centres, *_intervals.interval(density, prob, kind), step="mid",
+                        alpha=0.3, color=line.get_color())
+    ax.set(xlabel="difficulty b", ylabel="density",
+           title=f"difficulty distribution ({_intervals.label(prob, kind)} band over draws)")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=5, ci_prob=None,
+                               ci_kind=None, hdi_prob=None):
+    """Observed accuracy per difficulty bin (solid, with its band) and the model-implied
+    P(correct) (dashed) for the chosen respondents (default: up to six spread by ability).
+    ``curves``: a :func:`characteristic_curves` table, or the fit (computed once here)."""
+    if isinstance(curves, pd.DataFrame):
+        _intervals.check_matches(curves, ci_prob, ci_kind)
+        table = curves
+    else:
+        table = characteristic_curves(curves, n_bins=n_bins, ci_prob=ci_prob, ci_kind=ci_kind,
+                                      hdi_prob=hdi_prob)
+    level = table.index.names[0]
+    labels = list(dict.fromkeys(table.index.get_level_values(level)))
+    if respondents is None:
+        overall = table.groupby(level=level, sort=False)["predicted"].mean()
+        respondents = list(overall.sort_values().index[spread(len(overall), 6)])
+    unknown = [r for r in respondents if r not in labels]
+    if unknown:
+        raise ValueError(f"unknown {level} labels {unknown[:5]}")
+    ax = ensure_axes(ax)
+    for r in respondents:
+        c = table.loc[r]
+        line, = ax.plot(c.index, c["accuracy"], "o-", label=str(r))
+        ax.fill_between(c.index, c["accuracy_lower"], c["accuracy_upper"], alpha=0.2,
+                        color=line.get_color())
+        ax.plot(c.index, c["predicted"], "--", color=line.get_color())
+    ax.set(xlabel="difficulty bin (0 = easiest)", ylabel="accuracy",
+           title="characteristic curves: observed (solid) vs model (dashed)",
+           xticks=sorted(set(table.index.get_level_values("bin"))))
+    ax.legend(fontsize="small")
+    return ax

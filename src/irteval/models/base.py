@@ -1,0 +1,118 @@
+"""The typed model: a PyMC model that also says how :func:`irteval.fit` runs it.
+
+Following PyMC's documented pattern for class-based models, every builder in
+:mod:`irteval.models` returns a subclass of :class:`pymc.Model`. Besides the variables, the
+class declares what fitting needs: its ``family`` (recorded in ``idata.attrs`` and checked by
+every downstream function), the NUTS defaults (``target_accept``, preferred ``sampler``),
+the variables whose R-hat/ESS are checked, whether its posterior has a mode (and which
+optimiser finds it), starting points, post-processing after the draws (reflection, derived
+variables), and an exact marginal form that ``fit`` can run instead (the collapsed 1PL).
+
+A copy (``copy.copy`` / ``model.copy()``) is rebuilt from the same data and options, so it keeps
+all of that. ``pm.do`` and ``pm.observe`` return a plain :class:`pymc.Model`, which ``fit``
+samples on the generic path with a :class:`~irteval.exceptions.ModelSpecWarning` naming what
+is lost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+import pymc as pm
+
+
+@dataclass(frozen=True)
+class Marginal:
+    """An exact smaller form of a model (some variables integrated out) for NUTS, MAP and
+    Laplace; :meth:`BaseModel.complete_marginal` turns its fit into the full posterior."""
+
+    model: pm.Model
+    #: models with equal keys share one compiled nutpie sampler (new data swapped in)
+    cache_key: tuple | None = None
+    #: optimiser for MAP/Laplace on the marginal model
+    mode_optimizer: str = "L-BFGS-B"
+
+
+@dataclass(frozen=True)
+class StartPoints:
+    """Optimised starting points: one dict of value-variable values per chain, and the best
+    point found (for samplers that take a single start)."""
+
+    per_chain: list
+    best: dict
+    log_densities: np.ndarray
+
+
+class FitSpec:
+    """What :func:`irteval.fit` asks of a model, with the defaults of a plain ``pymc.Model``."""
+
+    #: the family that downstream functions check (``idata.attrs["irteval_family"]``)
+    family: ClassVar[str] = ""
+    #: NUTS target acceptance unless fit is told otherwise
+    target_accept: float = 0.9
+    #: preferred NUTS backend when installed ("pymc", "nutpie")
+    sampler: ClassVar[str] = "pymc"
+    #: optimiser for MAP/Laplace ("CG" from arbitrary starts, "L-BFGS-B" for log-concave ones)
+    mode_optimizer: ClassVar[str] = "CG"
+    #: variables whose R-hat and ESS are checked (None: all)
+    diagnostic_vars: ClassVar[tuple[str, ...] | None] = None
+    #: a minibatch model: only ADVI, no pointwise log-likelihood or predictive draws
+    is_minibatch: bool = False
+
+    def fit_attrs(self) -> dict:
+        """Entries for ``idata.attrs``: ``irteval_family``, ``irteval_model``, labels, priors."""
+        return {}
+
+    def preferred_sampler(self) -> str:
+        """The NUTS backend to use when installed and the user names none."""
+        return self.sampler
+
+    def no_mode_reason(self, marginal: bool) -> str | None:
+        """Why MAP/Laplace cannot run on this model (None: they can). ``marginal``: the fit
+        works on :meth:`marginal`."""
+        return None
+
+    def marginal(self) -> Marginal | None:
+        """An exact marginal form to fit instead (None: there is none for these data)."""
+        return None
+
+    def complete_marginal(self, marginal_idata, rng, point_only):
+        """The posterior of this model from a fit of :meth:`marginal`: the integrated-out
+        variables drawn exactly from their conditionals (their modes if ``point_only``)."""
+        raise NotImplementedError
+
+    def diagnostic_subset(self, marginal: bool) -> dict | None:
+        """{dim: positions} to check instead of every entry (None: all)."""
+        return None
+
+    def start_points(self, chains, random_seed) -> StartPoints | None:
+        """Optimised starting points for a multimodal posterior (None: PyMC's defaults)."""
+        return None
+
+    def postprocess(self, idata, random_seed) -> None:
+        """Fix symmetries and add derived variables to ``idata.posterior``, in place."""
+
+
+class BaseModel(FitSpec, pm.Model):
+    """Base class of irteval's models.
+
+    Subclasses call ``super().__init__(coords=...)`` first, then declare their variables, and
+    keep the arguments they were built from in ``self._build_args`` (for :meth:`copy`).
+    """
+
+    _build_args: tuple = ((), {})
+
+    # ------------------------------------------------------------------ copies
+    def copy(self):
+        """A fresh model built from the same data and options (PyMC's clone would be a plain
+        ``pymc.Model`` without what ``fit`` needs)."""
+        args, kwargs = self._build_args
+        return type(self)(*args, **kwargs)
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
