@@ -10,11 +10,11 @@ import xarray as xr
 from scipy.special import expit
 
 from .. import _intervals
-from .._compat import UnpacksWithWarning
+from .._compat import UnpacksWithWarning, renamed
 from .._draws import stacked_draws
-from .._validation import check_idata, warn_user
+from .._validation import check_idata
 from ..data.scores import win_matrices
-from ..models.bradley_terry import plackett_luce_random
+from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
 from .mle import LOG10_ELO, binomial_deviance
 
 FAMILY = "bradley_terry"
@@ -128,9 +128,7 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
     D(observed)); values near 0 say the model misfits. (``n_draws`` is the old name of
     ``max_draws``.)
     """
-    if n_draws is not None:
-        warn_user("n_draws= is deprecated; use max_draws=", FutureWarning)
-        max_draws = n_draws
+    max_draws = renamed(max_draws, n_draws, "n_draws", "max_draws")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     players = _epp(idata, "goodness_of_fit")["player"].values
     post = idata.posterior.stack(sample=("chain", "draw"))
@@ -139,18 +137,16 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
     strength = post["strength"].transpose("sample", "player").values[keep]
     i, j, n, w, present = observed_pairs(idata)
     diff = strength[:, i] - strength[:, j]  # (draws, pairs)
-    if "log_nu" in post:  # Davidson: win / loss / tie, expected score P(win) + P(tie) / 2
-        logits = np.stack([diff / 2, -diff / 2,
-                           np.broadcast_to(post["log_nu"].values[keep, None], diff.shape)], -1)
-        probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
-        probs /= probs.sum(axis=-1, keepdims=True)
+    likelihood = idata.attrs.get("likelihood", "plackett_luce")
+    if likelihood == "davidson":  # win / loss / tie, expected score P(win) + P(tie) / 2
+        probs = davidson_probabilities(diff, post["log_nu"].values[keep, None], xp=np)
         p = probs[..., 0] + probs[..., 2] / 2
         w_rep = (rng.multinomial(n.astype(np.int64), probs) * [1.0, 0.0, 0.5]).sum(axis=-1)
+    elif likelihood == "pairwise":
+        p = expit(diff)
+        w_rep = rng.binomial(n.astype(np.int64), p).astype(float)
     else:
         p = expit(diff)
-    if present is None and "log_nu" not in post:
-        w_rep = rng.binomial(n.astype(np.int64), p).astype(float)
-    elif present is not None:
         w_rep = np.empty_like(p)
         for s, beta in enumerate(strength):
             rank = plackett_luce_random(beta, present, rng=rng)

@@ -74,6 +74,14 @@ def plackett_luce_random(strength, present, rng=None, size=None):
     return np.where(present, rank, -1)
 
 
+def davidson_probabilities(diff, log_nu, xp=pt):
+    """P(i wins), P(j wins), P(tie) on the last axis for strength differences ``diff``:
+    proportional to exp(diff / 2), exp(-diff / 2) and nu = exp(log_nu)."""
+    logits = xp.stack([diff / 2, -diff / 2, xp.broadcast_to(log_nu, diff.shape)], axis=-1)
+    weights = xp.exp(logits - logits.max(axis=-1, keepdims=True))
+    return weights / weights.sum(axis=-1, keepdims=True)
+
+
 def _pairwise_logp(wins, matches, diff):
     return wins * pt.log(pt.sigmoid(diff)) + (matches - wins) * pt.log(pt.sigmoid(-diff))
 
@@ -133,8 +141,7 @@ class BradleyTerry(BaseModel):
             ties = pairs["ties"].to_numpy()
             outcomes = np.column_stack([pairs["wins_i"] - ties / 2,
                                         pairs["matches"] - pairs["wins_i"] - ties / 2, ties])
-            logits = pt.stack([diff / 2, -diff / 2, pt.broadcast_to(log_nu, diff.shape)], axis=-1)
-            pm.Multinomial("outcomes", n=matches, p=pt.special.softmax(logits, axis=-1),
+            pm.Multinomial("outcomes", n=matches, p=davidson_probabilities(diff, log_nu),
                            observed=outcomes.astype(np.int64), dims=("pair", "outcome"))
 
     def fit_attrs(self):
