@@ -62,7 +62,8 @@ def test_scales():
 
 
 @pytest.mark.parametrize("frame, kwargs, message", [
-    ({"a": [0.5, 0.5, 0.5], "b": [0.1, 0.2, 0.3]}, {}, "constant column"),
+    ({"a": [0.5, 0.5, 0.5], "b": [0.1, 0.2, 0.3]}, {}, "have one value only"),
+    ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": (1, 0)}, "upper bound <= lower"),
     ({"a": [0.5, 1.5, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": (0, 1)}, "outside their bounds"),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": "rows"}, "bounds='rows'"),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": {"a": (0, 1)}},

@@ -41,8 +41,9 @@ def test_pair_table_is_vectorised_over_players():
 @pytest.mark.parametrize("mutate, message", [
     (lambda d: d[d.model == "a"], "only 1 model"),
     (lambda d: d.assign(split=range(6)), "no split has two models"),
-    (lambda d: d.assign(auc=[np.nan, 1, 1, 1, 1, 1]), "1 missing scores"),
-    (lambda d: pd.concat([d, d.iloc[[0]]]), r"1 \(model, split\) pairs appear more than once"),
+    (lambda d: pd.concat([d, d.iloc[[0]].assign(auc=0.1)], ignore_index=True),
+     r"1 \(model, split\) pairs appear more than once with different 'auc' values, e\.g\. "
+     r"\('a', 1\) at rows 0, 6 \(0-based positions\)"),
     (lambda d: d.assign(model=["a", None, "c", "a", "b", "c"]), "model has 1 missing labels"),
     (lambda d: d.drop(columns="auc"), "column 'auc' is not in the data frame"),
     (lambda d: d.assign(auc="high"), "not numbers"),
@@ -50,6 +51,19 @@ def test_pair_table_is_vectorised_over_players():
 def test_bad_input_names_the_problem(mutate, message):
     with pytest.raises(ValueError, match=message):
         Scores.from_long(mutate(frame()), player="model", round="split", score="auc")
+
+
+def test_missing_and_repeated_scores_follow_the_responses_policy():
+    """A missing score leaves the player out of that round, an identical repeat is kept once
+    (both with a warning that counts them), as Responses.from_long does."""
+    df = frame().assign(auc=[np.nan, 0.7, 0.8, 0.6, 0.9, 0.5])
+    with pytest.warns(UserWarning, match=r"1 rows have a missing 'auc' \(row 0"):
+        scores = Scores.from_long(df, player="model", round="split", score="auc")
+    assert np.isnan(scores.matrix).sum() == 1
+    with pytest.warns(UserWarning, match="1 duplicate"):
+        again = Scores.from_long(pd.concat([df, df.iloc[[1]]]), player="model", round="split",
+                                 score="auc")
+    np.testing.assert_array_equal(np.isnan(again.matrix), np.isnan(scores.matrix))
 
 
 def test_rounds_with_one_player_warn():

@@ -6,11 +6,19 @@ One subpackage per workflow: :mod:`irteval.irt` (instance difficulty), :mod:`irt
 :mod:`irteval.inference`, data in :mod:`irteval.data`. The stable public names are here.
 """
 
+import warnings as _warnings
+
+# two notices at every start that a user of irteval can do nothing about: pip's PyTensor has no
+# BLAS (irteval's models do not need one) and ArviZ 0.x announces its 1.0 refactor
+_warnings.filterwarnings("ignore", "PyTensor could not link to a BLAS", UserWarning)
+_warnings.filterwarnings("ignore", "\nArviZ is undergoing a major refactor", FutureWarning)
+
 from . import datasets, models, robustness
 from .airt import (LatentTrait, airt_curves, algorithm_metrics, effectiveness, latent_trait,
                    loo_by_algorithm, model_goodness, plot_auaec_aupec, plot_crm_heatmap,
                    plot_effectiveness, plot_goodness, plot_latent_trait, plot_strengths,
                    portfolio)
+from .compare import compare_models
 from .data import Responses, Scores
 from .epp import (PairwiseProbabilities, WaldTest, goodness_of_fit, leaderboard, mle_epp,
                   pairwise_probabilities, plot_epp_vs_score, plot_leaderboard,
@@ -19,7 +27,7 @@ from .epp import (PairwiseProbabilities, WaldTest, goodness_of_fit, leaderboard,
 from .exceptions import (ConvergenceWarning, IdentificationWarning, ModelSpecWarning,
                          SeparationWarning)
 from .inference import diagnostics, fit
-from .irt import (characteristic_curves, difficulty, difficulty_bins, difficulty_moments,
+from .irt import (abilities, characteristic_curves, difficulty, difficulty_bins, difficulty_moments,
                   plot_characteristic_curves, plot_difficulty_distribution,
                   plot_item_characteristic)
 from .results import Results, load_results
@@ -29,9 +37,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     # data and models
-    "Responses", "Scores", "datasets", "models", "fit", "diagnostics",
+    "Responses", "Scores", "datasets", "models", "fit", "diagnostics", "compare_models",
     # instance difficulty
-    "characteristic_curves", "difficulty", "difficulty_bins", "difficulty_moments",
+    "abilities", "characteristic_curves", "difficulty", "difficulty_bins", "difficulty_moments",
     "plot_characteristic_curves", "plot_difficulty_distribution", "plot_item_characteristic",
     # leaderboards
     "PairwiseProbabilities", "WaldTest", "goodness_of_fit", "leaderboard", "mle_epp",

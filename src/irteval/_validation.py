@@ -30,9 +30,70 @@ def warn_user(message, category=UserWarning):
     warnings.warn(message, category, stacklevel=_outside_stacklevel())
 
 
+def percent(part, whole):
+    """part / whole as a percentage that is 100% only when part == whole (99.7%, not 100%)
+    and 0% only when part == 0."""
+    if part in (0, whole):
+        return f"{100 * part // whole}%"
+    value = min(max(round(100 * part / whole, 1), 0.1), 99.9)
+    return f"{value:.0f}%" if value == round(value) and 1 <= value <= 99 else f"{value:.1f}%"
+
+
 def plain(label):
     """A label as Python writes it (3, not np.int64(3)), for messages."""
     return label.item() if isinstance(label, np.generic) else label
+
+
+def where(index, positions):
+    """Rows as the user counts them: "lines 5, 9" for a frame the CLI read (its index is named
+    ``line`` and holds file line numbers), "rows labelled 'd3', 'd7'" for a labelled index,
+    else "rows 3, 7 (0-based positions)"."""
+    positions = np.asarray(positions)
+    plural = "s" * (len(positions) > 1)
+    more = " ..." if len(positions) > 5 else ""
+    if index.name == "line":
+        return f"line{plural} {', '.join(str(plain(x)) for x in index[positions[:5]])}{more}"
+    if isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1:
+        return f"row{plural} {', '.join(map(str, positions[:5]))}{more} (0-based positions)"
+    return f"row{plural} labelled {', '.join(repr(plain(x)) for x in index[positions[:5]])}{more}"
+
+
+def long_cells(df, first, second, value, fix):
+    """One table policy for long data (``Responses.from_long``, ``Scores.from_long``): rows
+    whose value is missing are dropped with a warning that counts them; repeated
+    (``first``, ``second``) cells must agree and are kept once, with a warning; repeats that
+    disagree are an error naming the cell and its lines. Returns (first codes, labels, second
+    codes, labels, values) of the kept cells."""
+    for col in (first, second):
+        check_labels(df[col], col, df.index)
+    values = numeric_values(df[value], value, fix, df.index)
+    missing = np.isnan(values)
+    if missing.all():
+        raise ValueError(f"column {value!r} has no observed values; nothing to fit")
+    if missing.any():
+        warn_user(f"{int(missing.sum())} rows have a missing {value!r} "
+                  f"({where(df.index, np.flatnonzero(missing))}) and were left out; drop them "
+                  "first to silence this warning")
+    kept = df[~missing]
+    a_idx, a_labels = factorize(kept[first], first)
+    b_idx, b_labels = factorize(kept[second], second)
+    values = values[~missing]
+    cell = pd.Series(a_idx.astype(np.int64) * len(b_labels) + b_idx)
+    keep = ~cell.duplicated().to_numpy()
+    if not keep.all():
+        first_value = pd.Series(values[keep], index=cell[keep]).reindex(cell).to_numpy()
+        conflict = values != first_value
+        if conflict.any():
+            k = np.flatnonzero(conflict)[0]
+            rows = np.flatnonzero((cell == cell[k]).to_numpy())
+            raise ValueError(
+                f"{cell[conflict].nunique()} ({first}, {second}) pairs appear more than once "
+                f"with different {value!r} values, e.g. ({plain(a_labels[a_idx[k]])!r}, "
+                f"{plain(b_labels[b_idx[k]])!r}) at {where(kept.index, rows)}; keep one row "
+                "per pair (aggregate repeats first, e.g. by averaging or majority vote)")
+        warn_user(f"{int((~keep).sum())} duplicate ({first}, {second}) rows with identical "
+                  "values were kept once; drop duplicates first to silence this warning")
+    return a_idx[keep], a_labels, b_idx[keep], b_labels, values[keep]
 
 
 def check_frame(df):
@@ -50,14 +111,13 @@ def check_columns(df, columns, keywords):
                 f"pass the right name with {keywords}")
 
 
-def check_labels(labels: pd.Series, name):
+def check_labels(labels: pd.Series, name, index=None):
+    """No missing label; ``index`` (the frame's) says where a missing one is."""
     na = labels.isna().to_numpy()
     if na.any():
-        where = np.flatnonzero(na)[:5].tolist()
-        raise ValueError(
-            f"{name} has {int(na.sum())} missing labels (at positions {where}); "
-            "drop those rows or fill in the labels"
-        )
+        at = where(pd.RangeIndex(len(labels)) if index is None else index, np.flatnonzero(na))
+        raise ValueError(f"{name} has {int(na.sum())} missing labels ({at}); drop those rows or "
+                         "fill in the labels")
 
 
 def labelled_matrix(df, row_name, col_name):
@@ -82,20 +142,24 @@ def labelled_matrix(df, row_name, col_name):
     return df
 
 
-def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)") -> np.ndarray:
+def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)",
+                   index=None) -> np.ndarray:
     """A column as floats (NaN = missing); values that are not numbers or are infinite are a
-    ValueError naming the column and ``fix``."""
+    ValueError naming the column, where they are (``index``: the frame's) and ``fix``."""
     if pd.api.types.is_bool_dtype(col):
         return col.to_numpy(dtype=float)
+    index = pd.RangeIndex(len(col)) if index is None else index
     converted = pd.to_numeric(col, errors="coerce")
-    bad = converted.isna() & col.notna()
+    bad = (converted.isna() & col.notna()).to_numpy()
     if bad.any():
         raise ValueError(
-            f"{name} has values that are not numbers, e.g. {col[bad].unique()[:5].tolist()}; "
-            f"{fix}")
+            f"{name} has values that are not numbers, e.g. {col[bad].unique()[:5].tolist()} "
+            f"({where(index, np.flatnonzero(bad))}); {fix}")
     out = converted.to_numpy(dtype=float)
-    if np.isinf(out).any():
-        raise ValueError(f"{name} has infinite values; replace them or mark them missing (NaN)")
+    infinite = np.flatnonzero(np.isinf(out))
+    if len(infinite):
+        raise ValueError(f"{name} has infinite values ({where(index, infinite)}); replace them "
+                         "or mark them missing (NaN)")
     return out
 
 
@@ -106,7 +170,7 @@ def numeric_matrix(df, fix="convert them to 0/1 (correct = 1)") -> np.ndarray:
         mat = df.to_numpy(dtype=float)
         if not np.isinf(mat).any():
             return mat
-    return np.column_stack([numeric_values(df.iloc[:, k], f"column {c!r}", fix)
+    return np.column_stack([numeric_values(df.iloc[:, k], f"column {c!r}", fix, df.index)
                             for k, c in enumerate(df.columns)])
 
 

@@ -1,8 +1,8 @@
 """Read a folder the ``irteval`` command wrote back into Python.
 
->>> res = irteval.load_results("irteval-output/vtab_leaderboard")
->>> res.tables["leaderboard"]          # DataFrame indexed by player, as the CLI printed it
->>> irteval.leaderboard(res.posterior)  # recompute anything from the posterior draws
+>>> res = irteval.load_results("irteval-output")
+>>> res["vtab_leaderboard"]["leaderboard"]   # a sub-folder, then a table (or res.vtab_leaderboard)
+>>> irteval.leaderboard(res.vtab_leaderboard.posterior)  # recompute anything from the draws
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from .cli.outputs import TABLES
 
 @dataclass
 class Results:
-    """One output folder of the CLI.
+    """One output folder of the CLI. ``res[name]`` is the sub-folder or table ``name`` (in that
+    order); a sub-folder is also an attribute (``res.vtab_leaderboard``).
 
     Attributes
     ----------
@@ -41,6 +42,19 @@ class Results:
     posterior: az.InferenceData | None = None
     scc: xr.Dataset | None = None
     folders: dict[str, Results] = field(default_factory=dict)
+
+    def __getitem__(self, name):
+        for place in (self.folders, self.tables):
+            if name in place:
+                return place[name]
+        raise KeyError(f"{name!r} is neither a sub-folder ({sorted(self.folders)}) nor a table "
+                       f"({sorted(self.tables)}) of {self.path}")
+
+    def __getattr__(self, name):
+        folders = self.__dict__.get("folders", {})
+        if name in folders:
+            return folders[name]
+        raise AttributeError(f"{type(self).__name__} has no attribute or sub-folder {name!r}")
 
     def __repr__(self) -> str:
         return (f"Results({str(self.path)!r}, tables={sorted(self.tables)}, posterior="

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 
 from . import difficulty, io, leaderboard, portfolio, robustness
 from .outputs import DEMO, files
@@ -123,6 +124,9 @@ def run(args):
         demo(args)
     elif args.command == "robustness":
         chosen = robustness.estimators(args.families)
+        if args.groups > len(chosen):
+            raise ValueError(f"--groups {args.groups} is more than the {len(chosen)} families "
+                             "compared; give at most that many")
         sccs = [robustness.report(name, X, y, args, args.out / name, estimators=chosen,
                                   nominal=nominal, resp=resp, bins=args.bins, noise=args.noise,
                                   scc_draws=args.scc_draws, n_jobs=args.n_jobs)
@@ -134,12 +138,13 @@ def run(args):
         difficulty.report(io.read_responses(args), args, args.out, method=args.method,
                           model=args.model, bins=args.bins)
     else:
-        from ..data import Scores
+        leaderboard.report(leaderboard.read_scores(args), args, args.out,
+                           likelihood=args.likelihood)
 
-        scores = Scores.from_long(io.read_csv(args.scores), player=args.player,
-                                  round=args.round, score=args.score,
-                                  higher_is_better=not args.lower_is_better)
-        leaderboard.report(scores, args, args.out, likelihood=args.likelihood)
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """Warnings as one line in the command line's words, without Python source lines."""
+    print(f"irteval: warning: {io.as_flags(str(message))}", file=sys.stderr)
 
 
 def main(argv=None):
@@ -148,12 +153,14 @@ def main(argv=None):
     args = parser().parse_args(argv)
     try:
         check_outputs(args)
-        run(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            run(args)
     except io.StrictError as err:
         print(f"irteval: error: {err}", file=sys.stderr)
         return io.EXIT_STRICT
     except (ValueError, TypeError) as err:  # one line, whatever labels the message quotes
-        message = str(err).replace("\r", "\\r").replace("\n", "\\n")
+        message = io.as_flags(str(err)).replace("\r", "\\r").replace("\n", "\\n")
         print(f"irteval: error: {message}", file=sys.stderr)
         return 2
     return 0

@@ -18,12 +18,14 @@ def add_parser(sub):
     diff.add_argument("responses", type=Path, help="CSV file of 0/1 responses")
     diff.add_argument("--format", choices=["auto", "long", "wide"], default="auto",
                       help="auto (default): long if the --value column exists, else wide")
-    diff.add_argument("--respondent", default="model",
-                      help="long: column naming the model (default 'model')")
-    diff.add_argument("--item", default="instance",
-                      help="long: column naming the instance (default 'instance')")
-    diff.add_argument("--value", default="correct",
-                      help="long: column with 1 = correct, 0 = wrong (default 'correct')")
+    diff.add_argument("--respondent", help="column naming the model (default 'model'; wide "
+                                           "with --rows respondent: the row labels)")
+    diff.add_argument("--item", help="column naming the instance (default 'instance'; wide: "
+                                     "the row labels, else the first column)")
+    diff.add_argument("--value", help="long: column with 1 = correct, 0 = wrong (default "
+                                      "'correct')")
+    diff.set_defaults(label_defaults={"respondent": "model", "item": "instance",
+                                      "value": "correct"})
     diff.add_argument("--rows", choices=["item", "respondent"], default="item",
                       help="wide: whether rows are instances (item, default) or models; the "
                            "first column holds the row labels")
@@ -38,7 +40,14 @@ def _add_irt_options(p):
                         "map: point estimate")
     p.add_argument("--model", choices=["1pl", "2pl"], default="1pl",
                    help="1pl (Rasch, default) or 2pl (adds item discrimination)")
-    p.add_argument("--bins", type=int, default=5, help="difficulty bins (default 5)")
+    p.add_argument("--bins", type=io.at_least(1), default=5, help="difficulty bins (default 5)")
+
+
+def check_bins(bins, n_items, item_name):
+    """Refuse more difficulty bins than items, before any fit."""
+    if bins > n_items:
+        raise ValueError(f"--bins {bins} is more than the {n_items} {item_name}s; give at most "
+                         f"{n_items}")
 
 
 def report(resp, args, out, method="nuts", model="1pl", bins=5):
@@ -54,6 +63,7 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5):
     )
 
     print(resp)
+    check_bins(bins, resp.n_items, resp.item_name)
     idata = io.fit(models.onepl(resp, discrimination=model == "2pl"), args, method=method,
                    log_likelihood=False)
     table = difficulty(idata, n_bins=bins)

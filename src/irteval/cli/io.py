@@ -3,25 +3,45 @@ writing posteriors and plots."""
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
 
 #: exit status when --strict finds failed convergence diagnostics (2: bad input)
 EXIT_STRICT = 3
+#: keywords of irteval's data constructors that are command-line flags too
+FLAGS = ("respondent", "item", "value", "player", "round", "score", "bounds", "transform",
+         "nominal", "rows", "noise")
 
 
-def add_fit_options(p, draws=1000):
+def at_least(minimum, kind=int):
+    """An argparse type: a number of ``kind`` that is at least ``minimum``."""
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            what = "an integer" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not value >= minimum:  # also refuses NaN
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {text}")
+        return value
+    return parse
+
+
+def add_fit_options(p, draws=None):
     """--out, the sampler's settings, --seed, --overwrite and --strict."""
     p.add_argument("--out", type=Path, default=Path("irteval-output"),
                    help="output folder (default: irteval-output)")
     p.add_argument("--sampler", choices=["pymc", "nutpie", "numpyro"], default=None,
                    help="NUTS implementation (nutpie/numpyro must be installed; default: "
                         "the model's choice, nutpie for the portfolio when installed)")
-    p.add_argument("--draws", type=int, default=draws,
-                   help=f"draws per chain (default {draws})")
-    p.add_argument("--tune", type=int, default=1000, help="warm-up steps per chain")
-    p.add_argument("--chains", type=int, default=4, help="chains (default 4)")
+    p.add_argument("--draws", type=at_least(1), default=draws,
+                   help=f"draws per chain (default {draws or 'the model’s: 1000; 2000 for a '}"
+                        f"{'' if draws else 'portfolio'})")
+    p.add_argument("--tune", type=at_least(0), default=1000,
+                   help="warm-up steps per chain (default 1000)")
+    p.add_argument("--chains", type=at_least(1), default=4, help="chains (default 4)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--overwrite", action="store_true",
                    help="replace existing output files (default: refuse to)")
@@ -69,7 +89,33 @@ def read_csv(path):
     if len(dup):
         raise ValueError(f"{path}, line 1: duplicate column names {sorted(set(dup))}; give "
                          "every column a unique name")
+    if len(df.columns) == 1 and re.search("[;\t|]", str(df.columns[0])):
+        sep = re.search("[;\t|]", str(df.columns[0]))[0]
+        raise ValueError(f"{path}, line 1: one column named {df.columns[0]!r}: the file looks "
+                         f"separated by {'tabs' if sep == chr(9) else repr(sep)}, and irteval "
+                         "reads comma-separated CSV; save it with commas")
+    if df.empty:
+        raise ValueError(f"{path} has a header line but no data lines")
+    df.index = pd.RangeIndex(2, len(df) + 2, name="line")  # as the file numbers them
     return df
+
+
+def as_flags(message):
+    """An error message in the command line's words: ``respondent=`` -> ``--respondent``,
+    ``bounds='column'`` -> ``--bounds column``, ``bounds=(0, 1)`` -> ``--bounds 0,1``."""
+    names = "|".join(FLAGS)
+    message = re.sub(rf"\b({names})=(?:'([^']*)'|\(([^)]*)\))",
+                     lambda m: f"--{m[1]} {m[2] if m[2] is not None else m[3].replace(' ', '')}",
+                     message)
+    return re.sub(rf"\b({names})=", lambda m: f"--{m[1]}", message)
+
+
+def in_file(path, build):
+    """``build()``, with a ValueError from it prefixed by the file it was reading."""
+    try:
+        return build()
+    except ValueError as err:
+        raise ValueError(f"{path}: {err}") from err
 
 
 def undecodable_line(path):
@@ -90,24 +136,40 @@ def read_performance(args):
             bounds = tuple(float(b) for b in bounds.split(","))
         except ValueError as err:
             raise ValueError(f"--bounds {bounds!r}: use column, global or LO,HI") from err
+        if len(bounds) != 2 or not bounds[0] < bounds[1]:
+            raise ValueError(f"--bounds {args.bounds!r}: give two numbers LO,HI with LO < HI")
     return read_responses(args, args.performance, kind="continuous", bounds=bounds,
                           transform=args.transform)
 
 
 def read_responses(args, path=None, **kwargs):
     """Responses from a long CSV (when it has the --value column, or --format long) or a
-    wide one (row labels: the column named like them, else the first column)."""
+    wide one (row labels: the column named like them, else the first column). --format auto
+    reads a file without the --value column as wide, unless --value was given."""
     from ..data import Responses
 
-    df = read_csv(args.responses if path is None else path)
-    if args.format == "long" or (args.format == "auto" and args.value in df.columns):
-        return Responses.from_long(df, respondent=args.respondent, item=args.item,
-                                   value=args.value, **kwargs)
+    path = args.responses if path is None else path
+    df = read_csv(path)
+    names = {k: getattr(args, k) or default for k, default in args.label_defaults.items()}
+    if args.format == "long" or (args.format == "auto" and names["value"] in df.columns):
+        return in_file(path, lambda: Responses.from_long(df, **names, **kwargs))
+    if args.format == "auto" and args.value is not None:
+        raise ValueError(f"{path}: no column {args.value!r} (--value); its columns are "
+                         f"{list(df.columns)[:10]}. Name the value column of a long file with "
+                         "--value, or pass --format wide for a matrix")
     rows = getattr(args, "rows", "respondent")
-    if (args.respondent if rows == "respondent" else args.item) not in df.columns:
+    label = names["respondent"] if rows == "respondent" else names["item"]
+    if label not in df.columns:
         df = df.set_index(df.columns[0])
-    return Responses.from_wide(df, respondent=args.respondent, item=args.item, rows=rows,
-                               **kwargs)
+    try:
+        return Responses.from_wide(df, respondent=names["respondent"], item=names["item"],
+                                   rows=rows, **kwargs)
+    except ValueError as err:
+        hint = ""
+        if "duplicate row labels" in str(err) and args.format == "auto":
+            hint = (f"; if {path.name} is a long table (a row per answer), name its value "
+                    f"column with --value (its columns: {list(df.reset_index().columns)[:10]})")
+        raise ValueError(f"{path}: {err}{hint}") from err
 
 
 def fit(model, args, **kwargs):

@@ -31,6 +31,16 @@ def add_parser(sub):
     return board
 
 
+def read_scores(args):
+    """Scores from the long CSV the command names."""
+    from ..data import Scores
+
+    df = io.read_csv(args.scores)
+    return io.in_file(args.scores, lambda: Scores.from_long(
+        df, player=args.player, round=args.round, score=args.score,
+        higher_is_better=not args.lower_is_better))
+
+
 def report(scores, args, out, likelihood="plackett_luce"):
     """Fit the Bayesian EPP, print the leaderboard and the checks, write the outputs."""
     from .. import models

@@ -20,17 +20,18 @@ def add_parser(sub):
     port.add_argument("performance", type=Path, help="CSV file of performances")
     port.add_argument("--format", choices=["auto", "long", "wide"], default="auto",
                       help="auto (default): long if the --value column exists, else wide")
-    port.add_argument("--respondent", default="dataset",
-                      help="column naming the dataset (wide: the row labels; default: the "
-                           "first column)")
-    port.add_argument("--item", default="algorithm", help="long: column naming the algorithm")
-    port.add_argument("--value", default="performance", help="long: the performance column")
+    port.add_argument("--respondent", help="column naming the dataset (default 'dataset'; wide: "
+                                           "the row labels, else the first column)")
+    port.add_argument("--item", help="long: column naming the algorithm (default 'algorithm')")
+    port.add_argument("--value", help="long: the performance column (default 'performance')")
+    port.set_defaults(label_defaults={"respondent": "dataset", "item": "algorithm",
+                                      "value": "performance"})
     port.add_argument("--bounds", default="column",
                       help="'column' (each algorithm's min and max, default), 'global' (of "
                            "the whole table) or LO,HI")
     port.add_argument("--transform", choices=["logit", "airt"], default="logit",
                       help="logit of the scaled performance (default) or airt's preprocessing")
-    port.add_argument("--epsilon", type=float, default=0.01,
+    port.add_argument("--epsilon", type=io.at_least(0.0, float), default=0.01,
                       help="performance within epsilon of the best counts as strong (0.01)")
     io.add_fit_options(port)
     return port

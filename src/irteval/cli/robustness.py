@@ -8,7 +8,9 @@ from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
+from ..robustness.folds import check_data
 from . import io
+from .difficulty import check_bins
 from .outputs import Writer
 
 
@@ -34,12 +36,16 @@ def add_parser(sub):
     rob.add_argument("--families", default="",
                      help="comma-separated family representatives (default: all 17; see "
                           "irteval.robustness.families())")
-    rob.add_argument("--noise", type=float, default=0.2, help="noise magnitude (default 0.2)")
-    rob.add_argument("--bins", type=int, default=5, help="difficulty bins (default 5)")
-    rob.add_argument("--scc-draws", type=int, default=50,
+    rob.add_argument("--noise", type=io.at_least(0.0, float), default=0.2,
+                     help="noise magnitude (default 0.2)")
+    rob.add_argument("--bins", type=io.at_least(1), default=5,
+                     help="difficulty bins (default 5)")
+    rob.add_argument("--scc-draws", type=io.at_least(1), default=50,
                      help="posterior draws the SCCs are computed for (default 50)")
-    rob.add_argument("--groups", type=int, default=3, help="taxonomy groups (default 3)")
-    rob.add_argument("--n-jobs", type=int, default=None, help="joblib workers for training")
+    rob.add_argument("--groups", type=io.at_least(2), default=3,
+                     help="taxonomy groups (default 3)")
+    rob.add_argument("--n-jobs", type=int, default=None,
+                     help="joblib workers for training (-1: every core)")
     io.add_fit_options(rob, draws=500)
     return rob
 
@@ -80,18 +86,21 @@ def data(args):
     if args.csv:
         df = io.read_csv(args.csv)
         if args.target not in df.columns:
-            raise ValueError(f"--target {args.target!r} is not a column of {args.csv}; "
-                             f"columns: {list(df.columns)[:10]}")
-        df.index.name = "instance"
+            raise ValueError(f"{args.csv}: --target {args.target!r} is not a column; its "
+                             f"columns are {list(df.columns)[:10]}")
         nominal = [c.strip() for c in args.nominal.split(",") if c.strip()]
+        X = df.drop(columns=args.target).reset_index(drop=True).rename_axis("instance")
+        y = df[args.target].reset_index(drop=True)
+        io.in_file(args.csv, lambda: check_data(X, y, nominal))  # before any work
         resp = None
         if args.responses:
             from ..data import Responses
 
             wide = io.read_csv(args.responses)
             wide = wide.set_index(wide.columns[0])
-            resp = Responses.from_wide(wide, respondent="model", item="instance", rows="item")
-        return [(args.csv.stem, df.drop(columns=args.target), df[args.target], nominal, resp)]
+            resp = io.in_file(args.responses, lambda: Responses.from_wide(
+                wide, respondent="model", item="instance", rows="item"))
+        return [(args.csv.stem, X, y, nominal, resp)]
     unknown = [d for d in args.dataset if d not in BENCHMARKS]
     if unknown:
         raise ValueError(f"unknown datasets {unknown}; bundled: {sorted(BENCHMARKS)}")
@@ -115,10 +124,11 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
     )
 
     writer = Writer(out, "robustness_difficulty", "scc")
+    check_bins(bins, len(X), "instance")
     if idata is None:
         if resp is None:
             with stage("responses: cross-validating the model zoo"):
-                resp = cross_val_responses(zoo(population=True), X, y, cv=5,
+                resp = cross_val_responses(zoo(population=True), X, y, nominal=nominal, cv=5,
                                            random_seed=args.seed, n_jobs=n_jobs)
         print(resp)
         with stage("difficulty: 1PL fit"):

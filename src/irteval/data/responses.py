@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._validation import (check_columns, check_frame, check_labels, factorize, labelled_matrix,
-                           numeric_matrix, numeric_values, plain, warn_user)
+from .._validation import (check_columns, check_frame, labelled_matrix, long_cells,
+                           numeric_matrix, percent, plain)
 from .scaling import AIRT_NUDGE, TRANSFORMS, resolve_bounds, to_z
 
 KINDS = ("binary", "continuous")
@@ -61,8 +61,8 @@ class Responses:
                   transform="logit", clip=0.01):
         """Build from a long table with one row per (respondent, item) cell.
 
-        Rows whose value is missing are treated as missing cells (with a warning
-        that counts them); duplicate cells must agree and are kept once.
+        Rows whose value is missing are left out (with a warning that counts them and says
+        where they are); repeated cells must agree and are kept once (also with a warning).
         ``bounds``, ``transform`` and ``clip`` apply to ``kind="continuous"``: see
         :func:`irteval.scaling.resolve_bounds` and :func:`irteval.scaling.to_z`.
         """
@@ -71,22 +71,10 @@ class Responses:
         check_columns(df, (respondent, item, value), "respondent=, item= or value=")
         if respondent == item:
             raise ValueError("respondent= and item= name the same column; they must differ")
-        for col in (respondent, item):
-            check_labels(df[col], col)
-        vals = numeric_values(df[value], value, _fix(kind))
-        missing = np.isnan(vals)
-        if missing.all():
-            raise ValueError(f"column {value!r} has no observed values; nothing to fit")
-        if missing.any():
-            warn_user(
-                f"{int(missing.sum())} rows have a missing {value!r} and are treated as "
-                "missing cells; drop them first to silence this warning"
-            )
-        r_idx, respondents = factorize(df[respondent][~missing], respondent)
-        i_idx, items = factorize(df[item][~missing], item)
-        keep = _deduplicate(r_idx, i_idx, vals[~missing], respondents, items, value)
+        r_idx, respondents, i_idx, items, vals = long_cells(df, respondent, item, value,
+                                                            _fix(kind))
         return cls._from_codes(
-            items, respondents, i_idx[keep], r_idx[keep], vals[~missing][keep],
+            items, respondents, i_idx, r_idx, vals,
             item_name=item, respondent_name=respondent, kind=kind, value_name=value,
             scale=(bounds, transform, clip),
         )
@@ -239,10 +227,10 @@ class Responses:
         )
 
     def __repr__(self) -> str:
-        share = self.n_obs / (self.n_items * self.n_respondents)
+        share = percent(self.n_obs, self.n_items * self.n_respondents)
         return (f"Responses({self.kind}: {self.n_items} {self.item_name}s x "
                 f"{self.n_respondents} {self.respondent_name}s, {self.n_obs} observed cells "
-                f"({share:.0%}))")
+                f"({share}))")
 
 
 # ---------------------------------------------------------------------- validation
@@ -277,24 +265,3 @@ def _fix(kind):
 def _check_kind(kind):
     if kind not in KINDS:
         raise ValueError(f"kind={kind!r} is not supported; use one of {KINDS}")
-
-
-def _deduplicate(r_idx, i_idx, values, respondents, items, value):
-    """Mask keeping the first row of each (respondent, item) cell; repeats must agree."""
-    cell = pd.Series(r_idx.astype(np.int64) * len(items) + i_idx)
-    keep = ~cell.duplicated().to_numpy()
-    if keep.all():
-        return keep
-    first = pd.Series(values[keep], index=cell[keep]).reindex(cell).to_numpy()
-    conflict = values != first
-    if conflict.any():
-        k = np.flatnonzero(conflict)[0]
-        raise ValueError(
-            f"{cell[conflict].nunique()} ({respondents.name}, {items.name}) pairs appear more "
-            f"than once with different {value!r} values, e.g. "
-            f"({plain(respondents[r_idx[k]])!r}, {plain(items[i_idx[k]])!r}); keep one row "
-            "per pair (aggregate repeats first, e.g. by majority vote)"
-        )
-    warn_user(f"{int((~keep).sum())} duplicate ({respondents.name}, {items.name}) rows with "
-          "identical values were kept once; drop duplicates first to silence this warning")
-    return keep

@@ -51,12 +51,18 @@ def resolve_bounds(values, item_idx, items, bounds, item_name="item"):
     if not (np.isfinite(lower).all() and np.isfinite(upper).all()):
         raise ValueError("bounds must be finite numbers")
     flat = upper <= lower
+    if flat.any() and isinstance(bounds, str):
+        raise ValueError(
+            f"{int(flat.sum())} {item_name}s have one value only, e.g. "
+            f"{list(pd.Index(items)[flat][:5])}: with bounds={bounds!r} their lower and upper "
+            f"bounds are equal (a constant {item_name} carries no information); drop those "
+            f"{item_name}s or give the bounds explicitly")
     if flat.any():
+        k = np.flatnonzero(flat)[0]
         raise ValueError(
             f"{int(flat.sum())} {item_name}s have upper bound <= lower bound, e.g. "
-            f"{list(pd.Index(items)[flat][:5])}: with bounds='column' that is a constant "
-            f"column (every value equal), which carries no information; drop those "
-            f"{item_name}s or give the bounds explicitly")
+            f"{pd.Index(items)[k]!r} with ({lower[k]:g}, {upper[k]:g}); give bounds (lo, hi) "
+            "with lo < hi")
     below = values < lower[item_idx]
     above = values > upper[item_idx]
     if below.any() or above.any():

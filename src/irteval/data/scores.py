@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._validation import (check_columns, check_frame, check_labels, factorize, labelled_matrix,
-                           numeric_matrix, numeric_values, plain, warn_user)
+from .._validation import (check_columns, check_frame, labelled_matrix, long_cells,
+                           numeric_matrix, percent, warn_user)
 
 
 SCORE_FIX = "scores must be numbers (an accuracy, AUC, error, run time)"
@@ -34,28 +34,15 @@ class Scores:
 
     @classmethod
     def from_long(cls, df, *, player, round, score, higher_is_better=True):
-        """Build from a long table with one row per (player, round)."""
+        """Build from a long table with one row per (player, round). The same policy as
+        :meth:`Responses.from_long`: rows whose score is missing are left out with a warning
+        (the player is simply not compared in that round), repeated rows must agree and are
+        kept once with a warning."""
         check_frame(df)
         check_columns(df, (player, round, score), "player=, round= or score=")
-        for col in (player, round):
-            check_labels(df[col], col)
-        values = numeric_values(df[score], score, SCORE_FIX)
-        p_idx, players = factorize(df[player], player)
-        r_idx, rounds = factorize(df[round], round)
-        dup = pd.Series(p_idx.astype(np.int64) * len(rounds) + r_idx).duplicated().to_numpy()
-        if dup.any():
-            k = np.flatnonzero(dup)[0]
-            raise ValueError(
-                f"{int(dup.sum())} ({player}, {round}) pairs appear more than once, e.g. "
-                f"({plain(players[p_idx[k]])!r}, {plain(rounds[r_idx[k]])!r}); keep one score "
-                "per player and round (average repeats first, or give each repeat its own "
-                "round label)")
-        missing = np.isnan(values)
-        if missing.any():
-            raise ValueError(
-                f"column {score!r} has {int(missing.sum())} missing scores (e.g. row "
-                f"{int(np.flatnonzero(missing)[0])}); drop those rows: a player absent from a "
-                "round is simply not compared there")
+        if player == round:
+            raise ValueError("player= and round= name the same column; they must differ")
+        p_idx, players, r_idx, rounds, values = long_cells(df, player, round, score, SCORE_FIX)
         mat = np.full((len(players), len(rounds)), np.nan)
         mat[p_idx, r_idx] = values
         return cls._build(pd.DataFrame(mat, index=players, columns=rounds), player, round,
@@ -130,9 +117,9 @@ class Scores:
         })
 
     def __repr__(self) -> str:
-        share = np.mean(~np.isnan(self.matrix))
+        share = percent(int((~np.isnan(self.matrix)).sum()), self.matrix.size)
         return (f"Scores({self.n_players} {self.player_name}s x {self.n_rounds} "
-                f"{self.round_name}s, {share:.0%} present, "
+                f"{self.round_name}s, {share} present, "
                 f"{'higher' if self.higher_is_better else 'lower'} is better)")
 
 

@@ -44,6 +44,15 @@ def diagnostics(idata, var_names=None, max_per_dim=None, subset=None) -> dict:
     }
 
 
+def _above(value, limit):
+    """``value`` with enough digits to show that it exceeds ``limit`` (1.0104, not 1.010)."""
+    for digits in range(3, 8):
+        text = f"{value:.{digits}f}"
+        if float(text) > limit:
+            return text
+    return f"{value:.8g}"
+
+
 def _worst(ds, reduce):
     values = np.concatenate([ds[v].values.ravel() for v in ds.data_vars])
     values = values[np.isfinite(values)]
@@ -63,8 +72,8 @@ def check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100, max_per_
             "or check the priors")
     if diag["chains"] > 1 and diag["max_rhat"] > rhat_max:
         problems.append(
-            f"max R-hat {diag['max_rhat']:.3f} > {rhat_max}: chains disagree; run longer "
-            "(more tune/draws) and compare the chains (az.plot_trace) for separate modes")
+            f"max R-hat {_above(diag['max_rhat'], rhat_max)} > {rhat_max}: chains disagree; run "
+            "longer (more tune/draws) and compare the chains (az.plot_trace) for separate modes")
     need = ess_per_chain * diag["chains"]
     low = min(diag["min_ess_bulk"], diag["min_ess_tail"])
     if low < need:

@@ -24,6 +24,8 @@ from .diagnostics import check_nuts
 
 METHODS = ("nuts", "advi", "laplace", "map")
 SAMPLERS = nuts.SAMPLERS
+#: pointwise log-likelihood values stored by default (``log_likelihood="auto"``): ~200 MB
+LOG_LIKELIHOOD_MAX = 25_000_000
 
 
 @dataclass(frozen=True)
@@ -41,9 +43,9 @@ class _Seeds:
         return cls(*(int(s) for s in np.random.default_rng(random_seed).integers(2**31, size=4)))
 
 
-def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=None,
-        sampler=None, target_accept=None, log_likelihood=True, posterior_predictive=False,
-        progressbar=True, advi_iterations=20000, collapse=True,
+def fit(model, *, method="nuts", draws=None, tune=1000, chains=4, random_seed=None,
+        sampler=None, target_accept=None, log_likelihood="auto", posterior_predictive=False,
+        progressbar=True, advi_iterations=20000, collapse=True, keep_warmup=False,
         **sample_kwargs) -> az.InferenceData:
     """Fit a model built by :mod:`irteval.models` and return its posterior.
 
@@ -60,7 +62,8 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
         on a complete matrix) all but ADVI work on that form, where the mode is well defined;
         elsewhere MAP/Laplace need a model whose joint mode exists (see the model card).
     draws, tune, chains : int
-        Posterior draws and warm-up steps per chain.
+        Posterior draws and warm-up steps per chain; ``draws`` by default the model's (1000;
+        2000 for the continuous IRT, whose residual scales mix slowly).
     random_seed : int, optional
         Seeds every random step (sampling, initialisation, predictive draws).
     sampler : {"pymc", "nutpie", "numpyro"}, optional
@@ -69,23 +72,30 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
         PyMC.
     target_accept : float, optional
         NUTS target acceptance; by default the model's own (0.95 for the 2PL, 0.9 otherwise).
-    log_likelihood : bool
-        Store the pointwise log-likelihood (needed by ``az.loo``/``az.waic``). It holds
-        ``chains * draws`` numbers per observation: turn it off for very large data. Never
-        stored for a minibatch model (``batch_size=``).
+    log_likelihood : {"auto", True, False}
+        Store the pointwise log-likelihood (needed by ``az.loo``/``az.compare``). It holds
+        ``chains * draws`` numbers per observation; ``"auto"`` stores it up to
+        :data:`LOG_LIKELIHOOD_MAX` numbers (~200 MB) and otherwise says, in one warning,
+        how to get it. Never stored for a minibatch model (``batch_size=``).
     posterior_predictive : bool
-        Also draw replicated data (group ``posterior_predictive``, for ``az.plot_ppc``).
+        Also draw replicated data (group ``posterior_predictive``, for ``az.plot_ppc``), with
+        the model's own checks (the binary IRT adds each respondent's accuracy and each item's
+        number correct; see its model card).
     advi_iterations : int
         Optimisation steps for ``method="advi"``.
     collapse : bool
         Fit the model's exact marginal form when it has one (the 1PL on a complete matrix:
         difficulties integrated out and drawn exactly afterwards, the same posterior far
         faster). ``False`` works on the full model.
+    keep_warmup : bool
+        Keep the warm-up draws (``warmup_posterior``, ``warmup_sample_stats``); dropped by
+        default, as they mostly cost memory and disk.
     **sample_kwargs
         Passed on to ``pymc.sample``.
     """
     spec = _spec(model)
-    _check_arguments(model, spec, method, draws, chains, posterior_predictive)
+    draws = spec.default_draws if draws is None else draws
+    _check_arguments(model, spec, method, draws, chains, posterior_predictive, log_likelihood)
     marginal = spec.marginal() if collapse and method != "advi" else None
     sampler = sampler or nuts.default_sampler(
         "nutpie" if marginal is not None else spec.preferred_sampler())
@@ -112,16 +122,14 @@ def fit(model, *, method="nuts", draws=1000, tune=1000, chains=4, random_seed=No
         idata = laplace(model, draws, chains, seeds.sampling, point_only=method == "map",
                         method=spec.mode_optimizer, start_point=start and start.best)
 
+    if not keep_warmup:
+        for group in [g for g in idata.groups() if g.startswith("warmup_")]:
+            del idata[group]
     spec.postprocess(idata, seeds.postprocess)
-    if log_likelihood and model.observed_RVs and not spec.is_minibatch:
+    if _store_log_likelihood(log_likelihood, model, spec, idata):
         pm.compute_log_likelihood(idata, model=model, progressbar=False)
     if posterior_predictive:
-        # var_names given: without them PyMC 5.28 appends the observed variables to
-        # model.observed_RVs a second time (when idata has observed_data), which breaks the
-        # model's log density for any later fit
-        pm.sample_posterior_predictive(idata, model=model, random_seed=seeds.predictive,
-                                       var_names=[v.name for v in model.observed_RVs],
-                                       extend_inferencedata=True, progressbar=False)
+        spec.posterior_predictive(idata, model, seeds.predictive)
     idata.attrs.update(spec.fit_attrs())
     idata.attrs["irteval_method"] = f"nuts:{sampler}" if method == "nuts" else method
     if method == "nuts":
@@ -148,10 +156,12 @@ def _spec(model) -> FitSpec:
     return FitSpec()
 
 
-def _check_arguments(model, spec, method, draws, chains, posterior_predictive):
+def _check_arguments(model, spec, method, draws, chains, posterior_predictive, log_likelihood):
     """Every argument check before any work."""
     if method not in METHODS:
         raise ValueError(f"method={method!r} is not one of {METHODS}")
+    if log_likelihood not in ("auto", True, False):
+        raise ValueError(f"log_likelihood must be 'auto', True or False, got {log_likelihood!r}")
     for name, value in (("draws", draws), ("chains", chains)):
         if int(value) < 1:
             raise ValueError(f"{name} must be at least 1, got {value}")
@@ -161,6 +171,33 @@ def _check_arguments(model, spec, method, draws, chains, posterior_predictive):
                          "batch_size for NUTS, MAP, Laplace or predictive checks")
     if posterior_predictive and not model.observed_RVs:
         raise ValueError("this model has no observed variable to replicate")
+
+
+def _store_log_likelihood(log_likelihood, model, spec, idata):
+    """Whether to compute the pointwise log-likelihood; with "auto" a large one is skipped
+    with a warning that says how to get it."""
+    if not log_likelihood or spec.is_minibatch or not model.observed_RVs:
+        return False
+    n_draws = idata.posterior.sizes["chain"] * idata.posterior.sizes["draw"]
+    size = n_draws * pointwise_size(model)
+    if log_likelihood is True or size <= LOG_LIKELIHOOD_MAX:
+        return True
+    warn_user(f"the pointwise log-likelihood was not stored: {n_draws} draws x "
+              f"{size // n_draws} observations would take {size * 8 / 1e9:.1f} GB; fit with "
+              "log_likelihood=True for az.loo / az.compare, or add it later with "
+              "pm.compute_log_likelihood(idata, model=model)")
+    return False
+
+
+def pointwise_size(model):
+    """Number of pointwise log-likelihood terms of a model: the observed variables' sizes
+    without their core (support) dims."""
+    total = 0
+    for rv in model.observed_RVs:
+        value = model.rvs_to_values[rv]
+        shape = np.shape(value.data if hasattr(value, "data") else value.get_value())
+        total += int(np.prod(shape[:len(shape) - getattr(rv.owner.op, "ndim_supp", 0)]))
+    return total
 
 
 def _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs):

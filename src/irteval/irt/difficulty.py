@@ -74,6 +74,29 @@ def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) ->
     return _intervals.record(table, prob, kind)
 
 
+def abilities(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFrame:
+    """One row per respondent (the models answering): posterior mean, sd and interval of the
+    ability theta, the number of observed answers and the observed accuracy, best first.
+
+    Columns: ``mean``, ``sd``, ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``n_obs``,
+    ``accuracy``. Abilities sum to zero: they are relative to the average respondent.
+    """
+    check_idata(idata, FAMILY, "abilities")
+    prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    theta = stacked_draws(idata, "theta")
+    lower, upper = _intervals.interval(theta, prob, kind)
+    _, resp_idx, y = observed_cells(idata)
+    n_resp = theta.shape[1]
+    n_obs = np.bincount(resp_idx, minlength=n_resp)
+    table = pd.DataFrame({
+        "mean": theta.mean(axis=0), "sd": theta.std(axis=0), f"{kind}_lower": lower,
+        f"{kind}_upper": upper, "n_obs": n_obs,
+        "accuracy": np.bincount(resp_idx, weights=y, minlength=n_resp) / n_obs,
+    }, index=pd.Index(idata.posterior["respondent"].values,
+                      name=idata.attrs.get("respondent_name", "respondent")))
+    return _intervals.record(table, prob, kind).sort_values("mean", ascending=False)
+
+
 def difficulty_moments(idata, *, ci_prob=None, ci_kind=None, varied_only=False,
                        hdi_prob=None) -> pd.DataFrame:
     """Posterior of the location and spread of a test set's difficulties.

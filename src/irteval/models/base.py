@@ -52,6 +52,8 @@ class FitSpec:
     family: ClassVar[str] = ""
     #: NUTS target acceptance unless fit is told otherwise
     target_accept: float = 0.9
+    #: posterior draws per chain unless fit is told otherwise
+    default_draws: ClassVar[int] = 1000
     #: preferred NUTS backend when installed ("pymc", "nutpie")
     sampler: ClassVar[str] = "pymc"
     #: optimiser for MAP/Laplace ("CG" from arbitrary starts, "L-BFGS-B" for log-concave ones)
@@ -93,6 +95,16 @@ class FitSpec:
 
     def postprocess(self, idata, random_seed) -> None:
         """Fix symmetries and add derived variables to ``idata.posterior``, in place."""
+
+    def posterior_predictive(self, idata, model, random_seed) -> None:
+        """Add the group ``posterior_predictive`` (and any observed summaries it checks) to
+        ``idata``, in place: by default PyMC's replicate of every observed variable."""
+        # var_names given: without them PyMC 5.28 appends the observed variables to
+        # model.observed_RVs a second time (when idata has observed_data), which breaks the
+        # model's log density for any later fit
+        pm.sample_posterior_predictive(idata, model=model, random_seed=random_seed,
+                                       var_names=[v.name for v in model.observed_RVs],
+                                       extend_inferencedata=True, progressbar=False)
 
 
 class BaseModel(FitSpec, pm.Model):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import arviz as az
 import numpy as np
 import pymc as pm
+import xarray as xr
 from pymc.backends.arviz import find_constants, find_observations
 
 from .._validation import warn_user
@@ -23,6 +24,9 @@ from ..data import Responses
 from . import onepl_marginal
 from ..exceptions import IdentificationWarning
 from .base import BaseModel, Marginal
+
+#: replicated answers kept by fit(..., posterior_predictive=True), as int8 (25 MB)
+PREDICTIVE_CELLS = 25_000_000
 
 #: default prior scales: sd of the mean difficulty mu_b, half-normal scales of sigma_b and
 #: sigma_theta (1PL) and of the log-discrimination spread sigma_log_a (2PL)
@@ -154,6 +158,43 @@ class OnePL(BaseModel):
         idata.attrs["collapsed"] = 1
         return idata
 
+    def posterior_predictive(self, idata, model, random_seed):
+        """Replicated answers ``y`` and two checks that say something: each respondent's
+        ``accuracy`` and each item's ``n_correct`` (also added to ``observed_data``). Drawn in
+        NumPy a draw at a time; at most :data:`PREDICTIVE_CELLS` replicated cells are kept
+        (evenly spaced draws of every chain; ``attrs["posterior_predictive_draws"]``)."""
+        posterior = idata.posterior
+        n_chain, n_draw = posterior.sizes["chain"], posterior.sizes["draw"]
+        r = self.responses
+        per_chain = max(1, min(n_draw, PREDICTIVE_CELLS // (n_chain * r.n_obs)))
+        keep = np.linspace(0, n_draw - 1, per_chain).round().astype(int)
+        post = posterior.isel(draw=keep)
+        b, theta = post["b"].values, post["theta"].values
+        a = post["a"].values if "a" in post else np.ones_like(b)
+        rng = np.random.default_rng(random_seed)
+        y = np.empty((n_chain, per_chain, r.n_obs), dtype=np.int8)
+        for c in range(n_chain):
+            for d in range(per_chain):
+                eta = a[c, d, r.item_idx] * (theta[c, d, r.respondent_idx] - b[c, d, r.item_idx])
+                y[c, d] = rng.random(r.n_obs) < 1 / (1 + np.exp(-eta))
+        replicated = _answer_checks(r, y)
+        observed = _answer_checks(r, r.values[None, None, :])
+        if "obs" in self.coords:
+            replicated["y"] = (("chain", "draw", "obs"), y)
+        else:
+            wide = np.zeros((n_chain, per_chain, r.n_items, r.n_respondents), dtype=np.int8)
+            wide[..., r.item_idx, r.respondent_idx] = y
+            replicated["y"] = (("chain", "draw", "item", "respondent"), wide)
+        coords = {"chain": post["chain"], "draw": post["draw"], "item": post["item"],
+                  "respondent": post["respondent"]}
+        if "obs" in self.coords:
+            coords["obs"] = np.arange(r.n_obs)
+        idata.add_groups(posterior_predictive=xr.Dataset(replicated, coords=coords))
+        idata.observed_data = idata.observed_data.assign(
+            {k: (dims[2:], v[0, 0]) for k, (dims, v) in observed.items()}).assign_coords(
+            item=post["item"], respondent=post["respondent"])
+        idata.attrs["posterior_predictive_draws"] = int(n_chain * per_chain)
+
     def diagnostic_subset(self, marginal):
         if not marginal:
             return None
@@ -162,6 +203,20 @@ class OnePL(BaseModel):
 
     def _matrix(self):
         return self.responses.to_wide(rows="item").to_numpy(dtype=float)
+
+
+def _answer_checks(responses, y):
+    """{name: (dims, values)}: each respondent's accuracy and each item's number correct, for
+    answers y of shape (chain, draw, observed cell)."""
+    r = responses
+    lead = y.shape[:2]
+    flat = y.reshape(-1, r.n_obs).astype(float)
+    per_resp = np.stack([np.bincount(r.respondent_idx, w, r.n_respondents) for w in flat])
+    per_item = np.stack([np.bincount(r.item_idx, w, r.n_items) for w in flat])
+    n_resp = np.bincount(r.respondent_idx, minlength=r.n_respondents)
+    return {"accuracy": (("chain", "draw", "respondent"),
+                         (per_resp / n_resp).reshape(*lead, -1)),
+            "n_correct": (("chain", "draw", "item"), per_item.reshape(*lead, -1))}
 
 
 def onepl(responses: Responses, *, discrimination=False, prior_scale=None, batch_size=None):

@@ -11,7 +11,6 @@ perturbed predictions (folds pooled), without retraining.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from functools import partial
 
@@ -26,7 +25,7 @@ from .._draws import equal_count_bins, stacked_draws
 from .._validation import check_idata
 from ..parallel import map_draws
 from .perturb import perturb
-from .responses import fold_results
+from .folds import check_data, fold_results, prepare
 
 PROPORTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
@@ -41,12 +40,10 @@ class NoisyPredictions(UnpacksWithWarning):
 
 
 def _fit_predict_twice(estimator, train, test, fold, *, X, y, noise, nominal, seeds):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model = clone(estimator).fit(X.iloc[train], y.iloc[train])
-        noisy = perturb(X.iloc[test], X.iloc[train], noise=noise, nominal=nominal,
-                        random_seed=np.random.default_rng(seeds[fold]))
-        return model.predict(X.iloc[test]), model.predict(noisy)
+    model = clone(estimator).fit(X.iloc[train], y.iloc[train])
+    noisy = perturb(X.iloc[test], X.iloc[train], noise=noise, nominal=nominal,
+                    random_seed=np.random.default_rng(seeds[fold]))
+    return model.predict(X.iloc[test]), model.predict(noisy)
 
 
 def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), cv=5, random_seed=0,
@@ -57,17 +54,18 @@ def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), cv=5, random_s
     ``random_seed``.)
     """
     random_seed = renamed(random_seed, random_state, "random_state", "random_seed")
-    if not isinstance(X, pd.DataFrame):
-        raise TypeError("X must be a pandas DataFrame (its index labels the instances)")
-    y = pd.Series(np.asarray(y), index=X.index)
+    if not np.isfinite(noise) or noise < 0:
+        raise ValueError(f"noise must be a finite number >= 0, got {noise}")
+    X, y = check_data(X, y, nominal)
+    ready = prepare(estimators, X, y, nominal=nominal, cv=cv)
     task = partial(_fit_predict_twice, X=X, y=y, noise=noise, nominal=list(nominal),
                    seeds=np.random.SeedSequence(random_seed).spawn(cv))
-    names = list(estimators) if isinstance(estimators, dict) else []
+    names, results = fold_results(task, ready, y, cv=cv, random_seed=random_seed,
+                                  n_jobs=n_jobs, progressbar=progressbar,
+                                  description="training with noise")
     clean = pd.DataFrame(index=X.index, columns=names, dtype=object)
     perturbed = clean.copy()
-    for name, test, (pred_clean, pred_noisy) in fold_results(
-            task, estimators, y, cv=cv, random_seed=random_seed, n_jobs=n_jobs,
-            progressbar=progressbar, description="training with noise"):
+    for name, test, (pred_clean, pred_noisy) in results:
         clean.loc[X.index[test], name] = pred_clean
         perturbed.loc[X.index[test], name] = pred_noisy
     return NoisyPredictions(clean, perturbed)

@@ -1,0 +1,74 @@
+"""Model comparison by approximate leave-one-out cross-validation (``az.compare``), with the
+checks it needs and its warnings explained."""
+
+from __future__ import annotations
+
+import warnings
+
+import arviz as az
+import numpy as np
+import pandas as pd
+
+from ._validation import warn_user
+
+
+def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
+    """Rank fits of the same observations by expected log predictive density.
+
+    ``az.compare(fits, ic=ic, **kwargs)`` after checking that every fit stores its pointwise
+    log-likelihood and that all of them were fitted to the same observations, with the same
+    pointwise terms (a 1PL against a 2PL on one response matrix: yes; a Plackett–Luce fit,
+    whose terms are rounds, against a pairwise one, whose terms are pairs: no). PSIS-LOO's
+    Pareto-k warnings are turned into one warning per fit that says how many terms are
+    unreliable and what to do; ``attrs["caveats"]`` keeps them. Columns as ``az.compare``:
+    ``rank``, ``elpd_loo``, ``p_loo``, ``elpd_diff`` (to the best), ``weight``, ``se``,
+    ``dse`` (se of the difference: a difference within ~2 dse is not a clear win),
+    ``warning``.
+    """
+    if not isinstance(fits, dict) or len(fits) < 2:
+        raise ValueError("give a dict of at least two fits, e.g. {'1pl': idata_1pl, '2pl': "
+                         "idata_2pl}")
+    shapes = {}
+    for name, idata in fits.items():
+        if not hasattr(idata, "posterior"):
+            raise TypeError(f"fits[{name!r}] is a {type(idata).__name__}, not an InferenceData")
+        if "log_likelihood" not in idata.groups():
+            raise ValueError(f"fits[{name!r}] has no pointwise log-likelihood: fit it with "
+                             "irteval.fit(..., log_likelihood=True) (the default stores it "
+                             "only up to ~200 MB)")
+        ll = idata.log_likelihood
+        shapes[name] = {v: tuple(s for d, s in ll[v].sizes.items() if d not in ("chain", "draw"))
+                        for v in ll.data_vars}
+    first, *others = fits
+    for name in others:
+        if shapes[name] != shapes[first]:
+            raise ValueError(
+                f"fits[{first!r}] and fits[{name!r}] have log-likelihoods over different "
+                f"observations ({shapes[first]} vs {shapes[name]}): LOO compares models of "
+                "the same data with the same pointwise terms")
+        for var in shapes[first]:
+            a, b = fits[first].observed_data[var].values, fits[name].observed_data[var].values
+            if a.shape != b.shape or not np.array_equal(a, b):
+                raise ValueError(f"fits[{first!r}] and fits[{name!r}] were fitted to different "
+                                 f"data ({var!r} differs); compare fits of the same data")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = az.compare(fits, ic=ic, **kwargs)
+        loos = {name: az.loo(idata, pointwise=True) for name, idata in fits.items()}
+    caveats = []
+    for name, loo in loos.items():
+        k = np.asarray(loo.pareto_k).ravel()
+        bad = int((k > 0.7).sum())
+        if bad:
+            caveats.append(
+                f"{name}: Pareto k > 0.7 for {bad} of {k.size} terms, so PSIS-LOO is unreliable "
+                "there (observations that alone move the posterior much: an instance or a "
+                "model with few answers, a player seen in few rounds); read elpd as "
+                "approximate, or refit without those terms (az.reloo)")
+    for caveat in caveats:
+        warn_user(caveat)
+    for w in caught:  # anything else az.compare said, as it said it
+        if "Pareto" not in str(w.message) and "shape parameter" not in str(w.message):
+            warn_user(str(w.message), w.category)
+    table.attrs["caveats"] = caveats
+    return table

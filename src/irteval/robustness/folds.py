@@ -1,0 +1,130 @@
+"""Running classifiers over stratified folds of the data they are given: the data checked,
+nominal columns one-hot encoded inside each model, hyper-parameters that cannot work on data
+this small clipped (a neighbour count above the training rows, more PLS components than
+features), and a configuration that still fails skipped with a warning that names it."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from rich.progress import track
+from sklearn.base import clone
+from sklearn.compose import ColumnTransformer
+from sklearn.model_selection import StratifiedKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder
+
+from .._validation import warn_user
+
+#: hyper-parameters bounded by the data: name -> bound(training rows, features)
+BOUNDS = {"n_neighbors": lambda n_train, n_features: n_train,
+          "n_components": lambda n_train, n_features: min(n_train, n_features)}
+
+
+def check_data(X, y, nominal=()):
+    """(X as a DataFrame, y as a Series on its index) after checking that they fit together:
+    same rows, no missing values, numbers in every column not listed as nominal, two classes
+    at least."""
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError("X must be a pandas DataFrame (its index labels the instances)")
+    y = pd.Series(np.asarray(y), index=X.index, name=getattr(y, "name", None))
+    if len(X) < 2:
+        raise ValueError(f"X has {len(X)} row; cross-validation needs more instances")
+    unknown = [c for c in nominal if c not in X.columns]
+    if unknown:
+        raise ValueError(f"nominal columns {unknown} are not in X (columns: "
+                         f"{list(X.columns)[:10]}); name columns of X in nominal=")
+    holes = X.columns[X.isna().any()].tolist()
+    if holes:
+        raise ValueError(f"X has missing values in columns {holes[:5]}; impute them or drop "
+                         "those rows first")
+    if y.isna().any():
+        raise ValueError(f"the target has {int(y.isna().sum())} missing labels; drop those "
+                         "rows first")
+    text = [c for c in X.columns if c not in nominal and not pd.api.types.is_numeric_dtype(X[c])]
+    if text:
+        raise ValueError(f"columns {text[:5]} are not numeric; list them as nominal "
+                         "(nominal=) or convert them to numbers")
+    if y.nunique() < 2:
+        raise ValueError(f"the target has one class only ({y.iloc[0]!r}); a classifier needs "
+                         "two at least")
+    return X, y
+
+
+def prepare(estimators, X, y, *, nominal=(), cv=5):
+    """The estimators, ready for ``X``: hyper-parameters above what the smallest training fold
+    allows clipped (with one warning naming each change) and nominal columns one-hot encoded
+    in front of each model."""
+    if not isinstance(estimators, dict) or not estimators:
+        raise ValueError("estimators must be a non-empty dict {name: estimator}")
+    n_train = len(X) - -(-len(X) // cv)  # the smallest training fold
+    n_features = len(X.columns) - len(nominal) + sum(X[c].nunique() for c in nominal)
+    ready = {}
+    for name, estimator in estimators.items():
+        params = estimator.get_params()
+        changes = {key: BOUNDS[key.rsplit("__", 1)[-1]](n_train, n_features)
+                   for key, value in params.items()
+                   if key.rsplit("__", 1)[-1] in BOUNDS and isinstance(value, (int, np.integer))
+                   and value > BOUNDS[key.rsplit("__", 1)[-1]](n_train, n_features)}
+        estimator = clone(estimator).set_params(**changes)
+        if changes:
+            said = ", ".join(f"{k.rsplit('__', 1)[-1]} {params[k]} -> {v}"
+                             for k, v in changes.items())
+            warn_user(f"{name}: {said} (the data give {n_train} training rows per fold and "
+                      f"{n_features} features)")
+        if nominal:
+            encode = ColumnTransformer([("nominal", OneHotEncoder(
+                handle_unknown="ignore", sparse_output=False), list(nominal))],
+                remainder="passthrough")
+            estimator = make_pipeline(encode, estimator)
+        ready[name] = estimator
+    return ready
+
+
+class _Failed:
+    def __init__(self, error):
+        self.error = error
+
+
+def _guarded(task, *args):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return task(*args)
+    except Exception as err:  # one configuration failing must not stop the others
+        return _Failed(f"{type(err).__name__}: {err}")
+
+
+def fold_results(task, estimators, y, *, cv, random_seed, n_jobs, progressbar, description):
+    """``task(estimator, train, test, fold)`` for every estimator and stratified fold, through
+    joblib (so a Dask or Ray backend scales it out), with a progress bar. Returns the
+    estimators that ran on every fold and [(name, test positions, result)]; an estimator that
+    failed on some fold is left out with a warning naming it and the error."""
+    counts = pd.Series(y).value_counts()
+    if counts.max() < cv:
+        raise ValueError(f"no class has {cv} members (the largest has {counts.max()}), so "
+                         f"{cv}-fold cross-validation is impossible; use fewer folds (cv=)")
+    splitter = StratifiedKFold(cv, shuffle=True, random_state=random_seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "the least populated class has only 3 members"
+        folds = list(splitter.split(np.zeros(len(y)), y))
+    jobs = [(name, k) for name in estimators for k in range(len(folds))]
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(_guarded)(task, estimators[name], *folds[k], k) for name, k in jobs)
+    if progressbar:
+        results = track(results, total=len(jobs), description=description)
+    done = [(name, folds[k][1], result) for (name, k), result in zip(jobs, results)]
+    failed = {}
+    for name, _, result in done:
+        if isinstance(result, _Failed):
+            failed.setdefault(name, result.error)
+    for name, error in failed.items():
+        warn_user(f"skipped {name}: it failed on these data ({error})")
+    if len(failed) == len(estimators):
+        raise ValueError(f"every model failed on these data, e.g. {next(iter(failed))}: "
+                         f"{next(iter(failed.values()))}")
+    kept = [name for name in estimators if name not in failed]
+    return kept, [row for row in done if row[0] not in failed]
