@@ -4,8 +4,10 @@ the model family it needs."""
 
 from __future__ import annotations
 
+import logging
 import sys
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +25,20 @@ def _outside_stacklevel():
     while frame is not None and frame.f_code.co_filename.startswith(roots):
         frame, level = frame.f_back, level + 1
     return level
+
+
+@contextmanager
+def quiet_pymc(quiet=True):
+    """PyMC's progress lines ("Initializing NUTS", "Sampling: [y]") silenced while ``quiet``:
+    with ``progressbar=False`` a fit prints nothing but its warnings."""
+    logger = logging.getLogger("pymc")
+    level = logger.level
+    if quiet:
+        logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def warn_user(message, category=UserWarning):

@@ -53,10 +53,13 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
                                  f"data ({var!r} differs); compare fits of the same data")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        table = az.compare(fits, ic=ic, **kwargs)
-        loos = {name: az.loo(idata, pointwise=True) for name, idata in fits.items()}
+        criterion = az.loo if ic == "loo" else az.waic
+        scores = {name: criterion(idata, pointwise=True) for name, idata in fits.items()}
+        table = az.compare(scores, ic=ic, **kwargs)  # each fit's LOO computed once
     caveats = []
-    for name, loo in loos.items():
+    for name, loo in scores.items():
+        if "pareto_k" not in loo:
+            continue
         k = np.asarray(loo.pareto_k).ravel()
         bad = int((k > 0.7).sum())
         if bad:

@@ -26,3 +26,60 @@ def panels(n, *, cols=4, width=3.2, height=2.6, **kwargs):
 def spread(n_total, n):
     """Positions of ``n`` of ``n_total`` sorted entries spread from the first to the last."""
     return np.linspace(0, n_total - 1, min(n, n_total)).astype(int)
+
+
+def _spread_apart(values, gap, low, high):
+    """``values`` moved as little as needed so that neighbours are ``gap`` apart, kept inside
+    [low, high] when there is room (a forward pass up, a backward pass down)."""
+    order = np.argsort(values)
+    placed = np.asarray(values, dtype=float)[order].copy()
+    for k in range(1, len(placed)):
+        placed[k] = max(placed[k], placed[k - 1] + gap)
+    if len(placed) and placed[-1] > high:
+        placed[-1] = high
+        for k in range(len(placed) - 2, -1, -1):
+            placed[k] = min(placed[k], placed[k + 1] - gap)
+    placed = np.maximum(placed, low) if (len(placed) - 1) * gap <= high - low else placed
+    out = np.empty_like(placed)
+    out[order] = placed
+    return out
+
+
+def _text_height(ax, fontsize):
+    """The height of a line of text of ``fontsize`` points in the Axes' y data units."""
+    height_pt = ax.get_position().height * ax.figure.get_figheight() * 72
+    low, high = ax.get_ylim()
+    return 1.25 * fontsize * (high - low) / height_pt
+
+
+def label_points(ax, x, y, labels, *, fontsize=7):
+    """Direct labels in a column right of the points, in the points' vertical order and nudged
+    apart so that none overlap, each joined to its point by a thin line (the x range widens
+    by 40% to hold them)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    left, right = np.nanmin(x), np.nanmax(x)
+    width = (right - left) or 1.0
+    ax.set_xlim(left - 0.05 * width, right + 0.45 * width)
+    low, high = ax.get_ylim()
+    ys = _spread_apart(y, _text_height(ax, fontsize), low, high)
+    column = right + 0.08 * width
+    for xi, yi, yl, text in zip(x, y, ys, labels):
+        ax.annotate(str(text), (xi, yi), xytext=(column, yl), fontsize=fontsize, va="center",
+                    arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "0.6",
+                                "shrinkA": 0, "shrinkB": 2})
+
+
+def label_line_ends(ax, x, ends, labels, colours, *, fontsize=7):
+    """Labels just right of the lines' ends (at ``x``), in the lines' colours, nudged apart;
+    the x range widens by 30% to hold them."""
+    left, right = ax.get_xlim()
+    ax.set_xlim(left, right + 0.3 * (right - left))
+    low, high = ax.get_ylim()
+    ys = _spread_apart(np.asarray(ends, dtype=float), _text_height(ax, fontsize), low, high)
+    for yl, text, colour in zip(ys, labels, colours):
+        ax.annotate(str(text), (x, yl), xytext=(4, 0), textcoords="offset points",
+                    fontsize=fontsize, color=colour, va="center")
+
+
+#: colours of highlighted series; the rest are drawn grey
+HIGHLIGHT = plt.cm.tab10.colors

@@ -37,19 +37,26 @@ class LatentTrait:
         from easiest to hardest.
     smoothed : DataFrame (grid x algorithm), the smoothed performance over the posterior-mean
         spectrum (airt's curves).
+    smoothed_lower, smoothed_upper : DataFrame (grid x algorithm), the interval of the smoothed
+        performance over posterior draws of the spectrum, on the same grid.
     strengths, weaknesses : DataFrame (grid x algorithm) of 0/1 flags on that grid.
     occupancy : DataFrame, one row per algorithm: ``lto`` (strengths) and ``lto_weak``
         from the posterior-mean spectrum, and over posterior draws their means and intervals
         and P(LTO > 0).
     epsilon : float
+    performance_range : (float, float), the smallest and largest observed performance (the
+        plots clip the smoothed curves to it).
     """
 
     spectrum: pd.DataFrame
     smoothed: pd.DataFrame
+    smoothed_lower: pd.DataFrame
+    smoothed_upper: pd.DataFrame
     strengths: pd.DataFrame
     weaknesses: pd.DataFrame
     occupancy: pd.DataFrame
     epsilon: float
+    performance_range: tuple = (0.0, 1.0)
 
     @property
     def curves(self) -> pd.DataFrame:
@@ -58,19 +65,22 @@ class LatentTrait:
         return self.smoothed
 
 
-def _occupancy(delta, performance, epsilon, n_grid):
-    """Smoothed curves on the grid, strength/weakness flags and LTOs for one spectrum."""
+def _occupancy(delta, performance, epsilon, n_grid, common=None):
+    """Smoothed curves on the spectrum's grid, strength/weakness flags and LTOs for one
+    spectrum; with ``common``, also the curves on that grid (the last item)."""
     grid = np.linspace(delta.min(), delta.max(), n_grid)
-    curves = fit_curves(delta, performance, grid)
+    both = fit_curves(delta, performance, grid if common is None else np.r_[grid, common])
+    curves, on_common = both[:n_grid], both[n_grid:]
     strong = curves >= curves.max(axis=1, keepdims=True) - epsilon
     weak = curves <= curves.min(axis=1, keepdims=True) + epsilon
     nearest = np.clip(np.rint((delta - grid[0]) / (grid[1] - grid[0])), 0, n_grid - 1)
     nearest = nearest.astype(int)
-    return grid, curves, strong, weak, strong[nearest].mean(axis=0), weak[nearest].mean(axis=0)
+    return (grid, curves, strong, weak, strong[nearest].mean(axis=0),
+            weak[nearest].mean(axis=0), on_common)
 
 
-def _lto_of_draw(delta, *, performance, epsilon, n_grid):
-    return _occupancy(delta, performance, epsilon, n_grid)[4:]
+def _lto_of_draw(delta, *, performance, epsilon, n_grid, common):
+    return _occupancy(delta, performance, epsilon, n_grid, common)[4:]
 
 
 def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, max_draws=500,
@@ -96,17 +106,18 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
          f"{kind}_upper": upper},
         index=pd.Index(idata.posterior["respondent"].values, name=resp_name),
     ), prob, kind).sort_values("mean")
-    grid, curves, strong, weak, lto, lto_weak = _occupancy(point, performance, epsilon, n_grid)
-    per_draw = np.array(map_draws(
-        partial(_lto_of_draw, performance=performance, epsilon=epsilon, n_grid=n_grid), delta,
-        n_jobs=n_jobs))
-    lower, upper = _intervals.interval(per_draw[:, 0], prob, kind)
+    grid, curves, strong, weak, lto, lto_weak, _ = _occupancy(point, performance, epsilon,
+                                                              n_grid)
+    per_draw = map_draws(partial(_lto_of_draw, performance=performance, epsilon=epsilon,
+                                 n_grid=n_grid, common=grid), delta, n_jobs=n_jobs)
+    strong_lto, weak_lto, drawn = (np.array(part) for part in zip(*per_draw))
+    lower, upper = _intervals.interval(strong_lto, prob, kind)
     occupancy = pd.DataFrame({
         "lto": lto, "lto_weak": lto_weak,
-        "lto_mean": per_draw[:, 0].mean(axis=0), "lto_lower": lower, "lto_upper": upper,
-        "p_strength": (per_draw[:, 0] > 0).mean(axis=0),
-        "lto_weak_mean": per_draw[:, 1].mean(axis=0),
-        "p_weakness": (per_draw[:, 1] > 0).mean(axis=0),
+        "lto_mean": strong_lto.mean(axis=0), "lto_lower": lower, "lto_upper": upper,
+        "p_strength": (strong_lto > 0).mean(axis=0),
+        "lto_weak_mean": weak_lto.mean(axis=0),
+        "p_weakness": (weak_lto > 0).mean(axis=0),
     }, index=pd.Index(algorithms, name=item_name))
     _intervals.record(occupancy, prob, kind)
     grid_index = pd.Index(grid, name="difficulty")
@@ -115,9 +126,13 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
         return pd.DataFrame(values, index=grid_index,
                             columns=pd.Index(algorithms, name=item_name))
 
+    band_lower, band_upper = _intervals.interval(drawn, prob, kind)
     return LatentTrait(spectrum=spectrum, smoothed=frame(curves),
+                       smoothed_lower=frame(band_lower), smoothed_upper=frame(band_upper),
                        strengths=frame(strong.astype(int)), weaknesses=frame(weak.astype(int)),
-                       occupancy=occupancy, epsilon=float(epsilon))
+                       occupancy=occupancy, epsilon=float(epsilon),
+                       performance_range=(float(np.nanmin(performance)),
+                                          float(np.nanmax(performance))))
 
 
 def portfolio(lt: LatentTrait) -> pd.DataFrame:

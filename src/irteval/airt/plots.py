@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.colors import PowerNorm
+from scipy.integrate import trapezoid
 
 from .. import _intervals
 from .._validation import check_idata
 from ..models.continuous_irt import mean_z
-from ..plotting import ensure_axes, panels
+from ..plotting import HIGHLIGHT, ensure_axes, label_line_ends, label_points, panels
 from .goodness import _curves, effectiveness
 from .latent_trait import LatentTrait
 from .metrics import FAMILIES
@@ -35,34 +36,60 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
         axes = panels(len(names), width=3, sharex=True, sharey=True)
     flat = np.ravel(axes)
     means = mean_z(tau, lam, theta)  # (theta, algorithm)
-    for ax, name, mean, sd in zip(flat, names, means.T, s):
-        mean = mean[None, :]
-        density = np.exp(-0.5 * ((z[:, None] - mean) / sd) ** 2) / (sd * np.sqrt(2 * np.pi))
-        ax.imshow(density, origin="lower", aspect="auto", cmap="plasma",
-                  extent=(theta[0], theta[-1], z[0], z[-1]))
+    densities = [np.exp(-0.5 * ((z[:, None] - mean[None, :]) / sd) ** 2) / (sd * np.sqrt(2 * np.pi))
+                 for mean, sd in zip(means.T, s)]
+    top = max(d.max() for d in densities)  # one colour scale for every panel
+    for ax, name, density in zip(flat, names, densities):
+        image = ax.imshow(density, origin="lower", aspect="auto", cmap="plasma",
+                          norm=PowerNorm(0.5, vmin=0, vmax=top),
+                          extent=(theta[0], theta[-1], z[0], z[-1]))
         ax.set_title(str(name), fontsize="small")
-    flat[0].set_ylabel("z (logit performance)")
-    flat[0].set_xlabel("theta (dataset easiness)")
+    flat[0].figure.supylabel("z (logit of the scaled performance)")
+    flat[0].figure.supxlabel("theta (dataset easiness)")
+    flat[0].figure.colorbar(image, ax=list(flat[:len(names)]), label="density f(z | theta)",
+                            shrink=0.6)
     return axes
+
+
+def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=(0, 1)):
+    """``curves`` (DataFrame: x by series): the ``highlight`` series in colour with their
+    bands and a label at their right end, the others thin and grey, all clipped to ``ylim``."""
+    for name in curves.columns:
+        if name not in highlight:
+            ax.plot(x, np.clip(curves[name], *ylim), color="0.75", lw=0.8, zorder=1)
+    colours = [HIGHLIGHT[k % len(HIGHLIGHT)] for k in range(len(highlight))]
+    for name, colour in zip(highlight, colours):
+        ax.plot(x, np.clip(curves[name], *ylim), color=colour, lw=2, zorder=3)
+        if lower is not None:
+            ax.fill_between(x, np.clip(lower[name], *ylim), np.clip(upper[name], *ylim),
+                            color=colour, alpha=0.2, lw=0, zorder=2)
+    ax.set_ylim(ylim[0] - 0.02 * (ylim[1] - ylim[0]), ylim[1] + 0.02 * (ylim[1] - ylim[0]))
+    label_line_ends(ax, x[-1], [np.clip(curves[n].iloc[-1], *ylim) for n in highlight],
+                    highlight, colours)
 
 
 def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     """Smoothed performance of each algorithm over the dataset-difficulty spectrum (the
-    paper's Fig. 14); portfolio members (LTO > 0) drawn thick."""
+    paper's Fig. 14): the portfolio members (LTO > 0; or ``algorithms``) in colour with the
+    band of the curve over posterior draws of the spectrum, the others grey; datasets as a
+    rug. Curves are clipped to the range of the observed performance."""
     ax = ensure_axes(ax)
-    names = list(lt.smoothed.columns) if algorithms is None else list(algorithms)
-    colours = plt.cm.tab20(np.linspace(0, 1, max(len(names), 2)))
-    for name, colour in zip(names, colours):
-        lto = lt.occupancy.loc[name, "lto"]
-        ax.plot(lt.smoothed.index, lt.smoothed[name], color=colour, lw=2.5 if lto > 0 else 1,
-                alpha=1 if lto > 0 else 0.6,
-                label=f"{name} (LTO {lto:.2f})" if lto > 0 else str(name))
+    occ = lt.occupancy.sort_values("lto", ascending=False)
+    highlight = (list(occ.index[occ["lto"] > 0]) if algorithms is None else list(algorithms))
+    _draw_highlighted(ax, lt.smoothed.index.to_numpy(), lt.smoothed, highlight,
+                      lower=lt.smoothed_lower, upper=lt.smoothed_upper,
+                      ylim=lt.performance_range)
     ax.plot(lt.spectrum["mean"], np.full(len(lt.spectrum), ax.get_ylim()[0]), "|",
             color="k", alpha=0.4)
-    ax.set(xlabel="dataset difficulty (-theta)", ylabel="performance",
-           title="performance over the difficulty spectrum")
-    ax.legend(fontsize="xx-small", ncol=2)
+    ax.set(xlabel="dataset difficulty (-theta)", ylabel="performance (smoothed)")
+    ax.set_title(f"performance over the difficulty spectrum\n{len(highlight)} in the portfolio "
+                 f"in colour ({_band_label(lt.occupancy)} bands over draws), the others grey",
+                 fontsize="medium")
     return ax
+
+
+def _band_label(table):
+    return _intervals.label(table.attrs.get("ci_prob", 0.94), table.attrs.get("ci_kind", "hdi"))
 
 
 def plot_strengths(lt: LatentTrait, *, ax=None):
@@ -81,34 +108,59 @@ def plot_strengths(lt: LatentTrait, *, ax=None):
     return ax
 
 
-def plot_goodness(curves, *, ax=None, max_draws=200, random_seed=0):
+def _summary_curves(draws, prob, kind):
+    """Mean and interval over ``sample`` of a (sample, item, threshold) DataArray, as
+    threshold x item frames."""
+    frame = lambda v: pd.DataFrame(v.T, index=draws["threshold"].values,  # noqa: E731
+                                   columns=draws["item"].values)
+    lower, upper = _intervals.interval(draws.transpose("sample", "item", "threshold").values,
+                                       prob, kind)
+    return frame(draws.mean("sample").values), frame(lower), frame(upper)
+
+
+def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, max_draws=200,
+                  random_seed=0):
     """ECDF of the absolute scaled residuals per algorithm (the paper's Fig. 16), posterior
-    mean curves; the area under each is its AUCDF. ``curves``: :func:`airt_curves` or a fit."""
+    mean curves; the area under each is its AUCDF (1 = perfect). The ``highlight`` algorithms
+    the model describes worst (lowest AUCDF) are drawn in colour with bands over the draws,
+    the others grey. ``curves``: :func:`airt_curves` or a fit."""
+    prob, kind = _intervals.resolve(ci_prob, ci_kind)
     curves = _curves(curves, max_draws, random_seed)
+    mean, lower, upper = _summary_curves(curves["cdf"], prob, kind)
+    worst = list(pd.Series(trapezoid(mean.to_numpy(), mean.index, axis=0),
+                           index=mean.columns).nsmallest(highlight).index)
     ax = ensure_axes(ax)
-    mean = curves["cdf"].mean("sample")
-    for name in curves["item"].values:
-        ax.plot(curves["threshold"], mean.sel(item=name), label=str(name))
-    ax.set(xlabel="absolute scaled residual", ylabel="share of datasets within",
-           title="model goodness curves")
-    ax.legend(fontsize="xx-small", ncol=2)
+    _draw_highlighted(ax, mean.index.to_numpy(), mean, worst, lower=lower, upper=upper)
+    ax.set(xlabel="absolute scaled residual", ylabel="share of datasets within")
+    ax.set_title(f"model goodness (area: AUCDF)\nthe {len(worst)} worst described in colour "
+                 f"({_intervals.label(prob, kind)} bands), the others grey", fontsize="medium")
     return ax
 
 
-def plot_effectiveness(curves, *, ax=None, kind="actual", max_draws=200, random_seed=0):
+def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=None,
+                       ci_kind=None, max_draws=200, random_seed=0):
     """Effectiveness curves (the paper's Fig. 18): share of datasets on which an algorithm's
-    ``kind`` ("actual" or "predicted") scaled performance is >= 1 - tolerance.
-    ``curves``: :func:`airt_curves` or a fit."""
+    ``kind`` ("actual" or "predicted") scaled performance is >= 1 - tolerance. The
+    ``highlight`` most effective algorithms (largest area) in colour — predicted curves with
+    bands over the draws — the others grey. ``curves``: :func:`airt_curves` or a fit."""
     if kind not in ("actual", "predicted"):
         raise ValueError(f"kind must be 'actual' or 'predicted', got {kind!r}")
+    prob, interval_kind = _intervals.resolve(ci_prob, ci_kind)
     curves = _curves(curves, max_draws, random_seed)
-    values = curves["aec"] if kind == "actual" else curves["pec"].mean("sample")
+    if kind == "actual":
+        mean = pd.DataFrame(curves["aec"].values.T, index=curves["threshold"].values,
+                            columns=curves["item"].values)
+        lower = upper = None
+    else:
+        mean, lower, upper = _summary_curves(curves["pec"], prob, interval_kind)
+    best = list(pd.Series(trapezoid(mean.to_numpy(), mean.index, axis=0),
+                          index=mean.columns).nlargest(highlight).index)
     ax = ensure_axes(ax)
-    for name in curves["item"].values:
-        ax.plot(curves["threshold"], values.sel(item=name), label=str(name))
-    ax.set(xlabel="effectiveness tolerance", ylabel=f"{kind} effectiveness",
-           title=f"{kind} effectiveness curves")
-    ax.legend(fontsize="xx-small", ncol=2)
+    _draw_highlighted(ax, mean.index.to_numpy(), mean, best, lower=lower, upper=upper)
+    bands = "" if kind == "actual" else f" ({_intervals.label(prob, interval_kind)} bands)"
+    ax.set(xlabel="effectiveness tolerance", ylabel=f"{kind} effectiveness")
+    ax.set_title(f"{kind} effectiveness\nthe {len(best)} most effective in colour{bands}, the "
+                 "others grey", fontsize="medium")
     return ax
 
 
@@ -127,10 +179,11 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
     yerr = np.maximum(0, [table["aupec"] - table["aupec_lower"],
                           table["aupec_upper"] - table["aupec"]])
     ax.errorbar(table["auaec"], table["aupec"], yerr=yerr, fmt="o", ms=4, capsize=2)
-    for name, row in table.iterrows():
-        ax.annotate(str(name), (row["auaec"], row["aupec"]), fontsize="xx-small",
-                    xytext=(3, 3), textcoords="offset points")
-    ax.plot([0, 1], [0, 1], ":", color="grey")
-    ax.set(xlim=(0, 1), ylim=(0, 1), xlabel="AUAEC (actual)", ylabel="AUPEC (predicted)",
-           title="effectiveness: actual vs predicted")
+    top = max(table["auaec"].max(), table["aupec_upper"].max()) * 1.05
+    ax.plot([0, top], [0, top], ":", color="grey", label="predicted = actual")
+    ax.legend(fontsize="small", loc="upper left")
+    ax.set(ylim=(-0.02 * top, top), xlabel="AUAEC (actual)",
+           ylabel="AUPEC (predicted)",
+           title=f"effectiveness: actual vs predicted ({_band_label(table)} of AUPEC)")
+    label_points(ax, table["auaec"], table["aupec"], table.index)
     return ax

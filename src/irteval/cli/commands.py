@@ -102,7 +102,8 @@ def demo(args):
     from ..datasets import load_csp_minizinc, load_optdigits, load_optdigits_responses, load_vtab
 
     print("== instance difficulty: optdigits ==")
-    idata = difficulty.report(load_optdigits_responses(), args, args.out / "optdigits_difficulty")
+    idata = difficulty.report(load_optdigits_responses(), args, args.out / "optdigits_difficulty",
+                              name="optdigits")
     print(f"\n== robustness to noise by difficulty: optdigits, "
           f"{len(robustness.DEMO_FAMILIES)} families ==")
     scc = robustness.report("optdigits", *load_optdigits(return_X_y=True), args,
@@ -113,9 +114,11 @@ def demo(args):
     print("\n== EPP leaderboard: VTAB ==")
     leaderboard.report(load_vtab(), args, args.out / "vtab_leaderboard")
     print("\n== algorithm portfolio: MiniZinc Challenge 2016 ==")
-    # this posterior mixes more slowly (a near-Heywood corner): 2000 draws per chain
+    # this posterior mixes more slowly (a near-Heywood corner): the model's own defaults,
+    # 2000 warm-up steps and draws per chain, unless --draws / --tune ask for more
     portfolio.report(load_csp_minizinc(), argparse.Namespace(
-        **{**vars(args), "draws": max(args.draws, 2000)}), args.out / "minizinc_portfolio")
+        **{**vars(args), "draws": max(args.draws, 2000), "tune": max(args.tune or 0, 2000)}),
+        args.out / "minizinc_portfolio")
 
 
 def run(args):
@@ -136,7 +139,7 @@ def run(args):
         portfolio.report(io.read_performance(args), args, args.out, epsilon=args.epsilon)
     elif args.command == "difficulty":
         difficulty.report(io.read_responses(args), args, args.out, method=args.method,
-                          model=args.model, bins=args.bins)
+                          model=args.model, bins=args.bins, name=args.responses.stem)
     else:
         leaderboard.report(leaderboard.read_scores(args), args, args.out,
                            likelihood=args.likelihood)

@@ -50,9 +50,9 @@ def check_bins(bins, n_items, item_name):
                          f"{n_items}")
 
 
-def report(resp, args, out, method="nuts", model="1pl", bins=5):
+def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     """Fit, print the hardest instances and the per-bin table, write the outputs; returns the
-    fit."""
+    fit. ``name``: the data's name in the plots (the file's, by default)."""
     from .. import models
     from ..irt import (
         characteristic_curves,
@@ -82,7 +82,8 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5):
     writer.table("difficulty.csv", table)
     writer.table("curves.csv", curves)
     io.save(idata, writer, {
-        "difficulty_distribution.png": partial(plot_difficulty_distribution, idata),
+        "difficulty_distribution.png": partial(plot_difficulty_distribution,
+                                               {name or resp.item_name + "s": idata}),
         "item_characteristic.png": partial(plot_item_characteristic, idata),
         "characteristic_curves.png": partial(plot_characteristic_curves, curves)})
     print(f"\n{writer.summary()}")

@@ -31,6 +31,9 @@ def add_parser(sub):
                            "the whole table) or LO,HI")
     port.add_argument("--transform", choices=["logit", "airt"], default="logit",
                       help="logit of the scaled performance (default) or airt's preprocessing")
+    port.add_argument("--clip", type=float, default=0.01,
+                      help="logit transform: scaled values are clipped to [clip, 1 - clip] "
+                           "(default 0.01)")
     port.add_argument("--epsilon", type=io.at_least(0.0, float), default=0.01,
                       help="performance within epsilon of the best counts as strong (0.01)")
     io.add_fit_options(port)

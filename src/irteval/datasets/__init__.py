@@ -9,10 +9,12 @@ from importlib import resources
 import pandas as pd
 
 from ..data import Responses, Scores
+from .examples import EXAMPLES, write_examples
 
-__all__ = ["BENCHMARKS", "load_airt_reference", "load_auc_scores", "load_classification_cts",
-           "load_csp_minizinc", "load_letter", "load_optdigits", "load_optdigits_responses",
-           "load_responses", "load_vtab", "load_wall_robot_navigation"]
+__all__ = ["BENCHMARKS", "EXAMPLES", "load_airt_reference", "load_auc_scores",
+           "load_classification_cts", "load_csp_minizinc", "load_letter", "load_optdigits",
+           "load_optdigits_responses", "load_responses", "load_vtab",
+           "load_wall_robot_navigation", "write_examples"]
 
 
 def _path(name):

@@ -8,7 +8,7 @@ import pandas as pd
 
 from .. import _intervals
 from .._draws import stacked_draws
-from ..plotting import ensure_axes
+from ..plotting import ensure_axes, label_points
 from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
 
 
@@ -50,18 +50,19 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     mean_score = mean_score.loc[board.index]
     ax.errorbar(board["mean"], mean_score, xerr=[board["mean"] - lower, upper - board["mean"]],
                 fmt="o", ms=4)
-    for label, x, y in zip(board.index, board["mean"], mean_score):
-        ax.annotate(str(label), (x, y), fontsize="x-small", xytext=(3, 3),
-                    textcoords="offset points")
     ax.set(xlabel=f"EPP ({what})", ylabel="mean score", title="EPP vs mean score")
+    label_points(ax, board["mean"], mean_score, board.index)
     return ax
 
 
 def plot_win_heatmap(win, *, ax=None):
-    """Heat map of P(row beats column in a new round): a table from
+    """Heat map of P(row beats column in a new round), players in leaderboard order (best
+    first: by their mean probability of beating the others): a table from
     :func:`pairwise_probabilities` (its ``win``), or a fit."""
     if not isinstance(win, pd.DataFrame):
         win = pairwise_probabilities(win).win
+    order = win.mean(axis=1).sort_values(ascending=False).index
+    win = win.loc[order, order]
     ax = ensure_axes(ax)
     image = ax.imshow(win.to_numpy(dtype=float), cmap="RdBu_r", vmin=0, vmax=1)
     ticks = np.arange(len(win))
@@ -79,8 +80,12 @@ def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
         gof = goodness_of_fit(gof, max_draws=max_draws, random_seed=random_seed)
     ax = ensure_axes(ax)
     predicted, empirical = gof["predicted"] / gof["matches"], gof["wins"] / gof["matches"]
+    band = _intervals.label(gof.attrs["ci_prob"], gof.attrs["ci_kind"])
+    ax.vlines(predicted, gof["rep_lower"] / gof["matches"], gof["rep_upper"] / gof["matches"],
+              color="0.8", lw=1, zorder=1, label=f"replicated win ratio ({band})")
     ax.scatter(predicted, empirical, s=10 * gof["matches"] / gof["matches"].max() + 2,
-               alpha=0.5)
+               alpha=0.5, zorder=2, label="observed (size: matches)")
+    ax.legend(fontsize="small", loc="upper left")
     ax.plot([0, 1], [0, 1], "k--", lw=1)
     ax.set(xlabel="predicted P(win)", ylabel="empirical win ratio",
            title=f"calibration (posterior predictive p of deviance "
@@ -98,6 +103,8 @@ def plot_rank_distribution(idata, *, ax=None):
     ax = ensure_axes(ax)
     image = ax.imshow(probs[order], cmap="Greys", vmin=0, vmax=1, aspect="auto")
     ax.set_yticks(np.arange(n), epp["player"].values[order], fontsize="x-small")
-    ax.set(xlabel="rank - 1 (0 = best)", title="rank distribution")
+    ticks = np.unique(np.linspace(0, n - 1, min(n, 10)).round().astype(int))
+    ax.set_xticks(ticks, ticks + 1)
+    ax.set(xlabel="rank (1 = best)", title="posterior probability of each rank")
     ax.figure.colorbar(image, ax=ax, label="posterior probability")
     return ax

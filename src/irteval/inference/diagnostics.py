@@ -29,13 +29,14 @@ def diagnostics(idata, var_names=None, max_per_dim=None, subset=None) -> dict:
     if subset:
         checked = "; ".join(f"{d}: {len(idx)} of {post.sizes[d]}" for d, idx in subset.items())
         post = post.isel(subset)
-    rhat = az.rhat(post)
+    # R-hat needs two chains (ArviZ logs a shape warning for one); ESS needs 4 draws
+    rhat = az.rhat(post) if post.sizes["chain"] > 1 else None
     ess_bulk = az.ess(post, method="bulk")
     ess_tail = az.ess(post, method="tail")
     div = idata.sample_stats.get("diverging")
     return {
         "divergences": int(div.sum()) if div is not None else 0,
-        "max_rhat": _worst(rhat, np.max),  # NaN with a single chain
+        "max_rhat": _worst(rhat, np.max) if rhat is not None else float("nan"),
         "min_ess_bulk": _worst(ess_bulk, np.min),
         "min_ess_tail": _worst(ess_tail, np.min),
         "chains": int(post.sizes["chain"]),

@@ -15,7 +15,7 @@ import arviz as az
 import numpy as np
 import pymc as pm
 
-from .._validation import warn_user
+from .._validation import quiet_pymc, warn_user
 from ..exceptions import ModelSpecWarning
 from ..models.base import FitSpec
 from . import nuts
@@ -43,7 +43,7 @@ class _Seeds:
         return cls(*(int(s) for s in np.random.default_rng(random_seed).integers(2**31, size=4)))
 
 
-def fit(model, *, method="nuts", draws=None, tune=1000, chains=4, random_seed=None,
+def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=None,
         sampler=None, target_accept=None, log_likelihood="auto", posterior_predictive=False,
         progressbar=True, advi_iterations=20000, collapse=True, keep_warmup=False,
         **sample_kwargs) -> az.InferenceData:
@@ -62,8 +62,9 @@ def fit(model, *, method="nuts", draws=None, tune=1000, chains=4, random_seed=No
         on a complete matrix) all but ADVI work on that form, where the mode is well defined;
         elsewhere MAP/Laplace need a model whose joint mode exists (see the model card).
     draws, tune, chains : int
-        Posterior draws and warm-up steps per chain; ``draws`` by default the model's (1000;
-        2000 for the continuous IRT, whose residual scales mix slowly).
+        Posterior draws and warm-up steps per chain; ``draws`` and ``tune`` by default the
+        model's (1000 each; 2000 each for the continuous IRT, whose residual scales near zero
+        need the longer warm-up and more draws for a tail ESS of 400).
     random_seed : int, optional
         Seeds every random step (sampling, initialisation, predictive draws).
     sampler : {"pymc", "nutpie", "numpyro"}, optional
@@ -95,6 +96,7 @@ def fit(model, *, method="nuts", draws=None, tune=1000, chains=4, random_seed=No
     """
     spec = _spec(model)
     draws = spec.default_draws if draws is None else draws
+    tune = spec.default_tune if tune is None else tune
     _check_arguments(model, spec, method, draws, chains, posterior_predictive, log_likelihood)
     marginal = spec.marginal() if collapse and method != "advi" else None
     sampler = sampler or nuts.default_sampler(
@@ -129,7 +131,8 @@ def fit(model, *, method="nuts", draws=None, tune=1000, chains=4, random_seed=No
     if _store_log_likelihood(log_likelihood, model, spec, idata):
         pm.compute_log_likelihood(idata, model=model, progressbar=False)
     if posterior_predictive:
-        spec.posterior_predictive(idata, model, seeds.predictive)
+        with quiet_pymc(not progressbar):
+            spec.posterior_predictive(idata, model, seeds.predictive)
     idata.attrs.update(spec.fit_attrs())
     idata.attrs["irteval_method"] = f"nuts:{sampler}" if method == "nuts" else method
     if method == "nuts":

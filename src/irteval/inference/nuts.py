@@ -5,13 +5,13 @@ compiling again."""
 from __future__ import annotations
 
 import importlib.util
-import logging
 import os
-from contextlib import contextmanager
 
 import numpy as np
 import pymc as pm
 from pymc.blocking import DictToArrayBijection
+
+from .._validation import quiet_pymc
 
 SAMPLERS = ("pymc", "nutpie", "numpyro")
 _NUTPIE_MODELS: dict = {}  # cache key -> compiled nutpie model, reused with new data
@@ -53,24 +53,14 @@ def sample(model, *, draws, tune, chains, seed, sampler, target_accept, progress
         sample_kwargs["target_accept"] = target_accept
     if sampler == "pymc":  # irteval computes it afterwards, when asked
         sample_kwargs.setdefault("idata_kwargs", {}).setdefault("log_likelihood", False)
-    with _quiet(not progressbar):
-        return pm.sample(draws=draws, tune=tune, chains=chains, random_seed=seed,
-                         nuts_sampler=sampler, progressbar=progressbar, model=model,
-                         compute_convergence_checks=False, **sample_kwargs)
-
-
-@contextmanager
-def _quiet(quiet):
-    """PyMC's progress lines ("Initializing NUTS", "Sampling 4 chains ...") only with a
-    progress bar: with ``progressbar=False`` a fit prints nothing but its warnings."""
-    logger = logging.getLogger("pymc")
-    level = logger.level
-    if quiet:
-        logger.setLevel(logging.WARNING)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
+    with quiet_pymc(not progressbar):
+        idata = pm.sample(draws=draws, tune=tune, chains=chains, random_seed=seed,
+                          nuts_sampler=sampler, progressbar=progressbar, model=model,
+                          compute_convergence_checks=False, **sample_kwargs)
+    # the unconstrained draws some backends keep ("s_log__"), as PyMC's own sampler drops them
+    transformed = [v for v in idata.posterior.data_vars if v.endswith("__")]
+    idata.posterior = idata.posterior.drop_vars(transformed)
+    return idata
 
 
 def _sample_nutpie_cached(model, key, *, draws, tune, chains, seed, target_accept,

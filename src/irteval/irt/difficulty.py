@@ -170,4 +170,5 @@ def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_dr
         out[name] = np.nanmean(draws, axis=0)
         out[f"{name}_lower"], out[f"{name}_upper"] = _intervals.interval(draws, prob, kind)
     table = pd.DataFrame(out, index=index)
+    table.attrs["irteval_model"] = idata.attrs.get("irteval_model", "1pl")
     return _intervals.record(table, prob, kind)

@@ -22,6 +22,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     ax = ensure_axes(ax)
     labels = idata.posterior["item"].values
+    item_name = idata.attrs.get("item_name", "item")
     b = stacked_draws(idata, "b", max_draws)
     a = stacked_draws(idata, "a", max_draws) if "a" in idata.posterior else np.ones_like(b)
     theta_mean = idata.posterior["theta"].mean(("chain", "draw")).values
@@ -38,7 +39,8 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     grid = np.linspace(lo, hi, 200)
     for k in pick:
         curves = expit(a[:, k, None] * (grid[None, :] - b[:, k, None]))
-        line, = ax.plot(grid, curves.mean(axis=0), label=f"{labels[k]} (b={b[:, k].mean():.2f})")
+        line, = ax.plot(grid, curves.mean(axis=0),
+                        label=f"{item_name} {labels[k]} (b = {b[:, k].mean():.2f})")
         ax.fill_between(grid, *_intervals.interval(curves, prob, kind), alpha=0.2,
                         color=line.get_color())
     ax.plot(theta_mean, np.zeros_like(theta_mean), "|", color="k", ms=12,
@@ -68,7 +70,7 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
         b = draws[name]
         density = np.array([np.histogram(row, edges, density=True)[0] for row in b])
         line, = ax.plot(centres, density.mean(axis=0), drawstyle="steps-mid",
-                        label=f"{name}: mean {b.mean():.2f} ± {b.std(axis=1).mean():.2f}")
+                        label=f"{name}: mean {b.mean():.2f}, sd {b.std(axis=1).mean():.2f}")
         ax.fill_between(centres, *_intervals.interval(density, prob, kind), step="mid",
                         alpha=0.3, color=line.get_color())
     ax.set(xlabel="difficulty b", ylabel="density",
@@ -103,8 +105,13 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=5, c
         ax.fill_between(c.index, c["accuracy_lower"], c["accuracy_upper"], alpha=0.2,
                         color=line.get_color())
         ax.plot(c.index, c["predicted"], "--", color=line.get_color())
+    model = table.attrs.get("irteval_model", "model").upper()
+    ax.plot([], [], "k-", label="observed (band: over draws of the bins)")
+    ax.plot([], [], "k--", label=f"{model}-implied")
+    shown = (f"{len(respondents)} of {len(labels)} {level}s, spread by ability"
+             if len(respondents) < len(labels) else f"every {level}")
     ax.set(xlabel="difficulty bin (0 = easiest)", ylabel="accuracy",
-           title="characteristic curves: observed (solid) vs model (dashed)",
+           title=f"characteristic curves: {shown}",
            xticks=sorted(set(table.index.get_level_values("bin"))))
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="x-small", ncol=2)
     return ax

@@ -52,8 +52,9 @@ class FitSpec:
     family: ClassVar[str] = ""
     #: NUTS target acceptance unless fit is told otherwise
     target_accept: float = 0.9
-    #: posterior draws per chain unless fit is told otherwise
+    #: posterior draws and warm-up steps per chain unless fit is told otherwise
     default_draws: ClassVar[int] = 1000
+    default_tune: ClassVar[int] = 1000
     #: preferred NUTS backend when installed ("pymc", "nutpie")
     sampler: ClassVar[str] = "pymc"
     #: optimiser for MAP/Laplace ("CG" from arbitrary starts, "L-BFGS-B" for log-concave ones)

@@ -111,7 +111,7 @@ class BradleyTerry(BaseModel):
             coords["round"] = np.asarray(scores.rounds)
         else:
             pairs = scores.pairs()
-            coords["pair"] = np.arange(len(pairs))
+            coords["pair"] = [f"{a} vs {b}" for a, b in zip(pairs["player_i"], pairs["player_j"])]
             coords["outcome"] = ["win_i", "win_j", "tie"]
         super().__init__(coords=coords)
         self._build_args = ((scores,), {"likelihood": likelihood, "reference": reference,

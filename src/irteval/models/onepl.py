@@ -60,6 +60,8 @@ class OnePL(BaseModel):
         coords = {"item": np.asarray(responses.items),
                   "respondent": np.asarray(responses.respondents)}
         if not complete and batch_size is None:
+            # observed cells; constant_data's item_idx / respondent_idx point into the labelled
+            # item and respondent coords (a label per cell would cost more than the data)
             coords["obs"] = np.arange(responses.n_obs)
         super().__init__(coords=coords)
         self._build_args = ((responses,), {"discrimination": discrimination,
@@ -188,7 +190,7 @@ class OnePL(BaseModel):
         coords = {"chain": post["chain"], "draw": post["draw"], "item": post["item"],
                   "respondent": post["respondent"]}
         if "obs" in self.coords:
-            coords["obs"] = np.arange(r.n_obs)
+            coords["obs"] = np.asarray(self.coords["obs"])
         idata.add_groups(posterior_predictive=xr.Dataset(replicated, coords=coords))
         idata.observed_data = idata.observed_data.assign(
             {k: (dims[2:], v[0, 0]) for k, (dims, v) in observed.items()}).assign_coords(
@@ -216,7 +218,8 @@ def _answer_checks(responses, y):
     n_resp = np.bincount(r.respondent_idx, minlength=r.n_respondents)
     return {"accuracy": (("chain", "draw", "respondent"),
                          (per_resp / n_resp).reshape(*lead, -1)),
-            "n_correct": (("chain", "draw", "item"), per_item.reshape(*lead, -1))}
+            "n_correct": (("chain", "draw", "item"),
+                          per_item.reshape(*lead, -1).round().astype(np.int64))}
 
 
 def onepl(responses: Responses, *, discrimination=False, prior_scale=None, batch_size=None):

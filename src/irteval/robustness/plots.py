@@ -18,8 +18,8 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     table = scc_summary(scc, ci_prob=prob, ci_kind=kind)
     names = list(scc["model"].values) if models is None else list(models)
-    if axes is None:
-        axes = panels(len(names), sharey=True)
+    if axes is None:  # each panel its own y range: the differences between bins are small
+        axes = panels(len(names))
     flat = np.ravel(axes)
     colours = plt.cm.viridis(np.linspace(0, 0.9, scc.sizes["bin"]))
     for ax, name in zip(flat, names):
@@ -31,14 +31,16 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
         ax.set_title(str(name), fontsize="small")
         ax.set_xlabel("proportion perturbed")
     flat[0].set_ylabel("kappa (clean vs noisy)")
-    flat[0].legend(fontsize="x-small")
+    flat[0].legend(fontsize="x-small", title="bin (0 = easiest)", title_fontsize="x-small")
+    flat[0].figure.suptitle(f"System Characteristic Curves ({_intervals.label(prob, kind)} "
+                            "bands over posterior draws of the bins)", fontsize="medium")
     return axes
 
 
 def plot_dendrogram(tax, *, ax=None):
     """Dendrogram of a :func:`~irteval.robustness.taxonomy` (the paper's Fig. 5); each label
-    carries the posterior probability that the model shares its group with its nearest
-    neighbour in the tree order."""
+    carries the posterior probability that the model shares its group with the model just
+    below it in the tree (the bottom one: just above)."""
     ax = ensure_axes(ax)
     names = list(tax.groups.index)
     tree = dendrogram(tax.linkage, labels=names, ax=ax, orientation="right",
@@ -49,6 +51,7 @@ def plot_dendrogram(tax, *, ax=None):
         neighbour = order[pos - 1] if pos else order[1]
         labels.append(f"{name} ({tax.co_assignment.loc[name, neighbour]:.2f})")
     ax.set_yticklabels(labels, fontsize="small")
-    ax.set(xlabel="Euclidean distance of kappa profiles (complete linkage)",
-           title="robustness taxonomy (P(same group as neighbour))")
+    ax.set(xlabel="Euclidean distance of kappa profiles (complete linkage)")
+    ax.set_title("robustness taxonomy\n(p): posterior probability of sharing a group with the "
+                 "model below (bottom: above)", fontsize="small")
     return ax

@@ -1,0 +1,56 @@
+"""Small CSV files in the layouts the ``irteval`` commands read, made from the bundled data,
+for trying the commands (the README's examples use them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+#: file -> what it holds and the command that reads it
+EXAMPLES = {
+    "results.csv": "long 0/1 answers of 58 models on 400 optdigits digits (irteval difficulty)",
+    "matrix.csv": "the same as a matrix, a row per digit (irteval difficulty --rows item)",
+    "scores.csv": "EloML's AUC of 80 models on 20 splits, long (irteval leaderboard)",
+    "times.csv": "run time in seconds of 22 MiniZinc solvers on 99 problems, long "
+                 "(irteval leaderboard --lower-is-better)",
+    "perf.csv": "1 / (run time + 1) of the same solvers, a row per problem (irteval portfolio)",
+    "data.csv": "300 simulated instances with 3 numeric and 2 nominal features, 3 classes "
+                "(irteval robustness --csv --nominal colour,shape)",
+}
+
+
+def write_examples(folder="examples", random_seed=0):
+    """Write the :data:`EXAMPLES` CSV files into ``folder`` (created if needed); returns
+    {file: path}. ``data.csv`` is simulated: classes from a linear score of the numeric
+    features plus an effect of ``colour``, with 10% of labels redrawn at random."""
+    from . import load_auc_scores, load_csp_minizinc, load_responses
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(random_seed)
+    wide = load_responses("optdigits", as_frame=True)
+    wide = wide.loc[np.sort(rng.choice(wide.index, 400, replace=False))]
+    long = wide.reset_index().melt(id_vars="instance", var_name="model", value_name="correct")
+    perf = load_csp_minizinc(as_frame=True).rename_axis("problem")
+    times = (1 / perf - 1).round(2).reset_index().melt(id_vars="problem", var_name="solver",
+                                                        value_name="seconds")
+    n = 300
+    features = pd.DataFrame(rng.normal(size=(n, 3)), columns=["width", "height", "weight"])
+    colour = rng.choice(["red", "green", "blue"], n)
+    score = features @ np.array([1.0, -0.7, 0.4]) + np.select(
+        [colour == "red", colour == "green"], [1.0, -1.0], 0.0)
+    label = np.digitize(score, np.quantile(score, [1 / 3, 2 / 3]))
+    noisy = rng.random(n) < 0.1
+    label[noisy] = rng.integers(0, 3, noisy.sum())
+    data = features.round(3).assign(colour=colour, shape=rng.choice(["circle", "square"], n),
+                                    **{"class": np.array(["a", "b", "c"])[label]})
+    frames = {"results.csv": (long[["model", "instance", "correct"]], False),
+              "matrix.csv": (wide, True), "scores.csv": (load_auc_scores(as_frame=True), False),
+              "times.csv": (times, False), "perf.csv": (perf, True), "data.csv": (data, False)}
+    paths = {}
+    for name, (frame, index) in frames.items():
+        paths[name] = folder / name
+        frame.to_csv(paths[name], index=index)
+    return paths

@@ -1,0 +1,130 @@
+"""Every CLI message names the file, the column, the line as the file numbers it and the flag
+that fixes it; argument checks come before any work; one policy for missing values and
+duplicates across commands (issue 13)."""
+
+from unittest import mock
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irteval.cli import main
+
+from .conftest import simulate
+
+
+@pytest.fixture
+def files(tmp_path):
+    resp, _ = simulate(20, 4, seed=3)
+    long = resp.to_long().rename(columns={"value": "correct"})
+    long.to_csv(tmp_path / "long.csv", index=False)
+    scores = pd.DataFrame({"model": list("abcabc"), "split": [1, 1, 1, 2, 2, 2],
+                           "auc": [0.9, 0.8, 0.7, 0.85, 0.8, 0.6]})
+    scores.to_csv(tmp_path / "scores.csv", index=False)
+    return tmp_path
+
+
+def error(capsys, argv, status=2):
+    with mock.patch("irteval.inference.fit", side_effect=AssertionError("fitted")):
+        assert main(argv) == status
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("irteval: error: "), err  # one line (after any warnings)
+    return err[-1]
+
+
+def test_a_long_file_with_another_value_column_is_not_read_as_a_matrix(files, capsys):
+    err = error(capsys, ["difficulty", str(files / "long.csv"), "--value", "right"])
+    assert f"{files / 'long.csv'}: no column 'right' (--value)" in err
+    assert "--format wide" in err and "['model', 'instance', 'correct']" in err
+
+
+def test_a_long_file_read_as_wide_says_how_to_read_it_long(files, capsys):
+    pd.read_csv(files / "long.csv").rename(columns={"correct": "hit"}).to_csv(
+        files / "hits.csv", index=False)
+    err = error(capsys, ["difficulty", str(files / "hits.csv")])
+    assert "duplicate row labels" in err and "name its value column with --value" in err
+
+
+def test_a_semicolon_file_is_named_as_such(files, capsys):
+    pd.read_csv(files / "long.csv").to_csv(files / "semi.csv", sep=";", index=False)
+    err = error(capsys, ["difficulty", str(files / "semi.csv")])
+    assert "semi.csv, line 1: one column named 'model;instance;correct'" in err
+    assert "separated by ';'" in err and "save it with commas" in err
+
+
+def test_messages_speak_flags_not_python_keywords(files, capsys):
+    err = error(capsys, ["difficulty", str(files / "long.csv"), "--respondent", "system"])
+    assert "column 'system' is not in the data frame" in err
+    assert "pass the right name with --respondent, --item or --value" in err
+    assert "respondent=" not in err and "long.csv: " in err
+
+
+def test_non_numbers_are_located_by_line_and_not_told_to_be_0_1_when_scores(files, capsys):
+    df = pd.read_csv(files / "scores.csv").astype({"auc": object})
+    df.loc[4, "auc"] = "high"
+    df.to_csv(files / "bad.csv", index=False)
+    err = error(capsys, ["leaderboard", str(files / "bad.csv"), "--round", "split",
+                         "--score", "auc"])
+    assert "auc has values that are not numbers, e.g. ['high'] (line 6)" in err
+    assert "scores must be numbers" in err and "0/1" not in err
+
+
+def test_bounds_in_the_wrong_order(files, capsys):
+    pd.DataFrame({"dataset": ["d1", "d2", "d3"], "a": [0.2, 0.5, 0.9],
+                  "b": [0.1, 0.4, 0.3]}).to_csv(files / "perf.csv", index=False)
+    err = error(capsys, ["portfolio", str(files / "perf.csv"), "--bounds", "1,0"])
+    assert "--bounds '1,0': give two numbers LO,HI with LO < HI" in err
+
+
+def test_one_policy_for_missing_values_and_duplicates(files, capsys):
+    """difficulty and leaderboard both leave out rows with a missing value and keep identical
+    repeats once, saying so; conflicting repeats are an error naming their lines."""
+    long = pd.read_csv(files / "long.csv")
+    holey = pd.concat([long, long.iloc[[0]]], ignore_index=True).astype({"correct": float})
+    holey.loc[3, "correct"] = np.nan
+    holey.to_csv(files / "holey.csv", index=False)
+    scores = pd.read_csv(files / "scores.csv")
+    scores = pd.concat([scores, scores.iloc[[0]]], ignore_index=True)
+    scores.loc[2, "auc"] = np.nan
+    scores.to_csv(files / "holey_scores.csv", index=False)
+    fast = ["--draws", "30", "--tune", "30", "--chains", "1", "--bins", "2"]
+    assert main(["difficulty", str(files / "holey.csv"), "--out", str(files / "o1"), *fast]) == 0
+    said = capsys.readouterr().err
+    assert "1 rows have a missing 'correct' (line 5)" in said and "1 duplicate" in said
+    assert main(["leaderboard", str(files / "holey_scores.csv"), "--round", "split", "--score",
+                 "auc", "--out", str(files / "o2"), *fast[:-2]]) == 0
+    said = capsys.readouterr().err
+    assert "1 rows have a missing 'auc' (line 4)" in said and "1 duplicate" in said
+    scores.loc[6, "auc"] = 0.1  # the repeat of line 2 now disagrees with it
+    scores.to_csv(files / "clash.csv", index=False)
+    err = error(capsys, ["leaderboard", str(files / "clash.csv"), "--round", "split",
+                         "--score", "auc"])
+    assert "('a', 1) at lines 2, 8" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--draws", "0"], "argument --draws: must be at least 1, got 0"),
+    (["--chains", "-1"], "argument --chains: must be at least 1"),
+    (["--tune", "x"], "argument --tune: 'x' is not an integer"),
+    (["--bins", "0"], "argument --bins: must be at least 1"),
+])
+def test_bad_arguments_stop_before_reading_anything(files, capsys, argv, message):
+    with pytest.raises(SystemExit) as stop:
+        main(["difficulty", str(files / "long.csv"), *argv])
+    assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_too_many_bins_stop_before_the_fit(files, capsys):
+    err = error(capsys, ["difficulty", str(files / "long.csv"), "--bins", "50"])
+    assert "--bins 50 is more than the 20 instances" in err
+    err = error(capsys, ["robustness", "--dataset", "optdigits", "--families", "knn_3",
+                         "--groups", "3"])
+    assert "--groups 3 is more than the 1 families" in err
+
+
+def test_warnings_are_one_line_without_source(files, capsys):
+    assert main(["difficulty", str(files / "long.csv"), "--out", str(files / "o3"), "--draws",
+                 "20", "--tune", "20", "--chains", "1", "--bins", "2"]) == 0
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines and all(line.startswith("irteval: warning: ") for line in lines), err

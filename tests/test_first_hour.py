@@ -1,0 +1,125 @@
+"""What a new user meets in the first hour (issue 13): defaults that fit a laptop, quiet fits,
+numbers printed with the digits they need, and the small conveniences."""
+
+import logging
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import irteval as ie
+from irteval.inference import fit as fit_module
+from irteval.inference.diagnostics import _above
+
+from .conftest import quiet_fit, simulate
+
+
+def test_a_large_log_likelihood_is_skipped_with_one_line_saying_how(monkeypatch):
+    resp, _ = simulate(30, 5, seed=1)
+    monkeypatch.setattr(fit_module, "LOG_LIKELIHOOD_MAX", 1000)  # 2 x 50 draws x 150 cells
+    with pytest.warns(UserWarning, match=r"log-likelihood was not stored: 100 draws x 150 "
+                                         r"observations .* log_likelihood=True .* "
+                                         r"pm.compute_log_likelihood"):
+        idata = ie.fit(ie.models.onepl(resp), draws=50, tune=50, chains=2, random_seed=0,
+                       progressbar=False)
+    assert "log_likelihood" not in idata.groups()
+    forced = quiet_fit(ie.models.onepl(resp), draws=50, tune=50, chains=2, random_seed=0,
+                       log_likelihood=True)
+    assert forced.log_likelihood["y"].shape == (2, 50, 30, 5)
+    with pytest.raises(ValueError, match="log_likelihood must be 'auto', True or False"):
+        ie.fit(ie.models.onepl(resp), log_likelihood="yes")
+
+
+def test_warm_up_draws_are_dropped_unless_asked():
+    pytest.importorskip("nutpie")
+    wide = pd.DataFrame(np.random.default_rng(0).uniform(0.1, 0.9, (30, 3)), columns=list("abc"))
+    model = ie.models.continuous_irt(ie.Responses.from_wide(wide, kind="continuous"))
+    kw = dict(draws=50, tune=50, chains=2, random_seed=0, log_likelihood=False)
+    assert not [g for g in quiet_fit(model, **kw).groups() if g.startswith("warmup")]
+    kept = quiet_fit(model, keep_warmup=True, **kw)
+    assert "warmup_posterior" in kept.groups()
+    assert "s_log__" not in kept.posterior  # nutpie's unconstrained draws are not kept
+
+
+def test_a_fit_without_progress_bar_prints_nothing_but_its_warnings(caplog, capsys):
+    resp, _ = simulate(20, 4, seed=2)
+    with caplog.at_level(logging.INFO, logger="pymc"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ie.fit(ie.models.onepl(resp), draws=30, tune=30, chains=2, random_seed=0,
+               sampler="pymc", collapse=False, progressbar=False)
+    assert not [r for r in caplog.records if "NUTS" in r.getMessage()]
+    out = capsys.readouterr()
+    assert out.out == "" and "Initializing" not in out.err
+
+
+def test_numbers_are_printed_with_the_digits_they_need():
+    assert _above(1.0104, 1.01) == "1.0104"  # not "1.010 > 1.01"
+    assert float(_above(1.01001, 1.01)) > 1.01
+    wide = pd.DataFrame(np.ones((20, 16)), columns=[f"m{k}" for k in range(16)])
+    wide.iloc[0, 0] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        resp = ie.Responses.from_wide(wide, rows="item")
+    assert "319 observed cells (99.7%)" in repr(resp)
+
+
+def test_the_default_portfolio_fit_passes_its_own_checks():
+    """MiniZinc's near-Heywood residual scales: the continuous model's defaults (2000 warm-up
+    steps and draws) reach a tail ESS of 400 (measured 459 with nutpie, seed 0)."""
+    spec = ie.models.continuous_irt(ie.datasets.load_csp_minizinc())
+    assert (spec.default_draws, spec.default_tune) == (2000, 2000)
+    assert ie.models.onepl(simulate(10, 3)[0]).default_draws == 1000
+
+
+def test_abilities_table():
+    resp, truth = simulate(60, 8, seed=4)
+    idata = quiet_fit(ie.models.onepl(resp), draws=200, tune=300, chains=2, random_seed=1)
+    table = ie.abilities(idata)
+    assert set(table.index) == set(resp.respondents) and table.index.name == "model"
+    assert table["mean"].is_monotonic_decreasing and table.attrs["ci_kind"] == "hdi"
+    assert {"hdi_lower", "hdi_upper", "n_obs", "accuracy"} <= set(table)
+    assert np.corrcoef(table.loc[resp.respondents, "mean"], truth["theta"])[0, 1] > 0.9
+
+
+def test_compare_models_checks_what_it_compares():
+    resp, _ = simulate(40, 6, seed=5, discrimination=True)
+    kw = dict(draws=150, tune=200, chains=2, random_seed=2, log_likelihood=True)
+    one = quiet_fit(ie.models.onepl(resp), **kw)
+    two = quiet_fit(ie.models.onepl(resp, discrimination=True), **kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = ie.compare_models({"1pl": one, "2pl": two})
+    assert set(table.index) == {"1pl", "2pl"} and {"elpd_loo", "dse", "weight"} <= set(table)
+    assert isinstance(table.attrs["caveats"], list)
+    other = quiet_fit(ie.models.onepl(simulate(40, 6, seed=6)[0]), **kw)
+    with pytest.raises(ValueError, match="fitted to different data"):
+        ie.compare_models({"1pl": one, "other": other})
+    bare = quiet_fit(ie.models.onepl(resp), draws=50, tune=50, chains=2, log_likelihood=False)
+    with pytest.raises(ValueError, match=r"fits\['bare'\] has no pointwise log-likelihood"):
+        ie.compare_models({"1pl": one, "bare": bare})
+    scores = ie.datasets.load_vtab()
+    pl, pairwise = (quiet_fit(ie.models.bradley_terry(scores, likelihood=lik), method="laplace",
+                              draws=50, chains=2, log_likelihood=True)
+                    for lik in ("plackett_luce", "pairwise"))
+    with pytest.raises(ValueError, match="log-likelihoods over different observations"):
+        ie.compare_models({"pl": pl, "pairwise": pairwise})
+    with pytest.raises(ValueError, match="at least two fits"):
+        ie.compare_models({"1pl": one})
+
+
+def test_load_results_sub_folders_as_keys_and_attributes(tmp_path):
+    from irteval.cli import main
+
+    resp, _ = simulate(20, 4, seed=3)
+    resp.to_long().rename(columns={"value": "correct"}).to_csv(tmp_path / "r.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["difficulty", str(tmp_path / "r.csv"), "--out", str(tmp_path / "out" / "a"),
+                     "--draws", "30", "--tune", "30", "--chains", "2", "--bins", "2"]) == 0
+    res = ie.load_results(tmp_path / "out")
+    assert res["a"] is res.a and res["a"]["difficulty"].index.name == "instance"
+    with pytest.raises(KeyError, match="neither a sub-folder"):
+        res["b"]
+    with pytest.raises(AttributeError, match="no attribute or sub-folder 'b'"):
+        res.b
