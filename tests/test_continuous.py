@@ -41,8 +41,8 @@ def responses(wide, **kwargs):
 def recovery():
     wide, truth = simulate_airt()
     perf = responses(wide, bounds=(0, 1), clip=1e-12)
-    idata = ie.fit(ie.models.continuous_irt(perf), random_seed=1, progressbar=False,
-                   posterior_predictive=True)
+    idata = ie.fit(ie.models.continuous_irt(perf), draws=1000, tune=1000, random_seed=1,
+                   progressbar=False, posterior_predictive=True)
     return perf, truth, idata
 
 
