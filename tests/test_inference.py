@@ -69,7 +69,7 @@ def test_map_is_a_single_draw_without_scale_collapse(sim_1pl, fit_1pl):
 def test_laplace_refuses_models_without_a_mode():
     resp, _ = simulate(20, 4, missing=0.2, seed=10)
     with pytest.raises(ValueError, match="grows without bound as its scale"):
-        ie.fit(ie.models.onepl(resp), method="laplace")
+        ie.fit(ie.models.onepl(resp, discrimination=True), method="laplace")
 
 
 def test_bad_arguments():
@@ -98,12 +98,16 @@ def test_diagnostics_on_a_subset_of_a_long_dimension(small):
 
 
 def test_prox_start_is_close_to_the_truth():
-    from irteval.models.onepl_marginal import prox_start
+    import pandas as pd
+
+    from irteval.models.onepl_marginal import ItemRows, prox_start
 
     rng = np.random.default_rng(4)
     theta, b = rng.normal(0, 1, 40), rng.normal(-1, 1, 3000)
     y = (rng.random((3000, 40)) < 1 / (1 + np.exp(b[:, None] - theta))).astype(float)
-    start = prox_start(y)
+    resp = ie.Responses.from_wide(pd.DataFrame(y), respondent="model", item="instance",
+                                  rows="item")
+    start = prox_start(ItemRows.from_responses(resp))
     assert abs(start["mu_b"] - (-1 - theta.mean())) < 0.15
     assert abs(start["sigma_b"] - 1) < 0.15 and abs(start["sigma_theta"] - theta.std()) < 0.15
     assert np.corrcoef(start["theta"], theta)[0, 1] > 0.98
@@ -144,29 +148,23 @@ def test_numpyro_backend_matches_the_default(small):
     assert float(abs(gap).max()) < 0.3
 
 
-def test_collapsed_nutpie_reuses_the_compiled_model_with_new_data(small):
-    """A second data set of the same shape samples without recompiling, with its own data and
-    labels: its abilities agree with PyMC's NUTS on the same data."""
-    pytest.importorskip("nutpie")
-    from irteval.inference import nuts
-
-    resp, _ = simulate(60, 8, seed=7)
-    wide = resp.to_wide(rows="item").rename(columns=lambda c: f"new_{c}")
-    resp = ie.Responses.from_wide(wide, respondent="model", item="instance", rows="item")
-    n_compiled = len(nuts._NUTPIE_MODELS)
-    cached = quiet_fit(ie.models.onepl(resp), draws=500, tune=500, chains=2, random_seed=3)
-    assert len(nuts._NUTPIE_MODELS) == n_compiled  # the fixture `small` compiled it
-    ref = quiet_fit(ie.models.onepl(resp), sampler="pymc", draws=500, tune=500, chains=2,
-                    random_seed=3)
-    assert list(cached.posterior["respondent"].values) == list(wide.columns)
-    gap = (cached.posterior["theta"].mean(("chain", "draw"))
-           - ref.posterior["theta"].mean(("chain", "draw")))
-    assert float(abs(gap).max()) < 0.2
-
-
 @pytest.mark.parametrize("collapse", [True, False])
 def test_cores_can_be_chosen(collapse):
     resp, _ = simulate(30, 5, seed=9)
     idata = quiet_fit(ie.models.onepl(resp), draws=50, tune=50, chains=2, random_seed=9,
                       sampler="pymc", collapse=collapse, cores=1, log_likelihood=False)
     assert idata.posterior.sizes["chain"] == 2
+
+
+def test_2pl_map_integrates_the_abilities_out():
+    resp, truth = simulate(400, 30, discrimination=True, seed=8)
+    point = quiet_fit(ie.models.onepl(resp, discrimination=True), method="map", random_seed=0,
+                      log_likelihood=False)
+    post = point.posterior
+    assert post.sizes["chain"] == 1 and post.sizes["draw"] == 1
+    assert list(post["b"].dims) == ["chain", "draw", "item"]
+    assert list(post["item"].values) == list(resp.items)
+    assert post["sigma_b"].item() > 0.5  # no collapse of the scale
+    assert np.corrcoef(post["b"].values.ravel(), truth["b"])[0, 1] > 0.85
+    assert np.corrcoef(np.log(post["a"].values.ravel()), np.log(truth["a"]))[0, 1] > 0.5
+    assert abs(float(post["theta"].sum())) < 1e-8

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, sparse, stats
+from scipy import sparse, stats
 from scipy.sparse.csgraph import connected_components
 from scipy.special import expit, xlogy
 
@@ -56,39 +56,45 @@ def _components(pairs, players):
     return sorted(groups, key=len, reverse=True)
 
 
-def _fit_block(i, j, n, w, n_players):
-    """MLE with sum(beta) = 0 over the players 0..n_players-1 of one connected block."""
-    basis = np.linalg.svd(np.eye(n_players) - 1.0 / n_players)[0][:, :n_players - 1]
+def _fit_block(i, j, n, w, n_players, tol=1e-10, max_iter=100):
+    """MLE with sum(beta) = 0 over the players 0..n_players-1 of one connected block, by
+    Newton's method on the log-likelihood (concave; its Hessian -H is singular only along the
+    constant vector, so steps solve (H + 11'/n) delta = g, which keeps the sum at 0). Returns
+    (beta, cov) with cov = (H + 11'/n)^-1 - 11'/n, the inverse of H on the zero-sum plane."""
+    def loglik(b):
+        d = b[i] - b[j]
+        return float((xlogy(w, expit(d)) + xlogy(n - w, expit(-d))).sum())
 
-    def negloglik(x):
-        beta = basis @ x
-        d = beta[i] - beta[j]
-        p = expit(d)
-        value = -(xlogy(w, p) + xlogy(n - w, 1 - p)).sum()
-        g = np.zeros(n_players)
-        np.add.at(g, i, -(w - n * p))
-        np.add.at(g, j, (w - n * p))
-        return value, basis.T @ g
-
-    def hessian(x):
-        return basis.T @ _information(basis @ x, i, j, n, n_players) @ basis
-
-    res = optimize.minimize(negloglik, np.zeros(n_players - 1), jac=True, hess=hessian,
-                            method="trust-exact", options={"gtol": 1e-10})
-    beta = basis @ res.x
-    cov = basis @ np.linalg.inv(hessian(res.x)) @ basis.T
-    return beta, cov
+    beta = np.zeros(n_players)
+    ones = np.full((n_players, n_players), 1.0 / n_players)
+    current = loglik(beta)
+    for _ in range(max_iter):
+        info, grad = _information(beta, i, j, n, w, n_players)
+        step = np.linalg.solve(info + ones, grad)
+        for _ in range(40):  # halve the step until the log-likelihood does not fall
+            new = loglik(beta + step)
+            if new >= current - 1e-12 * abs(current):
+                break
+            step /= 2
+        beta, current = beta + step, new
+        if np.abs(step).max() < tol:
+            break
+    info, _ = _information(beta, i, j, n, w, n_players)
+    return beta, np.linalg.inv(info + ones) - ones
 
 
-def _information(beta, i, j, n, n_players):
+def _information(beta, i, j, n, w, n_players):
+    """The Fisher information A' diag(n p (1 - p)) A of the pair table (each unordered pair
+    once) and the score A'(w - n p) at beta."""
     p = expit(beta[i] - beta[j])
     weight = n * p * (1 - p)
     info = np.zeros((n_players, n_players))
-    np.add.at(info, (i, i), weight)
-    np.add.at(info, (j, j), weight)
-    np.add.at(info, (i, j), -weight)
-    np.add.at(info, (j, i), -weight)
-    return info
+    info[i, j] = -weight
+    info[j, i] = -weight
+    info[np.diag_indices(n_players)] = (np.bincount(i, weight, n_players)
+                                        + np.bincount(j, weight, n_players))
+    resid = w - n * p
+    return info, np.bincount(i, resid, n_players) - np.bincount(j, resid, n_players)
 
 
 def mle_epp(scores: Scores, *, reference=None, ci_prob=None, ci_kind="wald") -> pd.DataFrame:

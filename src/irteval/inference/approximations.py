@@ -35,6 +35,33 @@ def advi(model, n_draws, iterations, seed, progressbar):
     return idata
 
 
+def _negated(logp_grad):
+    """-log density and -gradient, with overflow turned into +inf (so line searches step back)."""
+    def neg(x):
+        logp, grad = logp_grad(x)
+        if not (np.isfinite(logp) and np.all(np.isfinite(grad))):
+            return np.inf, np.zeros_like(x)
+        return -float(logp), -np.array(grad, dtype=float)  # copy: PyTensor reuses buffers
+    return neg
+
+
+def _finder(neg, method):
+    """``find(x0) -> (mode, log density, max |gradient|)`` by ``method`` from ``x0``."""
+    def find(x0):
+        if method == "L-BFGS-B":
+            res = optimize.minimize(neg, x0, jac=True, method="L-BFGS-B",
+                                    options={"maxiter": 50000, "ftol": 1e-15, "gtol": 1e-6})
+            if np.isfinite(res.fun) and _max_grad(res) <= gradient_tolerance(res.fun):
+                return res.x, -res.fun, _max_grad(res)
+            x0 = res.x if np.isfinite(res.fun) else x0
+        res = optimize.minimize(neg, x0, jac=True, method="CG",
+                                options={"maxiter": 50000, "gtol": 1e-5})
+        return res.x, -res.fun, _max_grad(res)
+
+    find.neg = neg
+    return find
+
+
 def mode_finder(model, method="CG"):
     """``(find, start)``: ``find(x0)`` maximises the log density (with Jacobian) on the
     unconstrained space from the raveled point ``x0`` and returns (mode, log density,
@@ -48,26 +75,7 @@ def mode_finder(model, method="CG"):
     start = DictToArrayBijection.map({v.name: ip[v.name] for v in model.value_vars})
     fn = model.logp_dlogp_function(ravel_inputs=True, initial_point=ip)
     fn.set_extra_values({})
-
-    def neg(x):
-        logp, grad = fn(x)
-        if not (np.isfinite(logp) and np.all(np.isfinite(grad))):
-            return np.inf, np.zeros_like(x)  # overflow far out: make the line search step back
-        return -float(logp), -np.array(grad, dtype=float)  # copy: PyTensor reuses buffers
-
-    def find(x0):
-        if method == "L-BFGS-B":
-            res = optimize.minimize(neg, x0, jac=True, method="L-BFGS-B",
-                                    options={"maxiter": 50000, "ftol": 1e-15, "gtol": 1e-6})
-            if np.isfinite(res.fun) and _max_grad(res) <= gradient_tolerance(res.fun):
-                return res.x, -res.fun, _max_grad(res)
-            x0 = res.x if np.isfinite(res.fun) else x0
-        res = optimize.minimize(neg, x0, jac=True, method="CG",
-                                options={"maxiter": 50000, "gtol": 1e-5})
-        return res.x, -res.fun, _max_grad(res)
-
-    find.neg = neg
-    return find, start
+    return _finder(_negated(fn), method), start
 
 
 def _max_grad(res):
@@ -81,41 +89,70 @@ def gradient_tolerance(neg_logp):
     return 1e-3 * max(1.0, abs(neg_logp) * 1e-6)
 
 
+def _mode_and_draws(find, x0, draws, chains, seed, point_only):
+    """The mode from ``x0`` and (chains, draws, n) draws of N(mode, (-H)^-1), H by central
+    differences of the exact gradient (only the mode, as one draw, with ``point_only``)."""
+    mode, logp, max_grad = find(x0)
+    if max_grad > gradient_tolerance(logp):
+        warn_user(f"the optimiser stopped before the mode (max |gradient| {max_grad:.2g})",
+                  ConvergenceWarning)
+    if point_only:
+        return mode[None, None, :]
+    h, n = 1e-5, len(mode)
+    hess = np.empty((n, n))
+    for k in range(n):
+        step = np.zeros(n)
+        step[k] = h
+        hess[:, k] = (find.neg(mode + step)[1] - find.neg(mode - step)[1]) / (2 * h)
+    try:
+        chol = linalg.cholesky((hess + hess.T) / 2, lower=True)
+    except linalg.LinAlgError as err:
+        raise RuntimeError(
+            "the Hessian at the mode is not positive definite, so the Laplace "
+            "approximation does not exist; use method='nuts' or 'advi'") from err
+    z = np.random.default_rng(seed).standard_normal((chains * draws, n))
+    return (mode + linalg.solve_triangular(chol.T, z.T, lower=False).T).reshape(
+        chains, draws, n)
+
+
 def laplace(model, draws, chains, seed, point_only, method="CG", start_point=None):
     """Mode of the log density on the unconstrained space (with Jacobian), and the
-    Gaussian N(mode, (-H)^-1); H by central differences of the exact gradient. The optimiser
-    starts at ``start_point`` (a dict of value-variable values) or the model's initial point."""
+    Gaussian N(mode, (-H)^-1) around it. The optimiser starts at ``start_point`` (a dict of
+    value-variable values) or the model's initial point."""
     find, start = mode_finder(model, method)
     x0 = start.data
     if start_point is not None:
         x0 = DictToArrayBijection.map({v.name: start_point[v.name]
                                        for v in model.value_vars}).data
-    mode, logp, max_grad = find(x0)
-    neg = find.neg
-    if max_grad > gradient_tolerance(logp):
-        warn_user(f"the optimiser stopped before the mode (max |gradient| {max_grad:.2g})",
-                  ConvergenceWarning)
-    if point_only:
-        flat = mode[None, None, :]
-    else:
-        h = 1e-5
-        n = len(mode)
-        hess = np.empty((n, n))
-        for k in range(n):
-            step = np.zeros(n)
-            step[k] = h
-            hess[:, k] = (neg(mode + step)[1] - neg(mode - step)[1]) / (2 * h)
-        precision = (hess + hess.T) / 2
-        try:
-            chol = linalg.cholesky(precision, lower=True)
-        except linalg.LinAlgError as err:
-            raise RuntimeError(
-                "the Hessian at the mode is not positive definite, so the Laplace "
-                "approximation does not exist; use method='nuts' or 'advi'") from err
-        z = np.random.default_rng(seed).standard_normal((chains * draws, n))
-        flat = (mode + linalg.solve_triangular(chol.T, z.T, lower=False).T).reshape(
-            chains, draws, n)
-    return draws_to_idata(model, flat, start)
+    return draws_to_idata(model, _mode_and_draws(find, x0, draws, chains, seed, point_only),
+                          start)
+
+
+def laplace_density(density, model, draws, chains, seed, point_only):
+    """:func:`laplace` for a NumPy density (:mod:`irteval.models.densities`), by L-BFGS
+    from its start: no compilation."""
+    find = _finder(_negated(density.logp_grad), "L-BFGS-B")
+    flat = _mode_and_draws(find, density.start(), draws, chains, seed, point_only)
+    return density_idata(density, model, flat)
+
+
+def density_idata(density, model, flat):
+    """Unconstrained draws (chain, draw, n) of a density -> InferenceData of ``model``
+    (posterior with the model's dims and coords, observed and constant data)."""
+    n_chain, n_draw, _ = flat.shape
+    expanded = [density.expand(x) for x in flat.reshape(n_chain * n_draw, -1)]
+    posterior = {name: np.stack([e[name] for e in expanded]).reshape(
+        n_chain, n_draw, *density.shapes[name]) for name in density.names}
+    return posterior_idata(model, posterior)
+
+
+def posterior_idata(model, posterior):
+    """{name: (chain, draw, ...) values} -> InferenceData of ``model`` (its dims, coords,
+    observed and constant data)."""
+    dims = {k: list(v) for k, v in model.named_vars_to_dims.items()}
+    coords = {k: np.asarray(v) for k, v in model.coords.items()}
+    return az.from_dict(posterior=posterior, observed_data=find_observations(model),
+                        constant_data=find_constants(model), coords=coords, dims=dims)
 
 
 def draws_to_idata(model, flat, start):
@@ -132,7 +169,4 @@ def draws_to_idata(model, flat, start):
             values[name].append(val)
     posterior = {k: np.stack(v).reshape(n_chain, n_draw, *np.shape(v[0]))
                  for k, v in values.items()}
-    dims = {k: list(v) for k, v in model.named_vars_to_dims.items()}
-    coords = {k: np.asarray(v) for k, v in model.coords.items()}
-    return az.from_dict(posterior=posterior, observed_data=find_observations(model),
-                        constant_data=find_constants(model), coords=coords, dims=dims)
+    return posterior_idata(model, posterior)

@@ -19,7 +19,7 @@ from .._validation import quiet_pymc, warn_user
 from ..exceptions import ModelSpecWarning
 from ..models.base import FitSpec
 from . import nuts
-from .approximations import advi, laplace
+from .approximations import advi, laplace, laplace_density, posterior_idata
 from .diagnostics import check_nuts
 
 METHODS = ("nuts", "advi", "laplace", "map")
@@ -58,9 +58,10 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         ``nuts``: Hamiltonian Monte Carlo (the reference). ``advi``: mean-field
         variational inference, ``draws * chains`` draws in one chain. ``laplace``:
         Gaussian N(x_mode, (-H)^-1) on the unconstrained space, ``draws`` per chain.
-        ``map``: the mode alone (one draw). For a model with an exact marginal form (the 1PL
-        on a complete matrix) all but ADVI work on that form, where the mode is well defined;
-        elsewhere MAP/Laplace need a model whose joint mode exists (see the model card).
+        ``map``: the mode alone (one draw). For a model with an exact marginal form (the 1PL,
+        difficulties integrated out) MAP and Laplace work on that form, where the mode is
+        well defined; the 2PL's MAP integrates the abilities out (EM); elsewhere MAP/Laplace
+        need a model whose joint mode exists (see the model card).
     draws, tune, chains : int
         Posterior draws and warm-up steps per chain; ``draws`` and ``tune`` by default the
         model's (1000 each; 2000 each for the continuous IRT, whose residual scales near zero
@@ -98,27 +99,37 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     draws = spec.default_draws if draws is None else draws
     tune = spec.default_tune if tune is None else tune
     _check_arguments(model, spec, method, draws, chains, posterior_predictive, log_likelihood)
-    marginal = spec.marginal() if collapse and method != "advi" else None
+    marginal = spec.marginal(method) if collapse and method != "advi" else None
     sampler = sampler or nuts.default_sampler(
         "nutpie" if marginal is not None else spec.preferred_sampler())
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler={sampler!r} is not one of {SAMPLERS}")
-    if method in ("laplace", "map") and spec.no_mode_reason(marginal is not None):
-        raise ValueError(spec.no_mode_reason(marginal is not None))
+    if method in ("laplace", "map") and spec.no_mode_reason(marginal is not None, method):
+        raise ValueError(spec.no_mode_reason(marginal is not None, method))
     target_accept = spec.target_accept if target_accept is None else target_accept
     seeds = _Seeds.from_seed(random_seed)
     run = dict(draws=draws, tune=tune, chains=chains, sampler=sampler,
                target_accept=target_accept, progressbar=progressbar)
 
+    # the NumPy density, where the model has one: nutpie (no compilation) and MAP/Laplace
+    density = (spec.density() if not sample_kwargs and (method != "nuts" or sampler == "nutpie")
+               else None)
     if marginal is not None:
         idata = _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs)
+    elif method == "advi":
+        idata = advi(model, draws * chains, advi_iterations, seeds.sampling, progressbar)
+    elif method == "nuts" and density is not None:
+        idata = nuts.sample_density(density, model, seed=seeds.sampling, **_without_sampler(run))
     elif method == "nuts":
         starts = (spec.start_points(chains, seeds.init)
                   if "initvals" not in sample_kwargs else None)
         idata = nuts.sample(model, seed=seeds.sampling, starts=starts, init_seed=seeds.init,
                             **run, **sample_kwargs)
-    elif method == "advi":
-        idata = advi(model, draws * chains, advi_iterations, seeds.sampling, progressbar)
+    elif method == "map" and (mode := spec.marginal_mode()) is not None:
+        idata = posterior_idata(model, {name: value[None] for name, value in mode.items()})
+    elif density is not None:
+        idata = laplace_density(density, model, draws, chains, seeds.sampling,
+                                point_only=method == "map")
     else:
         start = spec.start_points(1, seeds.sampling)
         idata = laplace(model, draws, chains, seeds.sampling, point_only=method == "map",
@@ -203,13 +214,24 @@ def pointwise_size(model):
     return total
 
 
+def _without_sampler(run):
+    return {k: v for k, v in run.items() if k != "sampler"}
+
+
 def _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs):
-    """Fit the exact marginal form, then complete it to the model's posterior."""
+    """Fit the exact marginal form (its NumPy density when it has one: for nutpie, MAP and
+    Laplace), then complete it to the model's posterior."""
     rng = np.random.default_rng(seeds.sampling)
     seed = int(rng.integers(2**31))
-    if method == "nuts":
-        small = nuts.sample(marginal.model, seed=seed, cache_key=marginal.cache_key, **run,
-                            **sample_kwargs)
+    density = marginal.density
+    if method == "nuts" and density is not None and run["sampler"] == "nutpie" \
+            and not sample_kwargs:
+        small = nuts.sample_density(density, marginal.model, seed=seed, **_without_sampler(run))
+    elif method == "nuts":
+        small = nuts.sample(marginal.model, seed=seed, **run, **sample_kwargs)
+    elif density is not None:
+        small = laplace_density(density, marginal.model, run["draws"], run["chains"], seed,
+                                point_only=method == "map")
     else:
         small = laplace(marginal.model, run["draws"], run["chains"], seed,
                         point_only=method == "map", method=marginal.mode_optimizer)

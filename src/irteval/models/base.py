@@ -29,8 +29,8 @@ class Marginal:
     Laplace; :meth:`BaseModel.complete_marginal` turns its fit into the full posterior."""
 
     model: pm.Model
-    #: models with equal keys share one compiled nutpie sampler (new data swapped in)
-    cache_key: tuple | None = None
+    #: the same density in NumPy (:mod:`irteval.models.densities`), or None
+    density: object = None
     #: optimiser for MAP/Laplace on the marginal model
     mode_optimizer: str = "L-BFGS-B"
 
@@ -72,13 +72,25 @@ class FitSpec:
         """The NUTS backend to use when installed and the user names none."""
         return self.sampler
 
-    def no_mode_reason(self, marginal: bool) -> str | None:
-        """Why MAP/Laplace cannot run on this model (None: they can). ``marginal``: the fit
-        works on :meth:`marginal`."""
+    def no_mode_reason(self, marginal: bool, method: str) -> str | None:
+        """Why ``method`` (MAP or Laplace) cannot run on this model (None: it can).
+        ``marginal``: the fit works on :meth:`marginal`."""
         return None
 
-    def marginal(self) -> Marginal | None:
-        """An exact marginal form to fit instead (None: there is none for these data)."""
+    def marginal_mode(self) -> dict | None:
+        """For ``method="map"`` where the joint density has no mode: the posterior modes of
+        a form with some variables integrated out, {name: value} of every posterior variable
+        (None: the model has none)."""
+        return None
+
+    def density(self):
+        """The model's log density in NumPy (:mod:`irteval.models.densities`), which nutpie
+        and SciPy use without compiling anything (None: only the PyMC graph)."""
+        return None
+
+    def marginal(self, method="nuts") -> Marginal | None:
+        """An exact marginal form to fit with ``method`` instead (None: there is none for
+        these data, or it would be slower)."""
         return None
 
     def complete_marginal(self, marginal_idata, rng, point_only):

@@ -32,6 +32,7 @@ from .._validation import warn_user
 from ..data import Scores
 from ..exceptions import IdentificationWarning
 from .base import BaseModel
+from .densities import BradleyTerryDensity
 
 LIKELIHOODS = ("plackett_luce", "pairwise", "davidson")
 #: sd of the zero-sum normal prior on the strengths
@@ -94,6 +95,7 @@ class BradleyTerry(BaseModel):
     """The Bayesian EPP model (build it with :func:`bradley_terry`)."""
 
     family = "bradley_terry"
+    sampler = "nutpie"  # on the NumPy density (Davidson: PyMC's graph)
     mode_optimizer = "L-BFGS-B"  # the posterior is log-concave: quasi-Newton from any start
 
     def __init__(self, scores: Scores, *, likelihood="plackett_luce", reference=None,
@@ -143,6 +145,9 @@ class BradleyTerry(BaseModel):
                                         pairs["matches"] - pairs["wins_i"] - ties / 2, ties])
             pm.Multinomial("outcomes", n=matches, p=davidson_probabilities(diff, log_nu),
                            observed=outcomes.astype(np.int64), dims=("pair", "outcome"))
+
+    def density(self):
+        return None if self.likelihood == "davidson" else BradleyTerryDensity(self)
 
     def fit_attrs(self):
         return {"irteval_family": self.family, "irteval_model": "bradley_terry",

@@ -1,0 +1,86 @@
+"""Every NumPy density (irteval.models.densities, the collapsed 1PL's MarginalDensity) is the
+PyMC model it stands for: the same log density and gradient at random points, and a fit
+through it the same posterior as PyMC's NUTS on the graph (within Monte Carlo error)."""
+
+import numpy as np
+import pytest
+
+import irteval as ie
+
+from .conftest import quiet_fit, simulate
+from .test_bradley_terry import simulate as simulate_scores
+
+
+def _binary(discrimination, missing):
+    resp, _ = simulate(40, 7, discrimination=discrimination, missing=missing, seed=3)
+    return ie.models.onepl(resp, discrimination=discrimination)
+
+
+CASES = {
+    "1pl dense, missing": lambda: (_binary(False, 0.15), "density"),
+    "2pl dense, complete": lambda: (_binary(True, 0.0), "density"),
+    "2pl dense, missing": lambda: (_binary(True, 0.15), "density"),
+    "1pl collapsed, complete": lambda: (_binary(False, 0.0), "marginal"),
+    "1pl collapsed, missing": lambda: (_binary(False, 0.15), "marginal"),
+    "bt plackett-luce, missing": lambda: (
+        ie.models.bradley_terry(simulate_scores(12, 6, missing=0.2)[0]), "density"),
+    "bt pairwise": lambda: (
+        ie.models.bradley_terry(simulate_scores(12, 6)[0], likelihood="pairwise"), "density"),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_density_is_the_pymc_model(case):
+    model, kind = CASES[case]()
+    if kind == "marginal":
+        marginal = model.marginal("map")
+        density, graph = marginal.density, marginal.model
+    else:
+        density, graph = model.density(), model
+    fn = graph.logp_dlogp_function(ravel_inputs=True)
+    fn.set_extra_values({})
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        x = density.start() + 0.3 * rng.standard_normal(density.n_dim)
+        logp, grad = density.logp_grad(x)
+        ref_logp, ref_grad = fn(x)
+        assert logp == pytest.approx(ref_logp, abs=1e-6)
+        np.testing.assert_allclose(grad, ref_grad, atol=1e-6)
+
+
+@pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")
+def test_scattered_missing_cells_sample_the_dense_density_blocks_the_collapsed_one():
+    """The cost rule of OnePL._collapsible: MCAR cells give about one pattern per item."""
+    resp, _ = simulate(400, 10, missing=0.1, seed=2)
+    assert ie.models.onepl(resp).marginal("nuts") is None
+    assert ie.models.onepl(resp).marginal("map") is not None
+    wide = simulate(400, 10, seed=2)[0].to_wide(rows="item")
+    wide.iloc[:200, :3] = np.nan  # three models skipped the same half of the instances
+    block = ie.Responses.from_wide(wide, respondent="model", item="instance", rows="item")
+    assert ie.models.onepl(block).marginal("nuts") is not None
+
+
+@pytest.mark.parametrize("discrimination,missing", [(False, 0.15), (True, 0.0)])
+def test_nutpie_on_the_density_matches_pymc_nuts(discrimination, missing):
+    pytest.importorskip("nutpie")
+    resp, _ = simulate(40, 6, discrimination=discrimination, missing=missing, seed=4)
+    kwargs = dict(draws=600, tune=600, chains=2, random_seed=4, log_likelihood=False)
+    fast = quiet_fit(ie.models.onepl(resp, discrimination=discrimination), **kwargs)
+    ref = quiet_fit(ie.models.onepl(resp, discrimination=discrimination), sampler="pymc",
+                    **kwargs)
+    assert fast.attrs["irteval_method"] == "nuts:nutpie"
+    assert list(fast.posterior["theta"].dims) == list(ref.posterior["theta"].dims)
+    assert list(fast.posterior["respondent"].values) == list(resp.respondents)
+    for name in ("theta", "b"):
+        a, b = (idata.posterior[name] for idata in (fast, ref))
+        # difference of two posterior means, in units of its Monte Carlo standard error
+        se = np.sqrt(a.var(("chain", "draw")) / 300 + b.var(("chain", "draw")) / 300)
+        gap = abs(a.mean(("chain", "draw")) - b.mean(("chain", "draw"))) / se
+        assert float(gap.max()) < 4.5, name
+
+
+def test_map_with_missing_cells_goes_through_the_collapsed_model():
+    resp, truth = simulate(300, 60, missing=0.1, seed=6)
+    point = quiet_fit(ie.models.onepl(resp), method="map", random_seed=0, log_likelihood=False)
+    assert 0.5 < point.posterior["sigma_b"].item() < 2.5
+    assert np.corrcoef(point.posterior["b"].values.ravel(), truth["b"])[0, 1] > 0.95
