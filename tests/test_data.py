@@ -88,7 +88,7 @@ def test_bad_wide_input_names_the_problem():
         Responses.from_wide(ok, rows="models")
     with pytest.raises(TypeError, match="expected a pandas DataFrame"):
         Responses.from_wide(ok.to_numpy())
-    with pytest.raises(ValueError, match="kind='ordinal' is not supported"):
-        Responses.from_wide(ok, kind="ordinal")
+    with pytest.raises(ValueError, match="kind=.nominal. is not supported"):
+        Responses.from_wide(ok, kind="nominal")
     with pytest.raises(ValueError, match="index .* has 1 missing labels"):
         Responses.from_wide(ok.set_axis(["i1", None]), rows="item")

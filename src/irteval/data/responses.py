@@ -15,9 +15,10 @@ import pandas as pd
 
 from .._validation import (check_columns, check_frame, labelled_matrix, long_cells,
                            numeric_matrix, percent, plain)
+from .levels import ordinal_codes
 from .scaling import AIRT_NUDGE, TRANSFORMS, resolve_bounds, to_z
 
-KINDS = ("binary", "continuous")
+KINDS = ("binary", "continuous", "ordinal")
 
 
 @dataclass(frozen=True)
@@ -31,15 +32,19 @@ class Responses:
     item_idx, respondent_idx : ndarray of int
         Codes of each observed cell.
     values : ndarray
-        The observed value of each cell (0/1 for ``kind="binary"``).
+        The observed value of each cell (0/1 for ``kind="binary"``; for ``kind="ordinal"``
+        the level's code 0..C-1, ``levels[code]`` its label).
     item_name, respondent_name : str
         What items and respondents are in the user's words (``"instance"``, ``"model"``).
     kind : str
-        ``"binary"`` (0/1) or ``"continuous"`` (a performance within bounds).
+        ``"binary"`` (0/1), ``"continuous"`` (a performance within bounds) or ``"ordinal"``
+        (ordered performance levels, :mod:`irteval.data.levels`).
     lower, upper : ndarray or None
         Continuous: each item's bounds (:mod:`irteval.scaling`).
     transform, clip
         Continuous: how values map to the model scale :attr:`z`.
+    levels : ndarray or None
+        Ordinal: the ordered level labels (numbers).
     """
 
     items: pd.Index
@@ -54,17 +59,21 @@ class Responses:
     upper: np.ndarray | None = None
     transform: str | None = None
     clip: float | None = None
+    levels: np.ndarray | None = None
 
     # ------------------------------------------------------------------ constructors
     @classmethod
     def from_long(cls, df, *, respondent, item, value, kind="binary", bounds="column",
-                  transform="logit", clip=0.01):
+                  transform="logit", clip=0.01, levels=None, cuts=None, cut_rule="equal_width"):
         """Build from a long table with one row per (respondent, item) cell.
 
         Rows whose value is missing are left out (with a warning that counts them and says
         where they are); repeated cells must agree and are kept once (also with a warning).
         ``bounds``, ``transform`` and ``clip`` apply to ``kind="continuous"``: see
         :func:`irteval.scaling.resolve_bounds` and :func:`irteval.scaling.to_z`.
+        ``levels``, ``cuts`` and ``cut_rule`` apply to ``kind="ordinal"``: integer levels
+        (``levels=`` declares the ordered set), or continuous performances binned into
+        ``cuts`` levels by airt's rules (:func:`irteval.data.levels.ordinal_codes`).
         """
         check_frame(df)
         _check_kind(kind)
@@ -76,12 +85,13 @@ class Responses:
         return cls._from_codes(
             items, respondents, i_idx, r_idx, vals,
             item_name=item, respondent_name=respondent, kind=kind, value_name=value,
-            scale=(bounds, transform, clip),
+            scale=(levels, cuts, cut_rule) if kind == "ordinal" else (bounds, transform, clip),
         )
 
     @classmethod
     def from_wide(cls, df, *, respondent="respondent", item="item", rows="respondent",
-                  kind="binary", bounds="column", transform="logit", clip=0.01):
+                  kind="binary", bounds="column", transform="logit", clip=0.01, levels=None,
+                  cuts=None, cut_rule="equal_width"):
         """Build from a matrix: rows are respondents (or items with ``rows="item"``).
 
         Row labels come from the column named by ``respondent`` (or ``item``) when
@@ -90,7 +100,9 @@ class Responses:
         algorithms items) values are performances: ``bounds`` ("column", "global",
         ``(lo, hi)`` or {item: (lo, hi)}), ``transform`` ("logit", or "airt" for airt's
         preprocessing) and ``clip`` define the model scale :attr:`z`
-        (:mod:`irteval.scaling`).
+        (:mod:`irteval.scaling`). For ``kind="ordinal"`` values are integer levels
+        (``levels=`` declares the ordered set), or performances binned into ``cuts`` levels
+        (``cut_rule="equal_width"`` or ``"quantile"``: airt's ``make_polyIRT_data`` rules).
         """
         check_frame(df)
         _check_kind(kind)
@@ -113,8 +125,8 @@ class Responses:
             pd.Index(items, name=item, tupleize_cols=False),
             pd.Index(respondents, name=respondent, tupleize_cols=False), i_idx, p_idx,
             mat.ravel() if observed.all() else mat[r_idx, c_idx], item_name=item,
-            respondent_name=respondent, kind=kind,
-            value_name="the matrix", scale=(bounds, transform, clip),
+            respondent_name=respondent, kind=kind, value_name="the matrix",
+            scale=(levels, cuts, cut_rule) if kind == "ordinal" else (bounds, transform, clip),
         )
 
     @classmethod
@@ -145,6 +157,9 @@ class Responses:
                 )
             values = values.astype(np.int8)
             extra = {}
+        elif kind == "ordinal":
+            values, levels = ordinal_codes(values, *scale, value_name=value_name)
+            extra = {"levels": levels}
         else:
             bounds, transform, clip = scale
             if transform not in TRANSFORMS:
@@ -189,7 +204,8 @@ class Responses:
         if rows not in ("respondent", "item"):
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
         mat = np.full((self.n_items, self.n_respondents), np.nan)
-        mat[self.item_idx, self.respondent_idx] = self.values
+        mat[self.item_idx, self.respondent_idx] = (self.values if self.levels is None
+                                                   else self.levels[self.values])
         df = pd.DataFrame(mat, index=self.items, columns=self.respondents)
         return df if rows == "item" else df.T
 
@@ -198,7 +214,7 @@ class Responses:
         return pd.DataFrame({
             self.respondent_name: self.respondents[self.respondent_idx],
             self.item_name: self.items[self.item_idx],
-            "value": self.values,
+            "value": self.values if self.levels is None else self.levels[self.values],
         })
 
     def subset(self, items=None, respondents=None) -> Responses:
@@ -215,13 +231,15 @@ class Responses:
         cell = keep_i[self.item_idx] & keep_r[self.respondent_idx]
         new_i = np.cumsum(keep_i) - 1
         new_r = np.cumsum(keep_r) - 1
-        scale = None
+        scale, values = None, self.values[cell].astype(float)
+        if self.kind == "ordinal":
+            scale, values = (self.levels, None, None), self.levels[self.values[cell]]
         if self.kind == "continuous":
             bounds = pd.DataFrame({"lower": self.lower, "upper": self.upper}, index=self.items)
             scale = (bounds, self.transform, self.clip)
         return Responses._from_codes(
             self.items[keep_i], self.respondents[keep_r], new_i[self.item_idx[cell]],
-            new_r[self.respondent_idx[cell]], self.values[cell].astype(float),
+            new_r[self.respondent_idx[cell]], values,
             item_name=self.item_name, respondent_name=self.respondent_name, kind=self.kind,
             value_name="values", scale=scale,
         )
@@ -258,8 +276,9 @@ def _check_scale(values, item_idx, lower, upper, transform, clip, items, item_na
 
 
 def _fix(kind):
-    return ("convert them to 0/1 (correct = 1)" if kind == "binary"
-            else "performances must be numbers")
+    return {"binary": "convert them to 0/1 (correct = 1)",
+            "ordinal": "levels must be integers (or pass cuts= to bin performances)"}.get(
+                kind, "performances must be numbers")
 
 
 def _check_kind(kind):

@@ -1,0 +1,78 @@
+"""Ordered performance levels (polytomous AIRT): validation of integer levels, and airt's two
+rules (``make_polyIRT_data``) to bin continuous performances into levels.
+
+    equal_width: x' = (x - min) / (max - min) over the whole matrix, level k (1..C) holds
+                 x' in [(k-1)/C, k/C) (the top value goes to level C): airt's method 1;
+    quantile:    the same with the cut points at the global quantiles k/C of x: method 2.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import plain
+
+CUT_RULES = ("equal_width", "quantile")
+
+
+def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_name="values"):
+    """(codes 0..C-1, the C ordered level labels) of observed ``values``.
+
+    Without ``cuts`` the values must be integers; ``levels`` declares the ordered set (by
+    default every integer from the lowest to the highest value). Every declared level must
+    be used, and at least two. With ``cuts=C`` the values are continuous performances, binned
+    by ``cut_rule`` into levels 1..C (higher is better).
+    """
+    values = np.asarray(values, dtype=float)
+    if cuts is not None:
+        values = bin_performance(values, cuts, cut_rule)
+        levels = np.arange(1, cuts + 1) if levels is None else levels
+    whole = values == np.round(values)
+    if not whole.all():
+        raise ValueError(
+            f"{value_name} must be integer levels for kind='ordinal'; found {int((~whole).sum())} "
+            f"non-integers, e.g. {sorted(set(values[~whole].tolist()))[:5]}. Round them, or "
+            "pass cuts=C to bin continuous performances into C levels")
+    if levels is None:
+        levels = np.arange(values.min(), values.max() + 1)
+    levels = np.asarray(levels, dtype=float)
+    if len(np.unique(levels)) != len(levels) or np.any(np.diff(levels) <= 0):
+        raise ValueError(f"levels= must be increasing and distinct, got {levels.tolist()}")
+    outside = ~np.isin(values, levels)
+    if outside.any():
+        raise ValueError(
+            f"{int(outside.sum())} {value_name} are not among the declared levels "
+            f"{_show(levels)}, e.g. {sorted(set(values[outside].tolist()))[:5]}; add them to "
+            "levels= or fix the data")
+    unused = ~np.isin(levels, values)
+    if unused.any():
+        raise ValueError(
+            f"level(s) {_show(levels[unused])} of {_show(levels)} are used by no one: a level "
+            "no respondent reached has no threshold to estimate. Pass levels= without them "
+            "(e.g. levels=" + _show(levels[~unused]) + ") if they do not exist, or merge them "
+            "with a neighbour")
+    if len(levels) < 2:
+        raise ValueError(f"only one level ({_show(levels)}) is used: an ordinal model needs "
+                         "at least two; use kind='binary' or fewer cuts")
+    return np.searchsorted(levels, values).astype(np.int64), levels
+
+
+def bin_performance(values, cuts, cut_rule="equal_width"):
+    """Levels 1..``cuts`` of continuous performances by airt's rules (see the module)."""
+    if not isinstance(cuts, (int, np.integer)) or cuts < 2:
+        raise ValueError(f"cuts must be an integer >= 2 (the number of levels), got {cuts!r}")
+    if cut_rule not in CUT_RULES:
+        raise ValueError(f"cut_rule={cut_rule!r} is not one of {CUT_RULES}")
+    if cut_rule == "equal_width":
+        low, high = values.min(), values.max()
+        if high == low:
+            raise ValueError("every performance is the same: there is nothing to bin")
+        edges = low + (high - low) * np.arange(1, cuts) / cuts
+    else:
+        edges = np.quantile(values, np.arange(1, cuts) / cuts)
+    return np.searchsorted(edges, values, side="right") + 1.0
+
+
+def _show(levels):
+    return "[" + ", ".join(str(int(v)) if float(v).is_integer() else str(plain(v))
+                           for v in levels) + "]"
