@@ -38,9 +38,9 @@ def check_groups(idata, labels):
 
 
 @pytest.mark.parametrize("family", ["1pl", "1pl_missing", "2pl", "plackett_luce", "pairwise",
-                                    "davidson", "continuous"])
+                                    "davidson", "continuous", "polytomous"])
 def test_every_group_of_every_family_is_labelled(family):
-    wide = labelled_wide(continuous=family == "continuous")
+    wide = labelled_wide(continuous=family in ("continuous", "polytomous"))
     labels = set(wide.index) | set(wide.columns)
     if family in ("plackett_luce", "pairwise", "davidson"):
         scores = ie.Scores.from_wide(wide.T.astype(float), player="model", round="dataset")
@@ -48,6 +48,9 @@ def test_every_group_of_every_family_is_labelled(family):
     elif family == "continuous":
         model = ie.models.continuous_irt(ie.Responses.from_wide(
             wide, respondent="dataset", item="algorithm", kind="continuous"))
+    elif family == "polytomous":
+        model = ie.models.polytomous_irt(ie.Responses.from_wide(
+            wide, respondent="dataset", item="algorithm", kind="ordinal", cuts=3))
     else:
         if family == "1pl_missing":
             wide = wide.astype(float).mask(np.random.default_rng(1).random(wide.shape) < 0.1)
@@ -63,6 +66,8 @@ def test_every_group_of_every_family_is_labelled(family):
     if family == "continuous":
         lt = ie.latent_trait(idata, max_draws=10)
         assert set(lt.spectrum.index) == set(wide.index)
+        assert list(ie.algorithm_metrics(idata).index) == list(wide.columns)
+    if family == "polytomous":
         assert list(ie.algorithm_metrics(idata).index) == list(wide.columns)
 
 

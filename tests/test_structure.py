@@ -116,13 +116,15 @@ def fits():
               "2pl": ie.models.onepl(resp, discrimination=True),
               **{f"bt_{lik}": ie.models.bradley_terry(scores, likelihood=lik)
                  for lik in ("plackett_luce", "pairwise", "davidson")},
-              "continuous": ie.models.continuous_irt(perf)}
+              "continuous": ie.models.continuous_irt(perf),
+              "polytomous": ie.models.polytomous_irt(ie.Responses.from_wide(
+                  (wide * 3).round() + 1, kind="ordinal", levels=[1, 2, 3, 4]))}
     return {name: quiet_fit(model, **FAST, posterior_predictive=True)
             for name, model in models.items()}
 
 
 @pytest.mark.parametrize("name", ["1pl", "1pl_missing", "2pl", "bt_plackett_luce",
-                                  "bt_pairwise", "bt_davidson", "continuous"])
+                                  "bt_pairwise", "bt_davidson", "continuous", "polytomous"])
 def test_every_family_has_a_log_likelihood_and_a_posterior_predictive(fits, name):
     import matplotlib.pyplot as plt
 

@@ -203,6 +203,7 @@ FAMILIES = {
     "binary_irt": ("models.onepl", "difficulty"),
     "bradley_terry": ("models.bradley_terry", "leaderboard"),
     "continuous_irt": ("models.continuous_irt", "algorithm_metrics"),
+    "polytomous_irt": ("models.polytomous_irt", "algorithm_metrics"),
 }
 #: idata.attrs["irteval_model"] of fits written before the family was recorded
 _LEGACY = {"1pl": "binary_irt", "2pl": "binary_irt", "continuous_irt": "continuous_irt"}

@@ -28,6 +28,8 @@ from .inference import fit
 from .models.bradley_terry import PRIOR_SCALE as BT_PRIOR_SCALE
 from .models.continuous_irt import PRIORS as CONTINUOUS_PRIORS
 from .models.onepl import PRIORS as ONEPL_PRIORS
+from .models.polytomous_irt import PRIORS as POLYTOMOUS_PRIORS
+from .models.polytomous_irt import category_logp
 # continuous responses travel as y = logistic(z) on bounds (0, 1); with this clip the round
 # trip z -> y -> z is exact to 5e-4 for |z| <= Z_MAX (1 - y loses digits near y = 1)
 CONTINUOUS_CLIP = 1e-13
@@ -62,14 +64,16 @@ def draw_onepl_prior(n_items, n_respondents, rng, discrimination=False):
     return prior
 
 
-def simulate_onepl(n_items, n_respondents, rng, discrimination=False):
-    """A prior draw (:func:`draw_onepl_prior`) and complete binary responses
-    y_ij ~ Bernoulli(logistic(a_i (theta_j - b_i))) (a_i = 1 in the 1PL).
+def simulate_onepl(n_items, n_respondents, rng, discrimination=False, missing=0.0):
+    """A prior draw (:func:`draw_onepl_prior`) and binary responses
+    y_ij ~ Bernoulli(logistic(a_i (theta_j - b_i))) (a_i = 1 in the 1PL), each cell missing
+    with probability ``missing`` (completely at random).
     Returns (Responses, truth, redraws = 0: every matrix is accepted)."""
     truth = draw_onepl_prior(n_items, n_respondents, rng, discrimination)
     a = truth["a"][:, None] if discrimination else 1.0
     eta = a * (truth["theta"][None, :] - truth["b"][:, None])
     y = (rng.random(eta.shape) < 1 / (1 + np.exp(-eta))).astype(float)
+    y[rng.random(eta.shape) < missing] = np.nan
     wide = pd.DataFrame(y, index=[f"i{k}" for k in range(n_items)],
                         columns=[f"r{k}" for k in range(n_respondents)])
     return Responses.from_wide(wide, rows="item"), truth, 0
@@ -128,6 +132,49 @@ def simulate_continuous(n_datasets, n_algorithms, rng):
     return resp, truth, redraws
 
 
+def draw_polytomous_prior(n_datasets, n_algorithms, n_levels, rng, model="gpcm"):
+    """theta_i ~ N(0, 1), a_j ~ N(0, 2); GPCM: c_jv ~ N(0, 3); graded: c_j1 ~ N(0, 3) and
+    the gaps to the next intercepts ~ LogNormal(0, 1)."""
+    p = POLYTOMOUS_PRIORS
+    prior = {"theta": rng.normal(0.0, 1.0, n_datasets),
+             "a": rng.normal(0.0, p["a"], n_algorithms)}
+    if model == "gpcm":
+        prior["c"] = rng.normal(0.0, p["c"], (n_algorithms, n_levels - 1))
+    else:
+        first = rng.normal(0.0, p["c"], (n_algorithms, 1))
+        gaps = rng.lognormal(0.0, 1.0, (n_algorithms, n_levels - 2))
+        prior["c"] = np.concatenate([first, first + np.cumsum(gaps, axis=1)], axis=1)
+    return prior
+
+
+def simulate_polytomous(n_datasets, n_algorithms, n_levels, rng, model="gpcm", truth=None):
+    """Levels x_ij from the polytomous IRT at a prior draw (or at ``truth``: theta, a, c).
+
+    Data in which some algorithm does not reach its lowest or highest level are drawn again
+    (with new parameters when they come from the prior) and counted: the model keeps each
+    algorithm's observed range of levels, so only data that use every level of every
+    algorithm match the model simulated from. The rejection depends on the data alone, so the
+    ranks stay uniform. The truth gets the fit's reflection ((theta, a) -> (-theta, -a) when
+    sum(a) < 0) and thresholds d = c / a. Returns (Responses, truth, redraws)."""
+    redraws = 0
+    valid = np.ones((n_algorithms, n_levels), dtype=bool)
+    while True:
+        p = truth or draw_polytomous_prior(n_datasets, n_algorithms, n_levels, rng, model)
+        logp = category_logp(p["theta"], p["a"], p["c"], valid, model, xp=np)
+        cdf = np.cumsum(np.exp(logp), axis=-1)
+        x = (rng.random(cdf.shape[:-1] + (1,)) * cdf[..., -1:] > cdf).sum(axis=-1)
+        if (x.min(axis=0) == 0).all() and (x.max(axis=0) == n_levels - 1).all():
+            break
+        redraws += 1
+    flip = -1.0 if p["a"].sum() < 0 else 1.0
+    wide = pd.DataFrame(x + 1, index=[f"d{k}" for k in range(n_datasets)],
+                        columns=[f"a{k}" for k in range(n_algorithms)])
+    resp = Responses.from_wide(wide, respondent="dataset", item="algorithm", kind="ordinal")
+    out = {"theta": flip * p["theta"], "a": flip * p["a"], "c": p["c"],
+           "d": p["c"] / (flip * p["a"])[:, None]}
+    return resp, out, redraws
+
+
 # ---------------------------------------------------------------------- ranks
 def thin(n_draws, n_keep):
     """Indices of ``n_keep`` draws spread evenly over ``n_draws`` (every k-th draw)."""
@@ -149,7 +196,7 @@ def posterior_ranks(posterior, truth, n_keep, rng):
     out = {}
     for name, value in truth.items():
         draws = posterior[name].stack(sample=("chain", "draw")).transpose("sample", ...).values
-        ranks = np.atleast_1d(rank_of(value, draws[thin(len(draws), n_keep)], rng))
+        ranks = np.atleast_1d(rank_of(value, draws[thin(len(draws), n_keep)], rng)).ravel()
         if np.ndim(value) == 0:
             out[name] = int(ranks[0])
         else:
@@ -160,7 +207,8 @@ def posterior_ranks(posterior, truth, n_keep, rng):
 def simulate_and_rank(simulate, build, rng, n_keep=99, **fit_kwargs):
     """One SBC replicate: ``simulate(rng)`` -> (data, truth, redraws), NUTS on ``build(data)``
     through :func:`irteval.fit`, ranks of the truth among ``n_keep`` thinned draws.
-    Returns (ranks, diagnostics): divergences, max R-hat, min bulk/tail ESS, redraws, seconds.
+    Returns (ranks, diagnostics): divergences, max R-hat, min bulk/tail ESS, redraws, seconds,
+    the sampler that ran.
     The fit's convergence warnings are silenced: the diagnostics record them."""
     data, truth, redraws = simulate(rng)
     start = time.perf_counter()
@@ -170,7 +218,9 @@ def simulate_and_rank(simulate, build, rng, n_keep=99, **fit_kwargs):
                     progressbar=False, log_likelihood=False, **fit_kwargs)
     diagnostics = {key: idata.attrs[key]
                    for key in ("divergences", "max_rhat", "min_ess_bulk", "min_ess_tail")}
-    diagnostics.update(redraws=redraws, seconds=time.perf_counter() - start)
+    diagnostics.update(redraws=redraws, seconds=time.perf_counter() - start,
+                       sampler=idata.attrs["irteval_method"]
+                       + (" collapsed" if idata.attrs.get("collapsed") else ""))
     return posterior_ranks(idata.posterior, truth, n_keep, rng), diagnostics
 
 

@@ -1,4 +1,5 @@
-"""AIRT algorithm metrics (paper 3) from the posterior of the continuous IRT."""
+"""AIRT algorithm metrics (paper 3) from the posterior of the continuous or the polytomous
+IRT."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pandas as pd
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata
+from .._validation import check_idata, family_of
 
 #: the model families whose posteriors the AIRT summaries read
 FAMILIES = ("continuous_irt",)
@@ -25,9 +26,11 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
     and intervals of ``consistency`` = 1/|alpha| and ``difficulty_limit`` = -beta;
     medians and intervals of alpha, beta and gamma (``{name}_lower``, ``{name}_upper``).
     (beta = -tau/gamma is heavy-tailed when gamma is near 0; read its median and interval
-    rather than its mean.)"""
-    check_idata(idata, FAMILIES, "algorithm_metrics")
+    rather than its mean.) For the polytomous IRT see :func:`_polytomous_metrics`."""
+    check_idata(idata, (*FAMILIES, "polytomous_irt"), "algorithm_metrics")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    if family_of(idata) == "polytomous_irt":
+        return _polytomous_metrics(idata, prob, kind)
     draws = {v: stacked_draws(idata, v) for v in ("alpha", "beta", "gamma")}
     table = {v: draws[v].mean(axis=0) for v in ("alpha", "beta", "gamma")}
     table["p_anomalous"] = (draws["alpha"] < 0).mean(axis=0)
@@ -38,6 +41,28 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
     for v, d in derived.items():
         table[v] = np.median(d, axis=0)
         table[f"{v}_lower"], table[f"{v}_upper"] = _intervals.interval(d, prob, kind)
+    out = pd.DataFrame(table, index=pd.Index(idata.posterior["item"].values,
+                                             name=names(idata)[0]))
+    return _intervals.record(out, prob, kind)
+
+
+def _polytomous_metrics(idata, prob, kind):
+    """The polytomous IRT's metrics: mean ``a`` (discrimination), ``p_anomalous`` = P(a < 0),
+    posterior medians and intervals of ``consistency`` = 1/|a|, ``difficulty_limit`` =
+    -d of the item's top step (the threshold of its highest level, the paper's definition)
+    and ``difficulty_limit_first`` = -d_1 (the threshold out of its lowest level: the number
+    airt's vignette prints as the difficulty limit)."""
+    a = stacked_draws(idata, "a")
+    d = idata.posterior["d"].stack(sample=("chain", "draw")).transpose("sample", ...).values
+    top = np.isfinite(d[0]).sum(axis=1) - 1  # each item's last step
+    table = {"a": a.mean(axis=0), "p_anomalous": (a < 0).mean(axis=0)}
+    derived = {"a": a, "consistency": 1 / np.abs(a),
+               "difficulty_limit": -d[:, np.arange(d.shape[1]), top],
+               "difficulty_limit_first": -d[:, :, 0]}
+    for v, draws in derived.items():
+        key = "a_median" if v == "a" else v
+        table[key] = np.median(draws, axis=0)
+        table[f"{v}_lower"], table[f"{v}_upper"] = _intervals.interval(draws, prob, kind)
     out = pd.DataFrame(table, index=pd.Index(idata.posterior["item"].values,
                                              name=names(idata)[0]))
     return _intervals.record(out, prob, kind)

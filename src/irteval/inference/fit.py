@@ -112,8 +112,8 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
                target_accept=target_accept, progressbar=progressbar)
 
     # the NumPy density, where the model has one: nutpie (no compilation) and MAP/Laplace
-    density = (spec.density() if not sample_kwargs and (method != "nuts" or sampler == "nutpie")
-               else None)
+    density = (spec.density() if marginal is None and not sample_kwargs
+               and (method != "nuts" or sampler == "nutpie") else None)
     if marginal is not None:
         idata = _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs)
     elif method == "advi":
@@ -123,6 +123,9 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     elif method == "nuts":
         starts = (spec.start_points(chains, seeds.init)
                   if "initvals" not in sample_kwargs else None)
+        if sampler == "nutpie" and spec.nutpie_options:
+            options = sample_kwargs.setdefault("nuts_sampler_kwargs", {})
+            sample_kwargs["nuts_sampler_kwargs"] = {**spec.nutpie_options, **options}
         idata = nuts.sample(model, seed=seeds.sampling, starts=starts, init_seed=seeds.init,
                             **run, **sample_kwargs)
     elif method == "map" and (mode := spec.marginal_mode()) is not None:

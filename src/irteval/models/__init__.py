@@ -6,6 +6,7 @@ from .base import BaseModel
 from .bradley_terry import BradleyTerry, bradley_terry
 from .continuous_irt import ContinuousIRT, continuous_irt
 from .onepl import OnePL, onepl
+from .polytomous_irt import PolytomousIRT, polytomous_irt
 
-__all__ = ["BaseModel", "BradleyTerry", "ContinuousIRT", "OnePL", "bradley_terry",
-           "continuous_irt", "onepl"]
+__all__ = ["BaseModel", "BradleyTerry", "ContinuousIRT", "OnePL", "PolytomousIRT",
+           "bradley_terry", "continuous_irt", "onepl", "polytomous_irt"]

@@ -59,6 +59,8 @@ class FitSpec:
     sampler: ClassVar[str] = "pymc"
     #: optimiser for MAP/Laplace ("CG" from arbitrary starts, "L-BFGS-B" for log-concave ones)
     mode_optimizer: ClassVar[str] = "CG"
+    #: options for nutpie.sample when nutpie runs the PyMC graph (e.g. a low-rank mass matrix)
+    nutpie_options: ClassVar[dict] = {}
     #: variables whose R-hat and ESS are checked (None: all)
     diagnostic_vars: ClassVar[tuple[str, ...] | None] = None
     #: a minibatch model: only ADVI, no pointwise log-likelihood or predictive draws
