@@ -113,8 +113,11 @@ def test_prox_start_is_close_to_the_truth():
     assert np.corrcoef(start["theta"], theta)[0, 1] > 0.98
 
 
-def test_collapsed_diagnostics_check_one_item_per_count(small):
-    resp, _, idata = small
+def test_collapsed_diagnostics_check_one_item_per_count():
+    resp, _ = simulate(300, 8, seed=1)
+    idata = quiet_fit(ie.models.onepl(resp), draws=100, tune=200, chains=2, random_seed=1,
+                      log_likelihood=False)
+    assert idata.attrs["collapsed"] == 1
     counts = resp.to_wide(rows="item").sum(axis=1)
     assert idata.attrs["diagnostics_subset"] == f"item: {counts.nunique()} of {resp.n_items}"
 

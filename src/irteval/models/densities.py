@@ -12,7 +12,7 @@ point to start from), and ``names``, ``shapes`` and ``dims`` of the expanded var
 from __future__ import annotations
 
 import numpy as np
-from pymc.blocking import DictToArrayBijection
+from pymc.distributions.transforms import ZeroSumTransform
 
 LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
 LOG_HALF_NORMAL = np.log(2) - LOG_SQRT_2PI
@@ -76,18 +76,23 @@ def bernoulli_logit(sign, eta):
 
 
 class Layout:
-    """Where each value variable of a PyMC model sits in the raveled unconstrained vector."""
+    """Where each value variable of a PyMC model sits in the raveled unconstrained vector,
+    read from the model's dims without compiling anything (``model.initial_point`` compiles a
+    function: 0.6 s); the start is the unconstrained origin."""
 
     def __init__(self, model):
-        point = model.initial_point(0)
-        raveled = DictToArrayBijection.map({v.name: point[v.name] for v in model.value_vars})
         self.slices, self.shapes, start = {}, {}, 0
-        for name, shape, size, _ in raveled.point_map_info:
-            self.slices[name] = slice(start, start + size)
-            self.shapes[name] = shape
+        for value in model.value_vars:
+            rv = model.values_to_rvs[value]
+            shape = [len(model.coords[d]) for d in model.named_vars_to_dims.get(rv.name, ())]
+            if isinstance(model.rvs_to_transforms.get(rv), ZeroSumTransform):
+                shape[-1] -= 1  # one zero-sum axis, the last
+            size = int(np.prod(shape))
+            self.slices[value.name] = slice(start, start + size)
+            self.shapes[value.name] = tuple(shape)
             start += size
         self.n_dim = start
-        self.initial = raveled.data
+        self.initial = np.zeros(start)
 
     def take(self, x, name):
         value = x[self.slices[name]]
