@@ -1,6 +1,7 @@
 """Simulation-based calibration of the models (issue 7; Talts et al. 2018).
 
     python benchmarks/sbc.py --model all --sims 200 --seed 0 --out benchmarks/results/sbc
+    python benchmarks/sbc.py --model 1pl --sims 200 --out benchmarks/results/sbc/default
 
 Per replicate: parameters from the model's default prior, data from the model, NUTS through
 ``irteval.fit``, ranks of the true values among L = 99 evenly thinned draws
@@ -43,6 +44,8 @@ class Spec:
 MODELS = {
     "1pl": Spec(partial(cal.simulate_onepl, 30, 8), ie.models.onepl,
                 "30 items x 8 respondents"),
+    "1pl_missing": Spec(partial(cal.simulate_onepl, 30, 8, missing=0.15), ie.models.onepl,
+                        "30 items x 8 respondents, 15% of cells missing"),
     "2pl": Spec(partial(cal.simulate_onepl, 30, 8, discrimination=True),
                 partial(ie.models.onepl, discrimination=True), "30 items x 8 respondents"),
     "bt": Spec(partial(cal.simulate_bradley_terry, 6, 10), ie.models.bradley_terry,
@@ -53,7 +56,7 @@ MODELS = {
     "continuous": Spec(partial(cal.simulate_continuous, 40, 5), ie.models.continuous_irt,
                        "40 datasets x 5 algorithms"),
 }
-ALL = ("1pl", "2pl", "bt", "continuous", "bt_pairwise")
+ALL = ("1pl", "1pl_missing", "2pl", "bt", "continuous", "bt_pairwise")
 
 
 def variable(row):
@@ -74,7 +77,7 @@ def run_model(name, args):
     ranks, diagnostics = cal.run(spec.simulate, spec.build, args.sims, seed=args.seed,
                                  n_keep=N_KEEP, log=log, draws=args.draws, tune=args.tune,
                                  chains=args.chains, sampler=args.sampler)
-    diagnostics = diagnostics.assign(sampler=args.sampler, chains=args.chains, draws=args.draws,
+    diagnostics = diagnostics.assign(chains=args.chains, draws=args.draws,
                                      tune=args.tune)
     out = Path(args.out)
     ranks.to_csv(out / f"{name}_ranks.csv")
@@ -171,8 +174,9 @@ def main(argv=None):
     parser.add_argument("--draws", type=int, default=400, help="per chain")
     parser.add_argument("--tune", type=int, default=400)
     parser.add_argument("--chains", type=int, default=2)
-    parser.add_argument("--sampler", default="pymc",
-                        help="pymc (default: nutpie recompiles every model, slower here)")
+    parser.add_argument("--sampler", default=None,
+                        help="pymc, nutpie or numpyro (default: irteval's default for the "
+                             "model, the path users run)")
     parser.add_argument("--replot", action="store_true",
                         help="no fits: tables and plots from the ranks already in --out")
     args = parser.parse_args(argv)
