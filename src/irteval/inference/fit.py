@@ -129,7 +129,8 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         idata = nuts.sample(model, seed=seeds.sampling, starts=starts, init_seed=seeds.init,
                             **run, **sample_kwargs)
     elif method == "map" and (mode := spec.marginal_mode()) is not None:
-        idata = posterior_idata(model, {name: value[None] for name, value in mode.items()})
+        idata = posterior_idata(model, {name: np.asarray(value)[None, None]
+                                        for name, value in mode.items()})
     elif density is not None:
         idata = laplace_density(density, model, draws, chains, seeds.sampling,
                                 point_only=method == "map")

@@ -156,7 +156,7 @@ class OnePL(BaseModel):
         """The 2PL's MAP: EM with the abilities integrated out (:mod:`.onepl_em`)."""
         if not self.discrimination or self.is_minibatch:
             return None
-        return BinaryIRTEM(self).fit().draws(1, None, point_only=True)
+        return BinaryIRTEM(self).fit().mode()
 
     def marginal(self, method="nuts"):
         if not self._collapsible(method):
