@@ -56,9 +56,10 @@ def zerosum_logp(theta, sigma):
     return logp, -theta / sigma**2, ss / sigma**2 - (n - 1)
 
 
-def softplus(x):
-    """log(1 + e^x), stably (np.logaddexp is ten times slower)."""
-    return np.maximum(x, 0.0) + np.log1p(np.exp(-np.abs(x)))
+def softplus(x, xp=np):
+    """log(1 + e^x), stably (np.logaddexp is ten times slower); ``xp``: numpy or
+    pytensor.tensor."""
+    return xp.maximum(x, 0.0) + xp.log1p(xp.exp(-xp.abs(x)))
 
 
 def sigmoid(x):

@@ -25,6 +25,7 @@ import xarray as xr
 
 from ..data import Responses
 from .base import BaseModel
+from .densities import softplus
 
 MODELS = ("gpcm", "graded")
 #: prior scales: a_j ~ N(0, a), intercepts c ~ N(0, c)
@@ -47,15 +48,11 @@ def category_logp(theta, a, c, valid, model, xp=pt):
     # graded: P(x >= k) for k = 1..S from the ordered intercepts, then differences
     c = xp.where(valid[..., 1:], c, _CLOSED)
     u = eta[..., None] - c[..., None, :, :]  # (..., I, J, S)
-    log_ge = -_softplus(-u, xp)  # log P(x >= k)
+    log_ge = -softplus(-u, xp)  # log P(x >= k)
     zero = xp.zeros_like(u[..., :1])
     upper = xp.concatenate([zero, log_ge], axis=-1)  # log P(x >= k), k = 0..S
     lower = xp.concatenate([log_ge, zero - 2 * _CLOSED], axis=-1)  # log P(x >= k + 1)
     return upper + _log1mexp(lower - upper, xp)
-
-
-def _softplus(x, xp):
-    return xp.maximum(x, 0) + xp.log1p(xp.exp(-xp.abs(x)))
 
 
 def _log1mexp(x, xp):
