@@ -70,8 +70,8 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         Seeds every random step (sampling, initialisation, predictive draws).
     sampler : {"pymc", "nutpie", "numpyro"}, optional
         NUTS implementation; nutpie and numpyro must be installed. By default the model's
-        preference when installed (nutpie for the continuous IRT and the collapsed 1PL), else
-        PyMC.
+        preference when installed (nutpie for every model; on the model's NumPy density,
+        without compiling, where it has one), else PyMC.
     target_accept : float, optional
         NUTS target acceptance; by default the model's own (0.95 for the 2PL, 0.9 otherwise).
     log_likelihood : {"auto", True, False}
@@ -86,9 +86,9 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     advi_iterations : int
         Optimisation steps for ``method="advi"``.
     collapse : bool
-        Fit the model's exact marginal form when it has one (the 1PL on a complete matrix:
-        difficulties integrated out and drawn exactly afterwards, the same posterior far
-        faster). ``False`` works on the full model.
+        Fit the model's exact marginal form when it has one (the 1PL: difficulties
+        integrated out and drawn exactly afterwards, the same posterior; for NUTS only where
+        it is cheaper, see ``models/onepl.md``). ``False`` works on the full model.
     keep_warmup : bool
         Keep the warm-up draws (``warmup_posterior``, ``warmup_sample_stats``); dropped by
         default, as they mostly cost memory and disk.
