@@ -111,33 +111,14 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     run = dict(draws=draws, tune=tune, chains=chains, sampler=sampler,
                target_accept=target_accept, progressbar=progressbar)
 
-    # the NumPy density, where the model has one: nutpie (no compilation) and MAP/Laplace
-    density = (spec.density() if marginal is None and not sample_kwargs
-               and (method != "nuts" or sampler == "nutpie") else None)
     if marginal is not None:
         idata = _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs)
     elif method == "advi":
         idata = advi(model, draws * chains, advi_iterations, seeds.sampling, progressbar)
-    elif method == "nuts" and density is not None:
-        idata = nuts.sample_density(density, model, seed=seeds.sampling, **_without_sampler(run))
     elif method == "nuts":
-        starts = (spec.start_points(chains, seeds.init)
-                  if "initvals" not in sample_kwargs else None)
-        if sampler == "nutpie" and spec.nutpie_options:
-            options = sample_kwargs.setdefault("nuts_sampler_kwargs", {})
-            sample_kwargs["nuts_sampler_kwargs"] = {**spec.nutpie_options, **options}
-        idata = nuts.sample(model, seed=seeds.sampling, starts=starts, init_seed=seeds.init,
-                            **run, **sample_kwargs)
-    elif method == "map" and (mode := spec.marginal_mode()) is not None:
-        idata = posterior_idata(model, {name: np.asarray(value)[None, None]
-                                        for name, value in mode.items()})
-    elif density is not None:
-        idata = laplace_density(density, model, draws, chains, seeds.sampling,
-                                point_only=method == "map")
+        idata = _fit_nuts(spec, model, seeds, run, sample_kwargs)
     else:
-        start = spec.start_points(1, seeds.sampling)
-        idata = laplace(model, draws, chains, seeds.sampling, point_only=method == "map",
-                        method=spec.mode_optimizer, start_point=start and start.best)
+        idata = _fit_mode(spec, model, method, seeds, run, sample_kwargs)
 
     if not keep_warmup:
         for group in [g for g in idata.groups() if g.startswith("warmup_")]:
@@ -220,6 +201,38 @@ def pointwise_size(model):
 
 def _without_sampler(run):
     return {k: v for k, v in run.items() if k != "sampler"}
+
+
+def _fit_nuts(spec, model, seeds, run, sample_kwargs):
+    """NUTS: nutpie on the model's NumPy density where it has one (nothing to compile),
+    else the chosen sampler on the PyMC graph from the model's starting points."""
+    density = spec.density() if run["sampler"] == "nutpie" and not sample_kwargs else None
+    if density is not None:
+        return nuts.sample_density(density, model, seed=seeds.sampling, **_without_sampler(run))
+    starts = (spec.start_points(run["chains"], seeds.init)
+              if "initvals" not in sample_kwargs else None)
+    if run["sampler"] == "nutpie" and spec.nutpie_options:
+        options = sample_kwargs.setdefault("nuts_sampler_kwargs", {})
+        sample_kwargs["nuts_sampler_kwargs"] = {**spec.nutpie_options, **options}
+    return nuts.sample(model, seed=seeds.sampling, starts=starts, init_seed=seeds.init, **run,
+                       **sample_kwargs)
+
+
+def _fit_mode(spec, model, method, seeds, run, sample_kwargs):
+    """MAP or Laplace: the model's own marginal mode (the 2PL's EM) for MAP where it has one,
+    else L-BFGS on its NumPy density, else the optimiser on the PyMC graph."""
+    point_only = method == "map"
+    mode = spec.marginal_mode() if point_only else None
+    if mode is not None:
+        return posterior_idata(model, {name: np.asarray(value)[None, None]
+                                       for name, value in mode.items()})
+    density = None if sample_kwargs else spec.density()
+    if density is not None:
+        return laplace_density(density, model, run["draws"], run["chains"], seeds.sampling,
+                               point_only=point_only)
+    start = spec.start_points(1, seeds.sampling)
+    return laplace(model, run["draws"], run["chains"], seeds.sampling, point_only=point_only,
+                   method=spec.mode_optimizer, start_point=start and start.best)
 
 
 def _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs):
