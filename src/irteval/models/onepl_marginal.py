@@ -32,7 +32,8 @@ import pymc as pm
 import pytensor.tensor as pt
 from scipy.special import exprel
 
-from .densities import softplus, zerosum_backward, zerosum_forward
+from .densities import (log_half_normal, normal_logp, softplus, zerosum_backward,
+                        zerosum_forward, zerosum_logp)
 
 
 def z_grid(n_resp):
@@ -269,22 +270,15 @@ class MarginalDensity:
         pulled = share * sig.T  # (J, G)
         # d/db_g of the item part: -sum_k n_k r_k p_kg + sum_j A_jg sigmoid(theta_j - b_g)
         db = -(rows.row_count * rows.row_correct) @ post + pulled.sum(axis=0)
-        ss = float(theta @ theta)
-        logp = (-0.5 * (mu / p["mu_b"]) ** 2 - 0.5 * (sb / p["sigma_b"]) ** 2
-                - 0.5 * (st / p["sigma_theta"]) ** 2 + x[1] + x[2]
-                - 0.5 * ss / st**2 - (self.n_resp - 1) * np.log(st)
-                + rows.totals @ theta + item_part + self._constant())
-        g_theta = rows.totals - pulled.sum(axis=1) - theta / st**2
+        lp_mu, g_mu = normal_logp(mu, 0.0, p["mu_b"])
+        lp_sb, g_usb = log_half_normal(x[1], p["sigma_b"])
+        lp_st, g_ust = log_half_normal(x[2], p["sigma_theta"])
+        lp_theta, g_theta_prior, g_ust_theta = zerosum_logp(theta, st)
+        logp = lp_mu + lp_sb + lp_st + lp_theta + rows.totals @ theta + item_part
+        g_theta = rows.totals - pulled.sum(axis=1) + g_theta_prior
         grad = np.empty(self.n_dim)
-        grad[0] = -mu / p["mu_b"] ** 2 + db.sum()
-        grad[1] = sb * (db @ self.grid) - (sb / p["sigma_b"]) ** 2 + 1
-        grad[2] = ss / st**2 - (self.n_resp - 1) - (st / p["sigma_theta"]) ** 2 + 1
+        grad[0] = g_mu + db.sum()
+        grad[1] = sb * (db @ self.grid) + g_usb
+        grad[2] = g_ust + g_ust_theta
         grad[3:] = zerosum_forward(g_theta - g_theta.mean())
         return float(logp), grad
-
-    def _constant(self):
-        p = self.priors
-        half_normal = np.log(2) - 0.5 * np.log(2 * np.pi)
-        return (-0.5 * np.log(2 * np.pi) - np.log(p["mu_b"]) + 2 * half_normal
-                - np.log(p["sigma_b"]) - np.log(p["sigma_theta"])
-                - (self.n_resp - 1) * 0.5 * np.log(2 * np.pi))
