@@ -4,12 +4,15 @@ response models (recovery, reflection), and the AIRT metrics of their posteriors
 import warnings
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
 
 import irteval as ie
 from irteval import calibration as cal
+from irteval._draws import stacked_draws
+from irteval.models.polytomous_irt import category_logp
 
 #: airt's own levels, where the shared reference data sit beside the repository
 POLY = (Path(__file__).resolve().parents[2] / "shared" / "data" / "airt_classification"
@@ -92,6 +95,10 @@ def test_small_fit_keeps_labels_reflects_and_gives_metrics(model):
     rng = np.random.default_rng(3)
     truth = _truth(rng, 60, 5, 4)
     resp, truth, _ = cal.simulate_polytomous(60, 5, 4, rng, model=model, truth=truth)
+    wide = resp.to_wide()
+    wide.loc[wide.index[:3], "a1"] = np.nan  # missing cells
+    wide["a0"] = wide["a0"].clip(upper=3)  # a0 has three levels, the others four
+    resp = ie.Responses.from_wide(wide, respondent="dataset", item="algorithm", kind="ordinal")
     idata = _fit(resp, model=model, fit={"draws": 300, "tune": 400, "chains": 2})
     post = idata.posterior
     assert list(post["item"].values) == list(resp.items)
@@ -106,8 +113,60 @@ def test_small_fit_keeps_labels_reflects_and_gives_metrics(model):
     assert np.corrcoef(post["theta"].mean(("chain", "draw")), truth["theta"])[0, 1] > 0.7
     assert "x" in idata.log_likelihood and idata.log_likelihood["x"].dims[-2:] == (
         "respondent", "item")
-    with pytest.raises(ValueError, match="fit of irteval.models.polytomous_irt.*algorithm_metrics"):
-        ie.latent_trait(idata)  # not yet for levels: it says so and points to what works
+    _check_downstream(idata)
+
+
+def _check_downstream(idata):
+    """Goodness and effectiveness areas equal a per-draw, per-algorithm computation from the
+    paper's definitions; latent trait, portfolio and the category curves run with labels."""
+    goodness, effect = ie.model_goodness(idata, max_draws=50), ie.effectiveness(idata,
+                                                                                max_draws=50)
+    post, const = idata.posterior, idata.constant_data
+    level = const["level"].values
+    levels = np.asarray(idata.attrs["levels"])
+    low, high = const["lowest_level"].values, const["highest_level"].values
+    a, c, theta = (_thinned(idata, v) for v in ("a", "c", "theta"))
+    valid = np.arange(c.shape[-1] + 1)[None, :] <= (high - low)[:, None]
+    aucdf, aupec, mse = [], [], []
+    for s in range(len(a)):
+        logp = category_logp(theta[s], a[s], c[s], valid, idata.attrs["irteval_model"], xp=np)
+        pred = logp.argmax(axis=-1)
+        row = [], [], []
+        for j in range(len(low)):
+            seen = ~np.isnan(level[:, j])
+            x = np.searchsorted(levels, level[seen, j]) - low[j]
+            e, n = x - pred[seen, j], high[j] - low[j] + 1
+            grid = np.linspace(0, 1, n)
+            row[0].append(np.trapezoid([np.mean(np.abs(e) <= k) for k in range(n)], grid))
+            row[1].append(np.trapezoid([np.mean(pred[seen, j] >= n - 1 - k)
+                                        for k in range(n)], grid))
+            row[2].append(np.mean(e ** 2))
+            if s == 0:  # the actual effectiveness has no draws
+                auaec = np.trapezoid([np.mean(x >= n - 1 - k) for k in range(n)], grid)
+                assert np.isclose(effect["auaec"].iloc[j], auaec)
+        for out, values in zip((aucdf, aupec, mse), row):
+            out.append(values)
+    np.testing.assert_allclose(goodness["aucdf"], np.mean(aucdf, axis=0))
+    np.testing.assert_allclose(goodness["mse"], np.mean(mse, axis=0))
+    np.testing.assert_allclose(effect["aupec"], np.mean(aupec, axis=0))
+    assert list(goodness.index) == list(post["item"].values)
+    lt = ie.latent_trait(idata, max_draws=40)
+    table = ie.portfolio(lt)
+    assert set(table.index) == set(post["item"].values) and table["in_portfolio"].any()
+    assert lt.spectrum.index.name == "dataset"
+    axes = ie.plot_category_curves(idata, items=["a0", "a3"], max_draws=40)
+    assert [ax.get_title() for ax in axes.ravel()[:2]] == ["a0", "a3"]
+    assert len(axes.ravel()[0].lines) == 3 and len(axes.ravel()[1].lines) == 4
+    with pytest.raises(ValueError, match="unknown algorithms"):
+        ie.plot_category_curves(idata, items=["nope"])
+    with pytest.raises(ValueError, match="fit of irteval.models.continuous_irt"):
+        ie.loo_by_algorithm(idata)
+    plt.close("all")
+
+
+def _thinned(idata, name, max_draws=50):
+    """The thinned draws the summaries use (same seed)."""
+    return stacked_draws(idata, name, max_draws, 0)
 
 
 @pytest.mark.slow

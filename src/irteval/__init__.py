@@ -15,9 +15,9 @@ _warnings.filterwarnings("ignore", "\nArviZ is undergoing a major refactor", Fut
 
 from . import datasets, models, robustness
 from .airt import (LatentTrait, airt_curves, algorithm_metrics, effectiveness, latent_trait,
-                   loo_by_algorithm, model_goodness, plot_auaec_aupec, plot_crm_heatmap,
-                   plot_effectiveness, plot_goodness, plot_latent_trait, plot_strengths,
-                   portfolio)
+                   loo_by_algorithm, model_goodness, plot_auaec_aupec, plot_category_curves,
+                   plot_crm_heatmap, plot_effectiveness, plot_goodness, plot_latent_trait,
+                   plot_strengths, portfolio)
 from .compare import compare_models
 from .data import Responses, Scores
 from .epp import (PairwiseProbabilities, WaldTest, goodness_of_fit, leaderboard, mle_epp,
@@ -48,8 +48,9 @@ __all__ = [
     "win_probability",
     # portfolios
     "LatentTrait", "airt_curves", "algorithm_metrics", "effectiveness", "latent_trait",
-    "loo_by_algorithm", "model_goodness", "plot_auaec_aupec", "plot_crm_heatmap",
-    "plot_effectiveness", "plot_goodness", "plot_latent_trait", "plot_strengths", "portfolio",
+    "loo_by_algorithm", "model_goodness", "plot_auaec_aupec", "plot_category_curves",
+    "plot_crm_heatmap", "plot_effectiveness", "plot_goodness", "plot_latent_trait",
+    "plot_strengths", "portfolio",
     # robustness
     "robustness", "plot_dendrogram", "plot_scc",
     # results and warnings

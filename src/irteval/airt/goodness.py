@@ -15,6 +15,14 @@ p_ij = logistic(gamma_j (theta_i - beta_j)) (the scaled performance at the mean 
 airt computes its predictions as logistic((theta - b) / alpha) with its third column
 alpha = gamma, which matches its own density only when |gamma| ~ 1; here the prediction
 is the model's own.
+
+For the polytomous IRT (the paper's category definitions, airt's ``model_goodness_poly`` and
+``effectiveness_poly``), with x_ij in {0, ..., C_j - 1} the dataset's category on algorithm j
+and x^_ij the most probable category at theta_i: the goodness curve is the share of datasets
+with |x_ij - x^_ij| <= k at the points k / (C_j - 1), k = 0..C_j - 1, and the MSE that of
+x_ij - x^_ij (in categories); the effectiveness curves are the shares with x_ij (or
+x^_ij) >= C_j - 1 - k at the same points; areas by the trapezoid rule over those C_j points.
+The curves of all algorithms share the union of their points (each is linear in between).
 """
 
 from __future__ import annotations
@@ -27,8 +35,9 @@ from scipy.integrate import trapezoid
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata
+from .._validation import check_idata, family_of
 from ..models.continuous_irt import cell_logp, mean_z
+from ..models.polytomous_irt import category_logp
 from .metrics import FAMILIES, names
 
 THRESHOLDS = np.linspace(0, 1, 101)
@@ -47,7 +56,8 @@ def _predicted(idata, max_draws, random_seed):
 
 
 def _area(curve):
-    return trapezoid(curve, THRESHOLDS, axis=-1)
+    """Area under a (..., threshold) DataArray."""
+    return trapezoid(curve.values, curve["threshold"].values, axis=-1)
 
 
 def _share(mask, observed):
@@ -61,6 +71,8 @@ def airt_curves(idata, *, max_draws=200, random_seed=0) -> xr.Dataset:
     (actual effectiveness at tolerance = threshold, no sample dim), ``pec`` (predicted
     effectiveness) and ``mse`` (sample, item)."""
     check_idata(idata, FAMILIES, "airt_curves")
+    if family_of(idata) == "polytomous_irt":
+        return _category_curves(idata, max_draws, random_seed)
     actual = _scaled(idata)
     observed = ~np.isnan(actual)
     pred = _predicted(idata, max_draws, random_seed)
@@ -76,6 +88,59 @@ def airt_curves(idata, *, max_draws=200, random_seed=0) -> xr.Dataset:
         "pec": (("sample", "item", "threshold"), pec.transpose(0, 2, 1)),
         "mse": (("sample", "item"), np.nanmean(np.where(observed, resid, np.nan) ** 2, axis=1)),
     }, coords=coords, attrs={"item_name": names(idata)[0]})
+
+
+def _categories(idata):
+    """(observed category 0..C_j - 1 with 0 where missing, observed mask, C_j)."""
+    const = idata.constant_data
+    level = const["level"].values
+    observed = ~np.isnan(level)
+    levels = np.asarray(idata.attrs["levels"], dtype=float)
+    code = np.searchsorted(levels, np.where(observed, level, levels[0]))
+    low, high = const["lowest_level"].values, const["highest_level"].values
+    return np.where(observed, code - low, 0), observed, high - low + 1
+
+
+def _modal_categories(idata, n_categories, max_draws, random_seed):
+    """(sample, dataset, algorithm) most probable category at each drawn theta."""
+    draws = {v: stacked_draws(idata, v, max_draws, random_seed) for v in ("theta", "a", "c")}
+    valid = np.arange(n_categories.max())[None, :] < n_categories[:, None]
+    return np.stack([
+        category_logp(theta, a, c, valid, idata.attrs["irteval_model"], xp=np).argmax(axis=-1)
+        for theta, a, c in zip(draws["theta"], draws["a"], draws["c"])])
+
+
+def _category_curves(idata, max_draws, random_seed):
+    """:func:`airt_curves` of the polytomous IRT (module docstring)."""
+    actual, observed, n_cat = _categories(idata)
+    pred = _modal_categories(idata, n_cat, max_draws, random_seed)
+    k = np.arange(n_cat.max())
+    top = (n_cat - 1)[:, None] - k  # (algorithm, point): the category reached at tolerance k
+
+    def share(mask):  # (..., dataset, algorithm, point) -> (..., algorithm, point)
+        return (mask & observed[..., None]).sum(axis=-3) / observed.sum(axis=0)[:, None]
+
+    knots = {"cdf": share(np.abs(actual - pred)[..., None] <= k),
+             "aec": share(actual[..., None] >= top),
+             "pec": share(pred[..., None] >= top)}
+    # every algorithm's curve on the union of the points k / (C_j - 1), linear in between
+    points = [k[:c] / (c - 1) for c in n_cat]
+    grid = np.unique(np.round(np.concatenate(points), 12))
+    weights = [np.stack([np.interp(grid, p, e) for e in np.eye(len(p))], axis=1)
+               for p in points]  # (grid, C_j)
+
+    def on_grid(values):  # (..., algorithm, point) -> (..., algorithm, grid)
+        return np.stack([values[..., j, :len(w.T)] @ w.T for j, w in enumerate(weights)],
+                        axis=-2)
+
+    resid = np.where(observed, actual - pred, np.nan)
+    coords = {"item": idata.posterior["item"].values, "threshold": grid}
+    return xr.Dataset({
+        "cdf": (("sample", "item", "threshold"), on_grid(knots["cdf"])),
+        "aec": (("item", "threshold"), on_grid(knots["aec"])),
+        "pec": (("sample", "item", "threshold"), on_grid(knots["pec"])),
+        "mse": (("sample", "item"), np.nanmean(resid ** 2, axis=1)),
+    }, coords=coords, attrs={"item_name": names(idata)[0], "units": "categories"})
 
 
 def _curves(source, max_draws, random_seed):
@@ -97,7 +162,7 @@ def model_goodness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_s
     :func:`airt_curves`."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     curves = _curves(idata, max_draws, random_seed)
-    table = {**_summarise(_area(curves["cdf"].values), prob, kind, "aucdf"),
+    table = {**_summarise(_area(curves["cdf"]), prob, kind, "aucdf"),
              **_summarise(curves["mse"].values, prob, kind, "mse")}
     out = pd.DataFrame(table, index=pd.Index(curves["item"].values,
                                              name=curves.attrs["item_name"]))
@@ -112,8 +177,8 @@ def effectiveness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_se
     ``idata``: a fit, or its :func:`airt_curves`."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     curves = _curves(idata, max_draws, random_seed)
-    auaec = _area(curves["aec"].values)
-    aupec = _area(curves["pec"].values)
+    auaec = _area(curves["aec"])
+    aupec = _area(curves["pec"])
     table = {"auaec": auaec, **_summarise(aupec, prob, kind, "aupec"),
              **_summarise(np.abs(auaec - aupec), prob, kind, "abs_difference")}
     out = pd.DataFrame(table, index=pd.Index(curves["item"].values,
@@ -126,7 +191,7 @@ def loo_by_algorithm(idata) -> pd.DataFrame:
     ``elpd_loo`` and its ``se``, and the largest Pareto k (> 0.7: the estimate is unreliable
     for some cell of that algorithm). (``az.loo(idata)`` leaves out one dataset at a time,
     with its trait integrated out.)"""
-    check_idata(idata, FAMILIES, "loo_by_algorithm")
+    check_idata(idata, "continuous_irt", "loo_by_algorithm")
     post = idata.posterior
     mask = ~np.isnan(idata.constant_data["performance"].values)
     ll = cell_logp(idata.observed_data["z"].values,

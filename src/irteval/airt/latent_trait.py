@@ -6,10 +6,10 @@ Latent trait analysis, for a spectrum of dataset difficulties delta_i = -theta_i
 h_j = smoothing spline of algorithm j's performance over delta (:mod:`irteval.smoothing`),
 evaluated on ``n_grid`` points from min to max delta; at grid point g algorithm j is
 *strong* if h_j(g) >= max_k h_k(g) - epsilon and *weak* if h_j(g) <= min_k h_k(g) + epsilon
-(epsilon in performance units). Each dataset takes the flags of its nearest grid point;
-the latent trait occupancy LTO_j is the share of datasets where j is strong (with
-epsilon > 0 the shares can sum to more than 1). The portfolio is the set of algorithms
-with LTO > 0.
+(epsilon in performance units; for the polytomous IRT the performance is the level). Each
+dataset takes the flags of its nearest grid point; the latent trait occupancy LTO_j is the
+share of datasets where j is strong (with epsilon > 0 the shares can sum to more than 1).
+The portfolio is the set of algorithms with LTO > 0.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .. import _intervals
 from .._draws import stacked_draws
 from .._validation import check_idata, warn_user
 from ..parallel import map_draws
-from .metrics import FAMILIES, names
+from .metrics import FAMILIES, names, observed_performance
 from .smoothing import fit_curves
 
 
@@ -96,7 +96,7 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     item_name, resp_name = names(idata)
     algorithms = idata.posterior["item"].values
-    performance = idata.constant_data["performance"].values
+    performance = observed_performance(idata)
     theta = stacked_draws(idata, "theta", max_draws, random_seed)
     delta = -theta
     point = delta.mean(axis=0)

@@ -11,13 +11,20 @@ from .._draws import stacked_draws
 from .._validation import check_idata, family_of
 
 #: the model families whose posteriors the AIRT summaries read
-FAMILIES = ("continuous_irt",)
+FAMILIES = ("continuous_irt", "polytomous_irt")
 
 
 def names(idata):
     """(item name, respondent name) in the user's words ("algorithm", "dataset")."""
     attrs = idata.attrs
     return attrs.get("item_name", "item"), attrs.get("respondent_name", "respondent")
+
+
+def observed_performance(idata):
+    """(dataset, algorithm) observed performance, NaN where missing: the raw performance of
+    the continuous IRT, the level (the user's label) of the polytomous IRT."""
+    const = idata.constant_data
+    return const["level" if family_of(idata) == "polytomous_irt" else "performance"].values
 
 
 def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFrame:
@@ -27,7 +34,7 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
     medians and intervals of alpha, beta and gamma (``{name}_lower``, ``{name}_upper``).
     (beta = -tau/gamma is heavy-tailed when gamma is near 0; read its median and interval
     rather than its mean.) For the polytomous IRT see :func:`_polytomous_metrics`."""
-    check_idata(idata, (*FAMILIES, "polytomous_irt"), "algorithm_metrics")
+    check_idata(idata, FAMILIES, "algorithm_metrics")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     if family_of(idata) == "polytomous_irt":
         return _polytomous_metrics(idata, prob, kind)

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib import colormaps
 from matplotlib.colors import PowerNorm
+from matplotlib.lines import Line2D
 from scipy.integrate import trapezoid
 
 from .. import _intervals
+from .._draws import stacked_draws
 from .._validation import check_idata
 from ..models.continuous_irt import mean_z
+from ..models.polytomous_irt import category_logp
 from ..plotting import HIGHLIGHT, ensure_axes, label_line_ends, label_points, panels
 from .goodness import _curves, effectiveness
 from .latent_trait import LatentTrait
-from .metrics import FAMILIES
 
 
 def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n=121):
@@ -21,12 +24,9 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
     |gamma / alpha|) per algorithm at the posterior means (the paper's Fig. 10): a
     discriminating algorithm is a narrow rising band, an anomalous one falls, a
     non-discriminating one is flat and wide. Returns the array of Axes."""
-    check_idata(idata, FAMILIES, "plot_crm_heatmap")
+    check_idata(idata, "continuous_irt", "plot_crm_heatmap")
     post = idata.posterior
-    names = list(post["item"].values) if algorithms is None else list(algorithms)
-    unknown = [a for a in names if a not in post["item"].values]
-    if unknown:
-        raise ValueError(f"unknown algorithms {unknown[:5]}")
+    names = _chosen(post, algorithms)
     tau, lam, s = (post[v].mean(("chain", "draw")).sel(item=names).values
                    for v in ("tau", "lam", "s"))
     z_obs = idata.observed_data["z"].values
@@ -49,6 +49,66 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
     flat[0].figure.colorbar(image, ax=list(flat[:len(names)]), label="density f(z | theta)",
                             shrink=0.6)
     return axes
+
+
+def _chosen(post, algorithms):
+    """The algorithms to draw (all when None), refusing unknown labels."""
+    names = list(post["item"].values) if algorithms is None else list(algorithms)
+    unknown = [a for a in names if a not in post["item"].values]
+    if unknown:
+        raise ValueError(f"unknown algorithms {unknown[:5]}; the fit has "
+                         f"{list(post['item'].values[:10])}")
+    return names
+
+
+def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n=121,
+                         ci_prob=None, ci_kind=None, max_draws=200, random_seed=0):
+    """Category response curves of the polytomous IRT, P(x_ij = k | theta) per algorithm
+    (``items``: labels, default all): posterior mean over ``max_draws`` draws with its
+    interval band, one colour per level (the user's labels, light = low, dark = high). An
+    anomalous algorithm (a < 0) reaches its top level on the hardest datasets. Returns the
+    array of Axes."""
+    check_idata(idata, "polytomous_irt", "plot_category_curves")
+    prob, kind = _intervals.resolve(ci_prob, ci_kind)
+    post, const = idata.posterior, idata.constant_data
+    names = _chosen(post, items)
+    where = [list(post["item"].values).index(name) for name in names]
+    a, c = (stacked_draws(idata, v, max_draws, random_seed)[:, where] for v in ("a", "c"))
+    low = const["lowest_level"].values[where]
+    high = const["highest_level"].values[where]
+    valid = np.arange(c.shape[-1] + 1)[None, :] <= (high - low)[:, None]
+    theta = np.linspace(*theta_range, n)
+    probs = np.exp(category_logp(np.broadcast_to(theta, (len(a), n)), a, c, valid,
+                                 idata.attrs["irteval_model"], xp=np))  # (sample, n, J, K)
+    lower, upper = _intervals.interval(probs, prob, kind)
+    levels = list(idata.attrs["levels"])
+    colours = colormaps["viridis"](np.linspace(0.9, 0.1, len(levels)))
+    if axes is None:
+        axes = panels(len(names), width=3, sharex=True, sharey=True)
+    flat = np.ravel(axes)
+    for j, (ax, name) in enumerate(zip(flat, names)):
+        for k in range(high[j] - low[j] + 1):
+            code = low[j] + k
+            ax.fill_between(theta, lower[:, j, k], upper[:, j, k], color=colours[code],
+                            alpha=0.25, lw=0)
+            ax.plot(theta, probs[:, :, j, k].mean(axis=0), color=colours[code], lw=1.6,
+                    label=f"{levels[code]:g}")
+        ax.set_title(str(name), fontsize="small")
+        ax.set_ylim(-0.02, 1.02)
+    figure = flat[0].figure
+    figure.supxlabel("theta (dataset easiness)")
+    figure.supylabel("P(level | theta)")
+    handles = [_line_handle(colour) for colour in colours]
+    figure.legend(handles, [f"{v:g}" for v in levels], title="level", loc="outside right",
+                  fontsize="small")
+    figure.suptitle(f"category response curves ({_intervals.label(prob, kind)} bands)",
+                    fontsize="medium")
+    return axes
+
+
+def _line_handle(colour):
+    """A legend handle: a line of ``colour``."""
+    return Line2D([], [], color=colour, lw=2)
 
 
 def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=(0, 1)):

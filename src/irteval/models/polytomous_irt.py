@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 import pymc as pm
+import pytensor
 import pytensor.tensor as pt
 import xarray as xr
 
@@ -106,6 +107,11 @@ class PolytomousIRT(BaseModel):
         self.priors = {"a": prior_a, "c": prior_c}
         self.low, self.valid = low, valid
         pm.Data("lowest_level", low, dims="item")
+        pm.Data("highest_level", high, dims="item")
+        # the observed level labels, for the downstream analyses (NaN = missing; registered
+        # directly, as pm.Data refuses NaN)
+        level = np.where(mask > 0, r.levels[codes], np.nan)
+        self.register_data_var(pytensor.shared(level, "level"), dims=("respondent", "item"))
         theta = pm.Normal("theta", 0.0, 1.0, dims="respondent")
         a = pm.Normal("a", 0.0, prior_a, dims="item")
         if model == "gpcm":
