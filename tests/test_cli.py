@@ -236,3 +236,30 @@ def test_portfolio_command(tmp_path, capsys):
     assert main(["portfolio", str(path), "--bounds", "zero,one", "--out", str(out),
                  "--overwrite"]) == 2
     assert "--bounds" in capsys.readouterr().err
+
+
+def test_portfolio_command_on_levels(tmp_path, capsys):
+    """--cuts bins the performances with airt's rule and fits the polytomous IRT."""
+    from .test_continuous import simulate_airt
+
+    wide, _ = simulate_airt(n=60, n_items=4, n_negative=1, seed=2)
+    path = tmp_path / "perf.csv"
+    wide.to_csv(path)
+    out = tmp_path / "levels"
+    assert main(["portfolio", str(path), "--cuts", "3", "--out", str(out), "--draws", "200",
+                 "--tune", "300", "--chains", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "ordinal" in printed and "difficulty_limit_first" in printed
+    metrics = pd.read_csv(out / "algorithm_metrics.csv", index_col=0)
+    assert list(metrics.index) == list(wide.columns) and metrics.index.name == "algorithm"
+    assert metrics.loc["algo3", "p_anomalous"] > 0.9
+    assert written(out) == sorted(outputs.files("portfolio_levels"))
+    idata = az.from_netcdf(out / "posterior.nc")
+    assert idata.attrs["irteval_family"] == "polytomous_irt"
+    assert list(idata.attrs["levels"]) == [1, 2, 3]
+    goodness = pd.read_csv(out / "goodness.csv", index_col=0)
+    np.testing.assert_allclose(ie.model_goodness(idata)["aucdf"], goodness["aucdf"],
+                               atol=1e-3)  # the file's posterior is stored in 16 bits
+    with pytest.raises(SystemExit):
+        main(["portfolio", str(path), "--cuts", "1", "--out", str(out)])
+    assert "--cuts: must be at least 2" in capsys.readouterr().err

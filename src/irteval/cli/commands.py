@@ -29,7 +29,8 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
                        perturbed, with intervals), p_hardest.csv, scc.nc, posterior.nc and
                        plots, and taxonomy.csv, co_assignment.csv and dendrogram.png
   irteval portfolio    which algorithms belong in a portfolio (continuous IRT, AIRT) from a
-                       CSV of performances per dataset and algorithm; writes
+                       CSV of performances per dataset and algorithm (--levels or --cuts C:
+                       the polytomous IRT on ordered levels); writes
                        algorithm_metrics.csv (P(anomalous), consistency, difficulty limit),
                        portfolio.csv (latent trait occupancy, P(in portfolio)), spectrum.csv,
                        goodness.csv, posterior.nc and plots
@@ -49,6 +50,7 @@ examples:
   irteval leaderboard times.csv --player solver --round problem --score seconds --lower-is-better
   irteval robustness --dataset optdigits letter wall_robot_navigation
   irteval portfolio perf.csv --respondent dataset --bounds 0,1   # a row per dataset
+  irteval portfolio perf.csv --cuts 5           # performances binned into 5 levels (GPCM)
   irteval robustness --csv data.csv --target class --nominal colour,shape
 """
 
@@ -83,6 +85,8 @@ def outputs(args):
         return [*(out / name / f for name in names
                   for f in files("robustness_difficulty", "scc")),
                 *(out / f for f in files("taxonomy"))]
+    if args.command == "portfolio" and (args.levels or args.cuts is not None):
+        return [out / f for f in files("portfolio_levels")]
     return [out / f for f in files(args.command)]
 
 

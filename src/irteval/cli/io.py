@@ -131,6 +131,16 @@ def undecodable_line(path):
 
 
 def read_performance(args):
+    """Continuous performances, or ordered levels with --levels / --cuts."""
+    if getattr(args, "levels", False) or getattr(args, "cuts", None) is not None:
+        try:
+            return read_responses(args, args.performance, kind="ordinal", cuts=args.cuts,
+                                  cut_rule=args.cut_rule)
+        except ValueError as err:
+            if "cuts=C" not in str(err):
+                raise
+            raise ValueError(f"{err} (on the command line: --cuts C instead of "
+                             "--levels)") from err
     bounds = args.bounds
     if bounds not in ("column", "global"):
         try:

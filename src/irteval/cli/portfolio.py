@@ -1,4 +1,5 @@
-"""``irteval portfolio``: which algorithms belong in a portfolio (continuous IRT, AIRT)."""
+"""``irteval portfolio``: which algorithms belong in a portfolio (AIRT: the continuous IRT, or
+the polytomous IRT on ordered levels with ``--levels`` / ``--cuts``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ def add_parser(sub):
                           description="Continuous IRT (AIRT) of algorithms (items) on datasets "
                                       "(respondents) from a wide CSV (a row per dataset, a "
                                       "column per algorithm) or a long one. Higher must be "
-                                      "better: transform run times first, e.g. 1 / (t + 1).")
+                                      "better: transform run times first, e.g. 1 / (t + 1). "
+                                      "With --levels (integer levels) or --cuts C (performances "
+                                      "binned into C levels) the polytomous IRT (GPCM) instead.")
     port.add_argument("performance", type=Path, help="CSV file of performances")
     port.add_argument("--format", choices=["auto", "long", "wide"], default="auto",
                       help="auto (default): long if the --value column exists, else wide")
@@ -34,15 +37,27 @@ def add_parser(sub):
     port.add_argument("--clip", type=float, default=0.01,
                       help="logit transform: scaled values are clipped to [clip, 1 - clip] "
                            "(default 0.01)")
+    port.add_argument("--levels", action="store_true",
+                      help="the values are ordered integer levels: fit the polytomous IRT")
+    port.add_argument("--cuts", type=io.at_least(2, int),
+                      help="bin the performances into CUTS levels (airt's rule, see "
+                           "--cut-rule) and fit the polytomous IRT")
+    port.add_argument("--cut-rule", choices=["equal_width", "quantile"], default="equal_width",
+                      help="--cuts: equal-width bins after global min-max scaling (default) "
+                           "or global quantiles")
+    port.add_argument("--model", choices=["gpcm", "graded"], default="gpcm",
+                      help="polytomous IRT: generalised partial credit (default) or graded "
+                           "response")
     port.add_argument("--epsilon", type=io.at_least(0.0, float), default=0.01,
-                      help="performance within epsilon of the best counts as strong (0.01)")
+                      help="performance (levels: level) within epsilon of the best counts as "
+                           "strong (0.01)")
     io.add_fit_options(port)
     return port
 
 
 def report(perf, args, out, epsilon=0.01):
-    """Fit the continuous IRT, print the metrics, portfolio and goodness tables, write the
-    outputs."""
+    """Fit the continuous IRT (the polytomous one for levels), print the metrics, portfolio
+    and goodness tables, write the outputs."""
     from .. import models
     from ..airt import (
         airt_curves,
@@ -51,6 +66,7 @@ def report(perf, args, out, epsilon=0.01):
         latent_trait,
         model_goodness,
         plot_auaec_aupec,
+        plot_category_curves,
         plot_crm_heatmap,
         plot_effectiveness,
         plot_goodness,
@@ -60,11 +76,22 @@ def report(perf, args, out, epsilon=0.01):
     )
 
     print(perf)
-    idata = io.fit(models.continuous_irt(perf), args)
+    metrics_note = "posterior means; consistency and difficulty limits as medians"
+    if perf.kind == "ordinal":
+        idata = io.fit(models.polytomous_irt(perf, model=getattr(args, "model", "gpcm")), args)
+        cols = ["a", "p_anomalous", "consistency", "difficulty_limit", "difficulty_limit_first"]
+        metrics_note += ("; difficulty_limit = -d of the top level, difficulty_limit_first = "
+                         "-d of the first step (what airt prints)")
+        report_name, heatmap = "portfolio_levels", "category_curves.png"
+        plot_model = plot_category_curves
+    else:
+        idata = io.fit(models.continuous_irt(perf), args)
+        cols = ["alpha", "beta_median", "gamma", "p_anomalous", "consistency",
+                "difficulty_limit"]
+        metrics_note += ", as beta is heavy-tailed"
+        report_name, heatmap, plot_model = "portfolio", "crm_heatmap.png", plot_crm_heatmap
     metrics = algorithm_metrics(idata)
-    cols = ["alpha", "beta_median", "gamma", "p_anomalous", "consistency", "difficulty_limit"]
-    print("\nalgorithm metrics (posterior means; beta, consistency and difficulty limit as "
-          "medians, as beta is heavy-tailed):")
+    print(f"\nalgorithm metrics ({metrics_note}):")
     print(metrics[cols].round(3).to_string())
     lt = latent_trait(idata, epsilon=epsilon)
     board = portfolio(lt)
@@ -77,7 +104,7 @@ def report(perf, args, out, epsilon=0.01):
     print("\ngoodness of fit (AUCDF: 1 = perfect) and effectiveness (AUAEC actual, AUPEC "
           "predicted):")
     print(goodness[["aucdf", "mse", "auaec", "aupec"]].round(3).to_string())
-    writer = Writer(out, "portfolio")
+    writer = Writer(out, report_name)
     writer.table("algorithm_metrics.csv", metrics)
     writer.table("portfolio.csv", board)
     writer.table("spectrum.csv", lt.spectrum)
@@ -88,6 +115,5 @@ def report(perf, args, out, epsilon=0.01):
         "goodness.png": partial(plot_goodness, curves),
         "effectiveness.png": partial(plot_effectiveness, curves),
         "auaec_aupec.png": partial(plot_auaec_aupec, effect)})
-    io.save_figure(writer.path("crm_heatmap.png"), plot_crm_heatmap(idata).ravel()[0].figure,
-                   dpi=80)
+    io.save_figure(writer.path(heatmap), plot_model(idata).ravel()[0].figure, dpi=80)
     print(f"\n{writer.summary()}")

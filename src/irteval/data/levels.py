@@ -45,6 +45,12 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
             f"{_show(levels)}, e.g. {sorted(set(values[outside].tolist()))[:5]}; add them to "
             "levels= or fix the data")
     unused = ~np.isin(levels, values)
+    if unused.any() and cuts is not None:
+        raise ValueError(
+            f"binning into {cuts} levels ({cut_rule}) left level(s) {_show(levels[unused])} "
+            "empty: a level no respondent reached has no threshold to estimate. Use fewer "
+            "cuts (cuts= / --cuts), or cut_rule='quantile' (--cut-rule quantile) for levels "
+            "of equal size")
     if unused.any():
         raise ValueError(
             f"level(s) {_show(levels[unused])} of {_show(levels)} are used by no one: a level "
