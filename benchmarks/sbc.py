@@ -55,8 +55,10 @@ MODELS = {
                         "6 players x 10 rounds, pairwise (composite) likelihood"),
     "continuous": Spec(partial(cal.simulate_continuous, 40, 5), ie.models.continuous_irt,
                        "40 datasets x 5 algorithms"),
+    "polytomous": Spec(partial(cal.simulate_polytomous, 40, 4, 4), ie.models.polytomous_irt,
+                       "40 datasets x 4 algorithms, 4 levels, GPCM"),
 }
-ALL = ("1pl", "1pl_missing", "2pl", "bt", "continuous", "bt_pairwise")
+ALL = ("1pl", "1pl_missing", "2pl", "bt", "continuous", "bt_pairwise", "polytomous")
 
 
 def variable(row):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import irteval as ie
+from irteval import calibration as cal
 
 from .conftest import quiet_fit, simulate
 from .test_bradley_terry import simulate as simulate_scores
@@ -14,6 +15,16 @@ from .test_bradley_terry import simulate as simulate_scores
 def _binary(discrimination, missing):
     resp, _ = simulate(40, 7, discrimination=discrimination, missing=missing, seed=3)
     return ie.models.onepl(resp, discrimination=discrimination)
+
+
+def _gpcm():
+    """Missing cells, and one algorithm with fewer levels than the others."""
+    rng = np.random.default_rng(5)
+    wide = cal.simulate_polytomous(30, 4, 4, rng)[0].to_wide()
+    wide.iloc[:4, 1] = np.nan
+    wide["a0"] = wide["a0"].clip(upper=3)
+    resp = ie.Responses.from_wide(wide, respondent="dataset", item="algorithm", kind="ordinal")
+    return ie.models.polytomous_irt(resp)
 
 
 CASES = {
@@ -26,6 +37,7 @@ CASES = {
         ie.models.bradley_terry(simulate_scores(12, 6, missing=0.2)[0]), "density"),
     "bt pairwise": lambda: (
         ie.models.bradley_terry(simulate_scores(12, 6)[0], likelihood="pairwise"), "density"),
+    "gpcm, missing, uneven levels": lambda: (_gpcm(), "density"),
 }
 
 
@@ -74,6 +86,21 @@ def test_nutpie_on_the_density_matches_pymc_nuts(discrimination, missing):
     for name in ("theta", "b"):
         a, b = (idata.posterior[name] for idata in (fast, ref))
         # difference of two posterior means, in units of its Monte Carlo standard error
+        se = np.sqrt(a.var(("chain", "draw")) / 300 + b.var(("chain", "draw")) / 300)
+        gap = abs(a.mean(("chain", "draw")) - b.mean(("chain", "draw"))) / se
+        assert float(gap.max()) < 4.5, name
+
+
+@pytest.mark.slow
+def test_nutpie_on_the_gpcm_density_matches_the_graph():
+    pytest.importorskip("nutpie")
+    model = _gpcm()
+    kwargs = dict(draws=600, tune=600, chains=2, random_seed=4, log_likelihood=False)
+    fast = quiet_fit(model, **kwargs)
+    ref = quiet_fit(model.copy(), sampler="pymc", **kwargs)
+    assert fast.attrs["irteval_method"] == "nuts:nutpie"
+    for name in ("theta", "a", "c"):
+        a, b = (idata.posterior[name] for idata in (fast, ref))
         se = np.sqrt(a.var(("chain", "draw")) / 300 + b.var(("chain", "draw")) / 300)
         gap = abs(a.mean(("chain", "draw")) - b.mean(("chain", "draw"))) / se
         assert float(gap.max()) < 4.5, name

@@ -2,12 +2,14 @@
 response models (recovery, reflection), and the AIRT metrics of their posteriors."""
 
 import warnings
+from functools import partial
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 import irteval as ie
 from irteval import calibration as cal
@@ -185,3 +187,21 @@ def test_gpcm_recovers_the_truth():
     share = np.concatenate(inside).mean()
     assert 0.84 <= share <= 0.96, share
     assert (ie.algorithm_metrics(idata).loc[["a10", "a11"], "p_anomalous"] > 0.95).all()
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_sbc_gpcm_on_the_default_path_is_uniform():
+    """20 replicates, 30 datasets x 3 algorithms with 3 levels from the prior, the path users
+    run (nutpie on the NumPy GPCM density); L = 49, a chi-square test per entry (Holm) and
+    the ranks of theta, a and c pooled per variable (5 bins). The 200-replicate run is in
+    benchmarks/results/sbc/default (polytomous_*)."""
+    n_keep = 49
+    ranks, diagnostics = cal.run(partial(cal.simulate_polytomous, 30, 3, 3),
+                                 ie.models.polytomous_irt, 20, seed=6, n_keep=n_keep,
+                                 draws=250, tune=300, chains=2)
+    assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
+    assert cal.uniformity_table(ranks, n_keep)["p_holm"].min() > 0.001
+    for name in ("theta", "a", "c"):
+        block = ranks[[col for col in ranks.columns if col.startswith(f"{name}[")]].to_numpy()
+        pooled = np.bincount(block.ravel() * 5 // (n_keep + 1), minlength=5)
+        assert stats.chisquare(pooled).pvalue > 0.001, (name, pooled)

@@ -208,7 +208,8 @@ def _fit_nuts(spec, model, seeds, run, sample_kwargs):
     else the chosen sampler on the PyMC graph from the model's starting points."""
     density = spec.density() if run["sampler"] == "nutpie" and not sample_kwargs else None
     if density is not None:
-        return nuts.sample_density(density, model, seed=seeds.sampling, **_without_sampler(run))
+        return nuts.sample_density(density, model, seed=seeds.sampling, **_without_sampler(run),
+                                   options=spec.nutpie_options)
     starts = (spec.start_points(run["chains"], seeds.init)
               if "initvals" not in sample_kwargs else None)
     if run["sampler"] == "nutpie" and spec.nutpie_options:

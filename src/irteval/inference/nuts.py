@@ -57,10 +57,12 @@ def sample(model, *, draws, tune, chains, seed, sampler, target_accept, progress
     return idata
 
 
-def sample_density(density, model, *, draws, tune, chains, seed, target_accept, progressbar):
+def sample_density(density, model, *, draws, tune, chains, seed, target_accept, progressbar,
+                   options=None):
     """nutpie on a NumPy density (:mod:`irteval.models.densities`; nutpie's ``from_pyfunc``):
     no compilation at all, so a first fit in a fresh process starts sampling at once. The
-    result has ``model``'s dims, coords, observed and constant data."""
+    result has ``model``'s dims, coords, observed and constant data. ``options``: more
+    keywords of ``nutpie.sample`` (the model's ``nutpie_options``)."""
     import nutpie
     from nutpie.compiled_pyfunc import from_pyfunc
     from pymc.backends.arviz import find_constants, find_observations
@@ -84,7 +86,8 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
         # over the GIL (measured: 5.4 s on one thread, 10 s on two, 16 s on four)
         trace = nutpie.sample(compiled, draws=draws, tune=tune, chains=chains, seed=seed,
                               target_accept=target_accept, progress_bar=progressbar,
-                              init_mean=density.start(), cores=1, save_warmup=False)
+                              init_mean=density.start(), cores=1, save_warmup=False,
+                              **(options or {}))
     trace.extend(az.from_dict(observed_data=find_observations(model),
                               constant_data=find_constants(model),
                               coords={k: np.asarray(v) for k, v in model.coords.items()},

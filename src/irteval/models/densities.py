@@ -264,3 +264,54 @@ class BradleyTerryDensity:
                      0.0)
         g_sorted = np.where(self.inside, 1.0 - w * np.cumsum(c, axis=1), 0.0)
         return logp, np.bincount(self.order.ravel(), g_sorted.ravel(), self.n_players)
+
+
+class GPCMDensity:
+    """The GPCM of :class:`~irteval.models.polytomous_irt.PolytomousIRT` as a dense likelihood
+    over the datasets x algorithms matrix (missing cells masked). With eta_ij = a_j theta_i,
+    category logits l_ijk = k eta_ij - sum_{v <= k} c_jv over the item's categories and P_ijk
+    their softmax: d log p / d eta_ij = x_ij - E_ij (E: the expected category) and
+    d log p / d c_jv = sum_i (P(x_ij >= v) - [x_ij >= v])."""
+
+    names = ["theta", "a", "c"]
+    dims = {"theta": ("respondent",), "a": ("item",), "c": ("item", "step")}
+
+    def __init__(self, model):
+        self.layout = Layout(model)
+        self.n_dim = self.layout.n_dim
+        self.priors = model.priors
+        self.x, self.mask, self.valid = model.categories, model.mask, model.valid
+        n_steps = self.valid.shape[1] - 1
+        self.k = np.arange(n_steps + 1)
+        # [x_ij >= v] for v = 1..S on observed cells, summed over datasets
+        self.count_ge = ((self.x[..., None] >= self.k[1:]) * self.mask[..., None]).sum(axis=0)
+        self.shapes = {"theta": (self.x.shape[0],), "a": (self.x.shape[1],),
+                       "c": (self.x.shape[1], n_steps)}
+
+    def expand(self, x):
+        return {name: self.layout.take(x, name) for name in self.names}
+
+    def start(self):
+        return self.layout.initial
+
+    def logp_grad(self, x):
+        theta, a, c = (self.layout.take(x, name) for name in self.names)
+        lp_t, g_t = normal_logp(theta, 0.0, 1.0)
+        lp_a, g_a = normal_logp(a, 0.0, self.priors["a"])
+        lp_c, g_c = normal_logp(c, 0.0, self.priors["c"])
+        eta = theta[:, None] * a[None, :]
+        cum = np.concatenate([np.zeros((len(a), 1)), np.cumsum(c, axis=1)], axis=1)
+        logits = np.where(self.valid, self.k * eta[..., None] - cum, -1e4)
+        top = logits.max(axis=-1, keepdims=True)
+        e = np.exp(logits - top)
+        total = e.sum(axis=-1, keepdims=True)
+        prob = e / total
+        observed = np.take_along_axis(logits, self.x[..., None], axis=-1)
+        loglik = float(np.sum(self.mask * (observed - top - np.log(total))[..., 0]))
+        resid = self.mask * (self.x - prob @ self.k)  # d loglik / d eta
+        # P(x >= v), v = 1..S: cumulative sums from the top category down
+        at_least = np.cumsum(prob[..., ::-1], axis=-1)[..., ::-1][..., 1:]
+        grad = np.concatenate([
+            g_t + resid @ a, g_a + theta @ resid,
+            (g_c + np.einsum("ij,ijv->jv", self.mask, at_least) - self.count_ge).ravel()])
+        return lp_t + lp_a + lp_c + loglik, grad

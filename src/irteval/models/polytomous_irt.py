@@ -26,7 +26,7 @@ import xarray as xr
 
 from ..data import Responses
 from .base import BaseModel
-from .densities import softplus
+from .densities import GPCMDensity, softplus
 
 MODELS = ("gpcm", "graded")
 #: prior scales: a_j ~ N(0, a), intercepts c ~ N(0, c)
@@ -106,6 +106,7 @@ class PolytomousIRT(BaseModel):
         self.responses, self.model_kind = responses, model
         self.priors = {"a": prior_a, "c": prior_c}
         self.low, self.valid = low, valid
+        self.categories, self.mask = x, mask  # for the NumPy density
         pm.Data("lowest_level", low, dims="item")
         pm.Data("highest_level", high, dims="item")
         # the observed level labels, for the downstream analyses (NaN = missing; registered
@@ -144,6 +145,11 @@ class PolytomousIRT(BaseModel):
                 "respondent_name": self.responses.respondent_name,
                 "levels": self.responses.levels.tolist(),
                 **{f"prior_{k}": v for k, v in self.priors.items()}}
+
+    def density(self):
+        # the GPCM in NumPy: nothing to compile (14 s for the graph at 30 x 3, where
+        # sampling takes 0.3 s); the graded model samples the PyMC graph
+        return GPCMDensity(self) if self.model_kind == "gpcm" else None
 
     def postprocess(self, idata, random_seed):
         identify(idata, self.valid)
