@@ -16,6 +16,8 @@ EXAMPLES = {
     "times.csv": "run time in seconds of 22 MiniZinc solvers on 99 problems, long "
                  "(irteval leaderboard --lower-is-better)",
     "perf.csv": "1 / (run time + 1) of the same solvers, a row per problem (irteval portfolio)",
+    "levels.csv": "airt's classification_poly: the accuracy of 10 classifiers on 235 datasets "
+                  "in 5 levels, a row per dataset (irteval portfolio --levels)",
     "data.csv": "300 simulated instances with 3 numeric and 2 nominal features, 3 classes "
                 "(irteval robustness --csv --nominal colour,shape)",
 }
@@ -25,7 +27,7 @@ def write_examples(folder="examples", random_seed=0):
     """Write the :data:`EXAMPLES` CSV files into ``folder`` (created if needed); returns
     {file: path}. ``data.csv`` is simulated: classes from a linear score of the numeric
     features plus an effect of ``colour``, with 10% of labels redrawn at random."""
-    from . import load_auc_scores, load_csp_minizinc, load_responses
+    from . import load_auc_scores, load_classification_cts, load_csp_minizinc, load_responses
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -48,9 +50,19 @@ def write_examples(folder="examples", random_seed=0):
                                     **{"class": np.array(["a", "b", "c"])[label]})
     frames = {"results.csv": (long[["model", "instance", "correct"]], False),
               "matrix.csv": (wide, True), "scores.csv": (load_auc_scores(as_frame=True), False),
-              "times.csv": (times, False), "perf.csv": (perf, True), "data.csv": (data, False)}
+              "times.csv": (times, False), "perf.csv": (perf, True), "data.csv": (data, False),
+              "levels.csv": (_levels(load_classification_cts()), True)}
     paths = {}
     for name, (frame, index) in frames.items():
         paths[name] = folder / name
         frame.to_csv(paths[name], index=index)
     return paths
+
+
+def _levels(performance):
+    """airt's ``classification_poly``: the performances in 5 equal-width levels."""
+    from ..data import Responses
+
+    levels = Responses.from_wide(performance.to_wide(), respondent=performance.respondent_name,
+                                 item=performance.item_name, kind="ordinal", cuts=5)
+    return levels.to_wide().astype("Int64")

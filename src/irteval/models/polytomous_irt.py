@@ -93,7 +93,8 @@ class PolytomousIRT(BaseModel):
             raise ValueError(
                 f"{len(single)} {r.item_name}s have one level only on every "
                 f"{r.respondent_name} (e.g. {list(single[:5])}): they carry no information "
-                f"on {r.respondent_name} difficulty; drop them")
+                f"on {r.respondent_name} difficulty; keep the others with "
+                f"responses.subset(items=[...]), or remove their columns from the file")
         n_steps = int((high - low).max())
         x = np.where(mask > 0, codes - low[None, :], 0).astype(np.int64)
         # valid[j, k]: item j has category k
