@@ -19,7 +19,7 @@ from .airt import (LatentTrait, airt_curves, algorithm_metrics, effectiveness, l
                    plot_crm_heatmap, plot_effectiveness, plot_goodness, plot_latent_trait,
                    plot_strengths, portfolio)
 from .compare import compare_models
-from .data import Responses, Scores
+from .data import Battles, Responses, Scores
 from .epp import (PairwiseProbabilities, WaldTest, goodness_of_fit, leaderboard, mle_epp,
                   pairwise_probabilities, plot_epp_vs_score, plot_leaderboard,
                   plot_rank_distribution, plot_win_calibration, plot_win_heatmap, wald_test,
@@ -37,7 +37,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     # data and models
-    "Responses", "Scores", "datasets", "models", "fit", "diagnostics", "compare_models",
+    "Battles", "Responses", "Scores", "datasets", "models", "fit", "diagnostics", "compare_models",
     # instance difficulty
     "abilities", "characteristic_curves", "difficulty", "difficulty_bins", "difficulty_moments",
     "plot_characteristic_curves", "plot_difficulty_distribution", "plot_item_characteristic",

@@ -1,7 +1,9 @@
-"""Data objects: binary and continuous :class:`Responses` (respondents answering items) and
-:class:`Scores` (players scored in rounds), with the scaling of continuous performance."""
+"""Data objects: binary, continuous and ordinal :class:`Responses` (respondents answering
+items), :class:`Scores` (players scored in rounds) and :class:`Battles` (pairwise battles),
+with the scaling of continuous performance."""
 
+from .battles import Battles
 from .responses import Responses
 from .scores import Scores
 
-__all__ = ["Responses", "Scores"]
+__all__ = ["Battles", "Responses", "Scores"]

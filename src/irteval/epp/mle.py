@@ -25,7 +25,7 @@ from scipy.special import expit, xlogy
 from .. import _intervals
 from .._compat import IndexesWithWarning
 from .._validation import warn_user
-from ..data import Scores
+from ..data import Battles, Scores
 from ..exceptions import SeparationWarning
 
 LOG10_ELO = 400 / np.log(10)
@@ -38,7 +38,7 @@ def binomial_deviance(w, n, p):
     return 2 * (xlogy(w, w / (n * p)) + xlogy(n - w, (n - w) / (n * (1 - p)))).sum(axis=-1)
 
 
-def components(scores: Scores):
+def components(scores: Scores | Battles):
     """Strongly connected components of the 'ever beat' graph (edge i -> j when i won or
     tied at least once against j), as a list of player-label lists, largest first."""
     return _components(scores.pairs(), scores.players)
@@ -97,7 +97,8 @@ def _information(beta, i, j, n, w, n_players):
     return info, np.bincount(i, resid, n_players) - np.bincount(j, resid, n_players)
 
 
-def mle_epp(scores: Scores, *, reference=None, ci_prob=None, ci_kind="wald") -> pd.DataFrame:
+def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
+            ci_kind="wald") -> pd.DataFrame:
     """Maximum-likelihood EPP with Wald standard errors and intervals.
 
     ``ci_prob``: mass of the intervals (default ArviZ's ``stats.ci_prob``, as for the
@@ -111,8 +112,9 @@ def mle_epp(scores: Scores, *, reference=None, ci_prob=None, ci_kind="wald") -> 
     ``components``. With ``reference`` that player's EPP is 0 (its se then 0); by default
     the EPPs of each component sum to zero.
     """
-    if not isinstance(scores, Scores):
-        raise TypeError(f"expected irteval.Scores, got {type(scores).__name__}")
+    if not isinstance(scores, (Scores, Battles)):
+        raise TypeError(f"expected irteval.Scores or irteval.Battles, got "
+                        f"{type(scores).__name__}")
     if ci_kind != "wald":
         raise ValueError(f"ci_kind={ci_kind!r}: the classical EPP has Wald intervals only "
                          "(ci_kind='wald'); for HDIs or equal-tailed intervals fit the Bayesian "

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _intervals
+from ..data import Battles
 from .._draws import stacked_draws
 from ..plotting import ensure_axes, label_points
 from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
@@ -41,16 +42,21 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
 
 
 def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
-    """EPP (with its interval) against each player's mean score, as EloML's ranking plot."""
+    """EPP (with its interval) against each player's mean score, as EloML's ranking plot
+    (for :class:`~irteval.Battles`: against the share of battles won)."""
     board = _board(board, ci_prob, ci_kind)
     lower, upper, what = _interval_columns(board)
     ax = ensure_axes(ax)
-    sign = 1 if scores.higher_is_better else -1
-    mean_score = pd.Series(sign * np.nanmean(scores.matrix, axis=1), index=scores.players)
+    if isinstance(scores, Battles):
+        mean_score, label = scores.win_rates(), "share of battles won (ties 1/2)"
+    else:
+        sign = 1 if scores.higher_is_better else -1
+        mean_score = pd.Series(sign * np.nanmean(scores.matrix, axis=1), index=scores.players)
+        label = "mean score"
     mean_score = mean_score.loc[board.index]
     ax.errorbar(board["mean"], mean_score, xerr=[board["mean"] - lower, upper - board["mean"]],
                 fmt="o", ms=4)
-    ax.set(xlabel=f"EPP ({what})", ylabel="mean score", title="EPP vs mean score")
+    ax.set(xlabel=f"EPP ({what})", ylabel=label, title=f"EPP vs {label.split(' (')[0]}")
     label_points(ax, board["mean"], mean_score, board.index)
     return ax
 

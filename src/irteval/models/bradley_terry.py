@@ -29,7 +29,7 @@ import pytensor.tensor as pt
 from scipy.stats import rankdata
 
 from .._validation import warn_user
-from ..data import Scores
+from ..data import Battles, Scores
 from ..exceptions import IdentificationWarning
 from .base import BaseModel
 from .densities import BradleyTerryDensity
@@ -98,11 +98,18 @@ class BradleyTerry(BaseModel):
     sampler = "nutpie"  # on the NumPy density (Davidson: PyMC's graph)
     mode_optimizer = "L-BFGS-B"  # the posterior is log-concave: quasi-Newton from any start
 
-    def __init__(self, scores: Scores, *, likelihood="plackett_luce", reference=None,
+    def __init__(self, scores: Scores | Battles, *, likelihood=None, reference=None,
                  prior_scale=PRIOR_SCALE):
-        if not isinstance(scores, Scores):
-            raise TypeError(f"expected irteval.Scores, got {type(scores).__name__}; build one "
-                            "with Scores.from_long or Scores.from_wide")
+        if not isinstance(scores, (Scores, Battles)):
+            raise TypeError(f"expected irteval.Scores or irteval.Battles, got "
+                            f"{type(scores).__name__}; build one with Scores.from_long, "
+                            "Scores.from_wide, Battles.from_long or Battles.from_counts")
+        battles = isinstance(scores, Battles)
+        if likelihood is None:
+            likelihood = "pairwise" if battles else "plackett_luce"
+        if battles and likelihood == "plackett_luce":
+            raise ValueError("Battles have no rounds to rank: use likelihood='pairwise' (exact "
+                             "for battles, the default) or 'davidson' (ties as an outcome)")
         if likelihood not in LIKELIHOODS:
             raise ValueError(f"likelihood={likelihood!r} is not one of {LIKELIHOODS}")
         if reference is not None and reference not in scores.players:
@@ -150,20 +157,28 @@ class BradleyTerry(BaseModel):
         return None if self.likelihood == "davidson" else BradleyTerryDensity(self)
 
     def fit_attrs(self):
+        data = self.scores
+        if isinstance(data, Battles):
+            source = {"data": "battles"}
+        else:
+            source = {"data": "scores", "round_name": data.round_name,
+                      "higher_is_better": int(data.higher_is_better)}
         return {"irteval_family": self.family, "irteval_model": "bradley_terry",
-                "likelihood": self.likelihood, "player_name": self.scores.player_name,
-                "round_name": self.scores.round_name,
-                "higher_is_better": int(self.scores.higher_is_better),
+                "likelihood": self.likelihood, "player_name": data.player_name, **source,
                 "prior_scale": self.prior_scale}
 
 
-def bradley_terry(scores: Scores, *, likelihood="plackett_luce", reference=None,
+def bradley_terry(scores: Scores | Battles, *, likelihood=None, reference=None,
                   prior_scale=PRIOR_SCALE) -> BradleyTerry:
-    """Build the Bayesian EPP model for a :class:`~irteval.Scores`.
+    """Build the Bayesian EPP model for a :class:`~irteval.Scores` (players scored in rounds)
+    or :class:`~irteval.Battles` (pairwise battles).
 
     Parameters
     ----------
-    likelihood : {"plackett_luce", "pairwise", "davidson"}
+    likelihood : {"plackett_luce", "pairwise", "davidson"}, optional
+        Default: ``"plackett_luce"`` for scores; ``"pairwise"`` for battles, where it is exact
+        (each battle one independent comparison, ties half wins); ``"davidson"`` makes ties a
+        third outcome.
     reference : player label, optional
         Report ``epp`` relative to this player (its EPP is then 0); by default the EPPs
         sum to zero.
@@ -182,12 +197,14 @@ def bradley_terry(scores: Scores, *, likelihood="plackett_luce", reference=None,
                         prior_scale=prior_scale)
 
 
-def _warn_extremes(scores: Scores):
+def _warn_extremes(scores):
     """Warn about players that never won a match, won every match, or met no other player:
     the likelihood alone would push their EPP to -inf (+inf, anywhere), so only the prior
     keeps it finite."""
-    wins, matches, _ = scores.win_matrices()
-    won, played = wins.sum(axis=1), matches.sum(axis=1)
+    pairs, n = scores.pairs(), scores.n_players
+    i, j, matches, wins = (pairs[c].to_numpy() for c in ("i", "j", "matches", "wins_i"))
+    won = np.bincount(i, wins, n) + np.bincount(j, matches - wins, n)
+    played = np.bincount(i, matches, n) + np.bincount(j, matches, n)
     for extreme, what in ((played == 0, "met no other player in any round"),
                           ((won == 0) & (played > 0), "never won a match (nor tied one)"),
                           ((won == played) & (played > 0), "won every match")):

@@ -1,0 +1,170 @@
+"""Pairwise battles (LLM arenas: ``model_a, model_b, winner``), aggregated to one row per
+unordered pair of players: battles n_ij, wins w_ij of the first (ties count 1/2) and ties.
+
+Each battle is one independent comparison, so the pair counts are sufficient for the
+Bradley–Terry likelihood (exact, unlike the pair table of per-round scores). Aggregation is
+vectorised (``np.unique`` over pair codes): memory grows with the battles read and the
+distinct pairs kept, not with players x battles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .._validation import (check_columns, check_frame, check_labels, numeric_values, plain,
+                           warn_user, where)
+
+#: winner values read as a tie unless ``ties=`` says otherwise (LMSYS arena's markers)
+TIES = ("tie", "draw", "tie (bothbad)", "both_bad")
+
+
+@dataclass(frozen=True)
+class Battles:
+    """Battles between players as unordered pair counts (player code ``i`` < ``j``):
+    ``matches`` (battles, or their total weight), ``wins_i`` (ties 1/2) and ``ties``."""
+
+    i: np.ndarray
+    j: np.ndarray
+    matches: np.ndarray
+    wins_i: np.ndarray
+    ties: np.ndarray
+    players: pd.Index
+    player_name: str = "player"
+    n_battles: float = 0.0
+
+    @classmethod
+    def from_long(cls, df, *, player_a, player_b, winner, ties=TIES, weight=None,
+                  player_name="player"):
+        """One row per battle. ``winner``: the winning player's label, or ``"a"`` / ``"b"``,
+        or the names of the ``player_a`` / ``player_b`` columns (``"model_a"``); a value in
+        ``ties`` is a tie. ``weight``: a column of positive counts (default 1 per row)."""
+        check_frame(df)
+        columns = (player_a, player_b, winner) + ((weight,) if weight is not None else ())
+        check_columns(df, columns, "player_a=, player_b=, winner= or weight=")
+        a, b, players = _codes(df, player_a, player_b, player_name)
+        won = df[winner]
+        check_labels(won, winner, df.index)
+        tie = won.isin(list(ties)).to_numpy()
+        a_won = ~tie & (won.isin(["a", player_a]).to_numpy()
+                        | (won.to_numpy() == df[player_a].to_numpy()))
+        b_won = ~tie & ~a_won & (won.isin(["b", player_b]).to_numpy()
+                                 | (won.to_numpy() == df[player_b].to_numpy()))
+        unknown = ~(tie | a_won | b_won)
+        if unknown.any():
+            raise ValueError(
+                f"{winner} has {int(unknown.sum())} values that name neither player nor a tie, "
+                f"e.g. {[plain(v) for v in won[unknown].unique()[:5]]} "
+                f"({where(df.index, np.flatnonzero(unknown))}); a winner is the winning "
+                f"player's label, 'a'/'b' or {player_a!r}/{player_b!r}; list tie markers with "
+                f"ties= (now {list(ties)})")
+        w = np.ones(len(df)) if weight is None else _weights(df, weight)
+        score_a = np.where(tie, 0.5, a_won.astype(float))
+        return cls._aggregate(a, b, w, w * score_a, w * tie, players, player_name)
+
+    @classmethod
+    def from_counts(cls, df, *, player_a, player_b, wins_a, wins_b, ties=None,
+                    player_name="player"):
+        """One row per pair of players with counts: ``wins_a``, ``wins_b`` and optionally
+        ``ties`` (columns of counts >= 0). A pair may appear on several rows, in either order:
+        the counts are added up."""
+        check_frame(df)
+        columns = (player_a, player_b, wins_a, wins_b) + ((ties,) if ties is not None else ())
+        check_columns(df, columns, "player_a=, player_b=, wins_a=, wins_b= or ties=")
+        a, b, players = _codes(df, player_a, player_b, player_name)
+        counts = [_counts(df, col) for col in (wins_a, wins_b)]
+        tied = np.zeros(len(df)) if ties is None else _counts(df, ties)
+        total = counts[0] + counts[1] + tied
+        empty = total == 0
+        if empty.all():
+            raise ValueError("every row has zero battles; nothing to fit")
+        if empty.any():
+            warn_user(f"{int(empty.sum())} rows have no battles (all counts 0; "
+                      f"{where(df.index, np.flatnonzero(empty))}) and carry no information")
+        return cls._aggregate(a, b, total, counts[0] + tied / 2, tied, players, player_name)
+
+    @classmethod
+    def _aggregate(cls, a, b, matches, score_a, ties, players, player_name):
+        """Unordered pair counts of battles between codes ``a`` and ``b``."""
+        low, high = np.minimum(a, b), np.maximum(a, b)
+        score_low = np.where(a == low, score_a, matches - score_a)
+        keep = matches > 0
+        key = low[keep].astype(np.int64) * len(players) + high[keep]
+        pairs, inverse = np.unique(key, return_inverse=True)
+
+        def total(values):
+            return np.bincount(inverse, values[keep], len(pairs))
+
+        met = np.zeros(len(players), dtype=bool)
+        met[low[keep]] = met[high[keep]] = True
+        if not met.all():  # only from_counts rows with zero battles get here
+            raise ValueError(f"{player_name}s {list(players[~met][:5])} have no battle; drop "
+                             "their rows")
+        return cls(i=pairs // len(players), j=pairs % len(players), matches=total(matches),
+                   wins_i=total(score_low), ties=total(ties), players=players,
+                   player_name=player_name, n_battles=float(matches.sum()))
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    def pairs(self) -> pd.DataFrame:
+        """One row per unordered pair that met (i before j): ``player_i``, ``player_j``, their
+        codes ``i``, ``j``, ``matches``, ``wins_i`` (ties count 1/2) and ``ties``; the table
+        :meth:`Scores.pairs` gives for per-round scores."""
+        return pd.DataFrame({
+            "player_i": self.players[self.i], "player_j": self.players[self.j],
+            "i": self.i, "j": self.j, "matches": self.matches, "wins_i": self.wins_i,
+            "ties": self.ties})
+
+    def win_rates(self) -> pd.Series:
+        """Each player's share of battles won (ties 1/2)."""
+        n = self.n_players
+        won = (np.bincount(self.i, self.wins_i, n)
+               + np.bincount(self.j, self.matches - self.wins_i, n))
+        played = np.bincount(self.i, self.matches, n) + np.bincount(self.j, self.matches, n)
+        return pd.Series(won / played, index=self.players, name="win_rate")
+
+    def __repr__(self) -> str:
+        n = self.n_players
+        return (f"Battles({n} {self.player_name}s, {self.n_battles:g} battles in "
+                f"{len(self.i)} of {n * (n - 1) // 2} pairs, {self.ties.sum():g} ties)")
+
+
+def _codes(df, player_a, player_b, player_name):
+    """Codes of both players of every row in one label index; refuses missing labels,
+    self-battles and fewer than two players."""
+    for col in (player_a, player_b):
+        check_labels(df[col], col, df.index)
+    if player_a == player_b:
+        raise ValueError("player_a= and player_b= name the same column; they must differ")
+    codes, players = pd.factorize(pd.concat([df[player_a], df[player_b]], ignore_index=True))
+    players = pd.Index(players, name=player_name, tupleize_cols=False)
+    a, b = codes[:len(df)], codes[len(df):]
+    own = np.flatnonzero(a == b)
+    if len(own):
+        raise ValueError(f"{len(own)} battles of a player against itself, e.g. "
+                         f"{plain(players[a[own[0]]])!r} ({where(df.index, own)}); drop them")
+    if len(players) < 2:
+        raise ValueError(f"only {len(players)} {player_name}: a leaderboard needs at least two")
+    return a, b, players
+
+
+def _weights(df, column):
+    w = numeric_values(df[column], column, "weights must be positive counts", df.index)
+    bad = np.flatnonzero(~(w > 0))
+    if len(bad):
+        raise ValueError(f"{column} has {len(bad)} weights that are not positive numbers "
+                         f"({where(df.index, bad)}); drop those battles or fix weight=")
+    return w
+
+
+def _counts(df, column):
+    c = numeric_values(df[column], column, "counts must be numbers of battles", df.index)
+    bad = np.flatnonzero(~(c >= 0))
+    if len(bad):
+        raise ValueError(f"{column} has {len(bad)} counts that are missing or negative "
+                         f"({where(df.index, bad)}); counts are numbers of battles >= 0")
+    return c

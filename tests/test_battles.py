@@ -1,0 +1,158 @@
+"""Pairwise battles (issue 16): reading battle rows and pair counts, the exact pairwise
+Bradley–Terry on them against BradleyTerry2, and every bad input with its message."""
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import irteval as ie
+
+from .conftest import quiet_fit
+
+DATA = Path(__file__).parent / "data"
+#: BradleyTerry2 1.1.2, BTm(cbind(home.wins, away.wins), home.team, away.team, data =
+#: baseball, id = "team") without the home advantage, Baltimore the reference
+BASEBALL = {"Milwaukee": 1.58, "Detroit": 1.44, "Toronto": 1.29, "New York": 1.25,
+            "Boston": 1.11, "Cleveland": 0.68, "Baltimore": 0.0}
+#: its vignette on the citations data, Biometrika the reference
+CITATIONS = {"Comm Statist": -2.949, "JASA": -0.480, "JRSS-B": 0.269, "Biometrika": 0.0}
+
+
+def baseball():
+    df = pd.read_csv(DATA / "bt2_baseball.csv")
+    return ie.Battles.from_counts(df, player_a="home.team", player_b="away.team",
+                                  wins_a="home.wins", wins_b="away.wins", player_name="team")
+
+
+def battle_rows(seed=0, n_players=6, n=400, tie_share=0.1):
+    rng = np.random.default_rng(seed)
+    names = np.array([f"model-{k}" for k in range(n_players)])
+    a = rng.integers(0, n_players, n)
+    b = (a + rng.integers(1, n_players, n)) % n_players
+    s = np.linspace(-1, 1, n_players)
+    tie = rng.random(n) < tie_share
+    a_won = rng.random(n) < 1 / (1 + np.exp(-(s[a] - s[b])))
+    winner = np.where(tie, "tie", np.where(a_won, "model_a", "model_b"))
+    return pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": winner})
+
+
+def canonical(battles):
+    """Pair counts with each pair's labels in sorted order (codes follow first appearance)."""
+    pairs = battles.pairs()
+    swap = pairs["player_i"].astype(str) > pairs["player_j"].astype(str)
+    return pd.DataFrame({
+        "first": np.where(swap, pairs["player_j"], pairs["player_i"]),
+        "second": np.where(swap, pairs["player_i"], pairs["player_j"]),
+        "matches": pairs["matches"], "ties": pairs["ties"],
+        "wins_first": np.where(swap, pairs["matches"] - pairs["wins_i"], pairs["wins_i"]),
+    }).sort_values(["first", "second"]).reset_index(drop=True)
+
+
+# ---------------------------------------------------------------------- reading
+def test_winner_encodings_and_weights_aggregate_to_the_same_pair_counts():
+    rows = battle_rows()
+    by_column = ie.Battles.from_long(rows, player_a="model_a", player_b="model_b",
+                                     winner="winner")
+    by_label = rows.assign(winner=np.select(
+        [rows["winner"] == "model_a", rows["winner"] == "model_b"],
+        [rows["model_a"], rows["model_b"]], "draw"))
+    by_letter = rows.assign(winner=rows["winner"].map(
+        {"model_a": "a", "model_b": "b", "tie": "both_bad"}))
+    counted = rows.value_counts().rename("n").reset_index()
+    weighted = ie.Battles.from_long(counted, player_a="model_a", player_b="model_b",
+                                    winner="winner", weight="n")
+    for other in (ie.Battles.from_long(by_label, player_a="model_a", player_b="model_b",
+                                       winner="winner"),
+                  ie.Battles.from_long(by_letter, player_a="model_a", player_b="model_b",
+                                       winner="winner"), weighted):
+        pd.testing.assert_frame_equal(canonical(by_column), canonical(other))
+    # against a loop over the battles
+    pairs = by_column.pairs().set_index(["player_i", "player_j"])
+    for (x, y), row in pairs.iterrows():
+        met = ((rows.model_a == x) & (rows.model_b == y)) | ((rows.model_a == y)
+                                                              & (rows.model_b == x))
+        sub = rows[met]
+        x_won = (((sub.model_a == x) & (sub.winner == "model_a"))
+                 | ((sub.model_b == x) & (sub.winner == "model_b"))).sum()
+        ties = (sub.winner == "tie").sum()
+        assert row["matches"] == len(sub) and row["ties"] == ties
+        assert row["wins_i"] == x_won + ties / 2
+    assert by_column.n_battles == len(rows) and by_column.players.name == "player"
+    assert repr(by_column).startswith("Battles(6 players, 400 battles in 15 of 15 pairs")
+
+
+def test_mle_matches_bradleyterry2_on_baseball_and_citations():
+    table = ie.mle_epp(baseball(), reference="Baltimore")
+    assert table.index.name == "team"
+    np.testing.assert_allclose(table["epp"].loc[list(BASEBALL)], list(BASEBALL.values()),
+                               atol=0.005)  # the published two decimals
+    cites = pd.read_csv(DATA / "bt2_citations.csv").assign(none=0)
+    battles = ie.Battles.from_counts(cites, player_a="winner", player_b="loser",
+                                     wins_a="Freq", wins_b="none", player_name="journal")
+    table = ie.mle_epp(battles, reference="Biometrika")
+    np.testing.assert_allclose(table["epp"].loc[list(CITATIONS)], list(CITATIONS.values()),
+                               atol=5e-4)  # the published three decimals
+
+
+def test_bayesian_fit_on_battles_agrees_with_the_mle_and_every_summary_runs():
+    battles = baseball()
+    idata = quiet_fit(ie.models.bradley_terry(battles, reference="Baltimore"), random_seed=0,
+                      draws=500, tune=500, chains=2)
+    assert idata.attrs["likelihood"] == "pairwise" and idata.attrs["data"] == "battles"
+    mle = ie.mle_epp(battles, reference="Baltimore")
+    board = ie.leaderboard(idata)
+    assert board.index.name == "team"
+    gap = (board["mean"] - mle["epp"].loc[board.index]).abs() / board["sd"].clip(lower=1e-9)
+    assert gap.drop("Baltimore").max() < 0.5, gap
+    p = ie.win_probability(idata, "Milwaukee", "Baltimore")
+    assert 0.8 < float(p.mean()) < 0.9
+    check = ie.goodness_of_fit(idata)
+    assert len(check) == 21 and 0.05 < check.attrs["ppp_deviance"] < 0.95
+    ax = ie.plot_epp_vs_score(board, battles)
+    assert ax.get_ylabel().startswith("share of battles won")
+    ie.plot_leaderboard(board)
+    plt.close("all")
+    with pytest.raises(ValueError, match="no rounds to rank.*'pairwise'"):
+        ie.models.bradley_terry(battles, likelihood="plackett_luce")
+    davidson = quiet_fit(ie.models.bradley_terry(battles, likelihood="davidson"), method="map",
+                         random_seed=0)
+    assert davidson.posterior["log_nu"].item() < -3  # baseball has no ties
+
+
+# ---------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.assign(model_b=d["model_a"]), "against itself.*'model-.*rows? [0-9]"),
+    (lambda d: d.assign(winner=d["winner"].replace("tie", "bothbad")),
+     r"name neither player nor a tie, e.g. \['bothbad'\].*ties="),
+    (lambda d: d.assign(model_a=d["model_a"].where(d.index != 3)),
+     "model_a has 1 missing labels.*row 3"),
+    (lambda d: d.assign(winner=d["winner"].where(d.index != 5)),
+     "winner has 1 missing labels.*row 5"),
+    (lambda d: d.assign(model_a="x", model_b="x"), "against itself"),
+    (lambda d: d.rename(columns={"winner": "result"}), "column 'winner'.*winner="),
+])
+def test_bad_battles_are_named_with_the_fix(change, message):
+    with pytest.raises(ValueError, match=message):
+        ie.Battles.from_long(change(battle_rows()), player_a="model_a", player_b="model_b",
+                             winner="winner")
+
+
+def test_bad_weights_counts_and_a_single_player():
+    rows = battle_rows().assign(n=1.0)
+    rows.loc[7, "n"] = 0
+    with pytest.raises(ValueError, match="n has 1 weights that are not positive.*row 7"):
+        ie.Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner",
+                             weight="n")
+    counts = pd.read_csv(DATA / "bt2_baseball.csv")
+    counts.loc[2, "home.wins"] = -1
+    with pytest.raises(ValueError, match="home.wins has 1 counts.*negative.*row 2"):
+        ie.Battles.from_counts(counts, player_a="home.team", player_b="away.team",
+                               wins_a="home.wins", wins_b="away.wins")
+    one = pd.DataFrame({"a": ["x"], "b": ["y"], "winner": ["x"]})
+    with pytest.raises(ValueError, match="against itself"):
+        ie.Battles.from_long(one.assign(b="x"), player_a="a", player_b="b", winner="winner")
+    with pytest.raises(TypeError, match="Battles.from_long"):
+        ie.models.bradley_terry(pd.DataFrame())
