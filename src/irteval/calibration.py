@@ -22,10 +22,11 @@ import pandas as pd
 from arviz.stats.ecdf_utils import ecdf_confidence_band
 from scipy import stats
 
-from .data import Responses, Scores
+from .data import Battles, Responses, Scores
 from .exceptions import ConvergenceWarning
 from .inference import fit
 from .models.bradley_terry import PRIOR_SCALE as BT_PRIOR_SCALE
+from .models.bradley_terry import davidson_probabilities
 from .models.continuous_irt import PRIORS as CONTINUOUS_PRIORS
 from .models.onepl import PRIORS as ONEPL_PRIORS
 from .models.polytomous_irt import PRIORS as POLYTOMOUS_PRIORS
@@ -93,6 +94,29 @@ def simulate_bradley_terry(n_players, n_rounds, rng):
     wide = pd.DataFrame(score, index=[f"p{k}" for k in range(n_players)],
                         columns=[f"r{k}" for k in range(n_rounds)])
     return Scores.from_wide(wide), truth, 0
+
+
+def simulate_battles(n_players, n_battles, rng, *, log_nu=-1.5, scale=1.0):
+    """Battles between uniformly random pairs of distinct players with zero-sum strengths
+    s ~ N(0, scale) (centred), outcomes from the Davidson model: P(a wins) : P(b wins) :
+    P(tie) = pi_a : pi_b : nu sqrt(pi_a pi_b), pi = exp(s) (log_nu = -1.5: about 10% ties
+    between equal players). Rows ``model_a``, ``model_b``, ``winner`` ("model_a", "model_b",
+    "tie"). Returns (Battles, truth {strength, log_nu}, the battle rows)."""
+    strength = rng.normal(0.0, scale, n_players)
+    strength -= strength.mean()
+    a = rng.integers(0, n_players, n_battles)
+    b = (a + rng.integers(1, n_players, n_battles)) % n_players
+    probs = davidson_probabilities(strength[a] - strength[b], log_nu, xp=np)
+    outcome = (rng.random((n_battles, 1)) > probs.cumsum(axis=1)).sum(axis=1)
+    names = np.array([f"model-{k:03d}" for k in range(n_players)])
+    rows = pd.DataFrame({"model_a": names[a], "model_b": names[b],
+                         "winner": np.array(["model_a", "model_b", "tie"])[outcome]})
+    battles = Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner",
+                                player_name="model")
+    order = battles.players.get_indexer(names)
+    truth = np.full(n_players, np.nan)
+    truth[order[order >= 0]] = strength[order >= 0]
+    return battles, {"strength": truth, "epp": truth, "log_nu": log_nu}, rows
 
 
 def draw_continuous_prior(n_datasets, n_algorithms, rng):
