@@ -238,6 +238,30 @@ def test_portfolio_command(tmp_path, capsys):
     assert "--bounds" in capsys.readouterr().err
 
 
+def test_leaderboard_command_on_battles(tmp_path, capsys):
+    from irteval.calibration import simulate_battles
+
+    rows = simulate_battles(6, 600, np.random.default_rng(3))[2]
+    rows["winner"] = rows["winner"].replace("tie", "draw")
+    path = tmp_path / "battles.csv"
+    rows.to_csv(path, index=False)
+    out = tmp_path / "battles"
+    assert main(["leaderboard", str(path), "--winner", "winner", "--out", str(out),
+                 "--draws", "200", "--tune", "200", "--chains", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "Battles(6 models, 600 battles" in printed
+    board = pd.read_csv(out / "leaderboard.csv", index_col=0)
+    assert board.index.name == "model" and set(board.index) == set(rows["model_a"])
+    assert written(out) == sorted(outputs.files("leaderboard"))
+    assert az.from_netcdf(out / "posterior.nc").attrs["likelihood"] == "pairwise"
+    rows.loc[4, "winner"] = "nobody"
+    rows.to_csv(path, index=False)
+    assert main(["leaderboard", str(path), "--winner", "winner", "--out", str(out),
+                 "--overwrite"]) == 2
+    err = capsys.readouterr().err
+    assert "battles.csv" in err and "'nobody'" in err and "line 6" in err
+
+
 def test_portfolio_command_on_levels(tmp_path, capsys):
     """--cuts bins the performances with airt's rule and fits the polytomous IRT."""
     from .test_continuous import simulate_airt

@@ -80,9 +80,9 @@ def test_levels_that_are_not_integers_name_the_file_and_the_flag(files, capsys):
     pd.DataFrame({"dataset": ["d1", "d2", "d3"], "a": [0.2, 0.5, 0.9],
                   "b": [0.1, 0.4, 0.3]}).to_csv(files / "perf.csv", index=False)
     err = error(capsys, ["portfolio", str(files / "perf.csv"), "--levels"])
-    assert "perf.csv" in err and "integer levels" in err and "--cuts C instead" in err
+    assert "perf.csv" in err and "integer levels" in err and "with --cuts (the number" in err
     err = error(capsys, ["portfolio", str(files / "perf.csv"), "--cuts", "5"])
-    assert "left level(s)" in err and "fewer cuts" in err  # 6 values in 5 equal-width bins
+    assert "left level(s)" in err and "smaller --cuts, or --cut-rule quantile" in err
 
 
 def test_one_policy_for_missing_values_and_duplicates(files, capsys):

@@ -20,7 +20,7 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
                        bin), curves.csv (accuracy per difficulty bin for every model),
                        posterior.nc and plots
   irteval leaderboard  which model leads a benchmark, with what probability (EPP from
-                       scores per round); writes leaderboard.csv (EPP, interval, Elo,
+                       scores per round, or pairwise battles with --winner); writes leaderboard.csv (EPP, interval, Elo,
                        P(best), ranks), mle_epp.csv (classical EPP), win_probability.csv,
                        goodness_of_fit.csv, posterior.nc and plots
   irteval robustness   how robust each model family is to noise on easy and hard instances
@@ -48,6 +48,7 @@ examples:
   irteval difficulty matrix.csv --rows item      # wide: a row per instance, a column per model
   irteval leaderboard scores.csv --player model --round split --score auc
   irteval leaderboard times.csv --player solver --round problem --score seconds --lower-is-better
+  irteval leaderboard battles.csv --player-a model_a --player-b model_b --winner winner
   irteval robustness --dataset optdigits letter wall_robot_navigation
   irteval portfolio perf.csv --respondent dataset --bounds 0,1   # a row per dataset
   irteval portfolio perf.csv --cuts 5           # performances binned into 5 levels (GPCM)

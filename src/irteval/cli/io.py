@@ -12,7 +12,8 @@ from pathlib import Path
 EXIT_STRICT = 3
 #: keywords of irteval's data constructors that are command-line flags too
 FLAGS = ("respondent", "item", "value", "player", "round", "score", "bounds", "transform",
-         "clip", "nominal", "rows", "noise")
+         "clip", "nominal", "rows", "noise", "player_a", "player_b", "winner", "ties", "weight",
+         "cuts", "cut_rule")
 
 
 def at_least(minimum, kind=int):
@@ -106,9 +107,15 @@ def as_flags(message):
     ``bounds='column'`` -> ``--bounds column``, ``bounds=(0, 1)`` -> ``--bounds 0,1``."""
     names = "|".join(FLAGS)
     message = re.sub(rf"\b({names})=(?:'([^']*)'|\(([^)]*)\))",
-                     lambda m: f"--{m[1]} {m[2] if m[2] is not None else m[3].replace(' ', '')}",
+                     lambda m: f"{flag(m[1])} "
+                               f"{m[2] if m[2] is not None else m[3].replace(' ', '')}",
                      message)
-    return re.sub(rf"\b({names})=", lambda m: f"--{m[1]}", message)
+    return re.sub(rf"\b({names})=", lambda m: flag(m[1]), message)
+
+
+def flag(keyword):
+    """``cut_rule`` -> ``--cut-rule``."""
+    return "--" + keyword.replace("_", "-")
 
 
 def in_file(path, build):
@@ -133,14 +140,8 @@ def undecodable_line(path):
 def read_performance(args):
     """Continuous performances, or ordered levels with --levels / --cuts."""
     if getattr(args, "levels", False) or getattr(args, "cuts", None) is not None:
-        try:
-            return read_responses(args, args.performance, kind="ordinal", cuts=args.cuts,
-                                  cut_rule=args.cut_rule)
-        except ValueError as err:
-            if "cuts=C" not in str(err):
-                raise
-            raise ValueError(f"{err} (on the command line: --cuts C instead of "
-                             "--levels)") from err
+        return read_responses(args, args.performance, kind="ordinal", cuts=args.cuts,
+                              cut_rule=args.cut_rule)
     bounds = args.bounds
     if bounds not in ("column", "global"):
         try:

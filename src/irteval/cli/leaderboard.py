@@ -13,35 +13,51 @@ from .outputs import Writer
 
 def add_parser(sub):
     """The ``irteval leaderboard`` sub-command and its options."""
-    board = sub.add_parser("leaderboard", help="EPP leaderboard from a CSV of scores",
+    board = sub.add_parser("leaderboard", help="EPP leaderboard from a CSV of scores or "
+                                               "battles",
                            description="EPP leaderboard from a long CSV with one score per "
-                                       "player (model) and round (split, dataset, task).")
-    board.add_argument("scores", type=Path, help="long CSV file of scores")
+                                       "player (model) and round (split, dataset, task), or "
+                                       "with --winner from pairwise battles (a row per "
+                                       "battle: --player-a, --player-b, --winner).")
+    board.add_argument("scores", type=Path, help="long CSV file of scores (or battles)")
     board.add_argument("--player", default="model", help="column naming the player")
     board.add_argument("--round", default="round", help="column naming the round")
     board.add_argument("--score", default="score", help="column with the score")
     board.add_argument("--lower-is-better", action="store_true",
                        help="lower scores win (errors, run times)")
+    board.add_argument("--winner", help="battles: the column naming the winner (a player's "
+                                        "label, a/b, or the --player-a/--player-b column "
+                                        "name; --ties values are ties)")
+    board.add_argument("--player-a", default="model_a", help="battles: first player's column")
+    board.add_argument("--player-b", default="model_b", help="battles: second player's column")
+    board.add_argument("--ties", default="tie,draw,tie (bothbad),both_bad",
+                       help="battles: comma-separated --winner values that are ties")
+    board.add_argument("--weight", help="battles: a column of battle counts (default 1)")
     board.add_argument("--likelihood", choices=["plackett_luce", "pairwise", "davidson"],
-                       default="plackett_luce",
-                       help="plackett_luce (default: whole rankings, calibrated intervals), "
-                            "pairwise (the paper's Bradley-Terry; intervals too narrow) or "
-                            "davidson (pairwise with ties as a third outcome)")
+                       help="scores: plackett_luce (default: whole rankings, calibrated "
+                            "intervals) or pairwise (the paper's Bradley-Terry; intervals too "
+                            "narrow); battles: pairwise (default, exact); both: davidson "
+                            "(pairwise with ties as a third outcome)")
     io.add_fit_options(board)
     return board
 
 
 def read_scores(args):
-    """Scores from the long CSV the command names."""
-    from ..data import Scores
+    """Scores (or, with --winner, Battles) from the long CSV the command names."""
+    from ..data import Battles, Scores
 
     df = io.read_csv(args.scores)
+    if getattr(args, "winner", None) is not None:
+        return io.in_file(args.scores, lambda: Battles.from_long(
+            df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
+            ties=[t.strip() for t in args.ties.split(",")], weight=args.weight,
+            player_name="model"))
     return io.in_file(args.scores, lambda: Scores.from_long(
         df, player=args.player, round=args.round, score=args.score,
         higher_is_better=not args.lower_is_better))
 
 
-def report(scores, args, out, likelihood="plackett_luce"):
+def report(scores, args, out, likelihood=None):
     """Fit the Bayesian EPP, print the leaderboard and the checks, write the outputs."""
     from .. import models
     from ..epp import (

@@ -32,7 +32,7 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
         raise ValueError(
             f"{value_name} must be integer levels for kind='ordinal'; found {int((~whole).sum())} "
             f"non-integers, e.g. {sorted(set(values[~whole].tolist()))[:5]}. Round them, or "
-            "pass cuts=C to bin continuous performances into C levels")
+            "bin continuous performances with cuts= (the number of levels)")
     if levels is None:
         levels = np.arange(values.min(), values.max() + 1)
     levels = np.asarray(levels, dtype=float)
@@ -48,9 +48,8 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
     if unused.any() and cuts is not None:
         raise ValueError(
             f"binning into {cuts} levels ({cut_rule}) left level(s) {_show(levels[unused])} "
-            "empty: a level no respondent reached has no threshold to estimate. Use fewer "
-            "cuts (cuts= / --cuts), or cut_rule='quantile' (--cut-rule quantile) for levels "
-            "of equal size")
+            "empty: a level no respondent reached has no threshold to estimate. Use a smaller "
+            "cuts=, or cut_rule='quantile' for levels of equal size")
     if unused.any():
         raise ValueError(
             f"level(s) {_show(levels[unused])} of {_show(levels)} are used by no one: a level "

@@ -16,6 +16,9 @@ EXAMPLES = {
     "times.csv": "run time in seconds of 22 MiniZinc solvers on 99 problems, long "
                  "(irteval leaderboard --lower-is-better)",
     "perf.csv": "1 / (run time + 1) of the same solvers, a row per problem (irteval portfolio)",
+    "battles.csv": "5000 simulated battles between 12 models with about 10% ties, a row per "
+                   "battle (irteval leaderboard --winner winner; "
+                   "irteval.calibration.simulate_battles)",
     "levels.csv": "airt's classification_poly: the accuracy of 10 classifiers on 235 datasets "
                   "in 5 levels, a row per dataset (irteval portfolio --levels)",
     "data.csv": "300 simulated instances with 3 numeric and 2 nominal features, 3 classes "
@@ -27,6 +30,7 @@ def write_examples(folder="examples", random_seed=0):
     """Write the :data:`EXAMPLES` CSV files into ``folder`` (created if needed); returns
     {file: path}. ``data.csv`` is simulated: classes from a linear score of the numeric
     features plus an effect of ``colour``, with 10% of labels redrawn at random."""
+    from ..calibration import simulate_battles
     from . import load_auc_scores, load_classification_cts, load_csp_minizinc, load_responses
 
     folder = Path(folder)
@@ -51,7 +55,8 @@ def write_examples(folder="examples", random_seed=0):
     frames = {"results.csv": (long[["model", "instance", "correct"]], False),
               "matrix.csv": (wide, True), "scores.csv": (load_auc_scores(as_frame=True), False),
               "times.csv": (times, False), "perf.csv": (perf, True), "data.csv": (data, False),
-              "levels.csv": (_levels(load_classification_cts()), True)}
+              "levels.csv": (_levels(load_classification_cts()), True),
+              "battles.csv": (simulate_battles(12, 5000, rng)[2], False)}
     paths = {}
     for name, (frame, index) in frames.items():
         paths[name] = folder / name

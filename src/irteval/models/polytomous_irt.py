@@ -81,7 +81,7 @@ class PolytomousIRT(BaseModel):
             raise TypeError(f"expected irteval.Responses, got {type(responses).__name__}")
         if responses.kind != "ordinal":
             raise ValueError("polytomous_irt needs ordered levels: build them with "
-                             "Responses.from_wide(..., kind='ordinal') (cuts=C to bin "
+                             "Responses.from_wide(..., kind='ordinal') (cuts= to bin "
                              "continuous performances)")
         if model not in MODELS:
             raise ValueError(f"model={model!r} is not one of {MODELS}")
