@@ -56,7 +56,7 @@ def test_levels_from_integers_and_from_airts_binning():
 
 def test_bad_levels_are_named_with_the_fix():
     wide = pd.DataFrame({"x": [1, 2, 3, 1], "y": [2, 3, 1, 1]}, index=list("abcd"))
-    with pytest.raises(ValueError, match="non-integers.*cuts= \(the number of levels\)"):
+    with pytest.raises(ValueError, match=r"non-integers.*cuts= \(the number of levels\)"):
         ie.Responses.from_wide(wide + 0.5, kind="ordinal")
     unused = r"level\(s\) \[3, 4\] .* used by no one.*levels=\[1, 2, 5\]"
     with pytest.raises(ValueError, match=unused):
