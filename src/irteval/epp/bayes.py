@@ -30,14 +30,19 @@ def ranks(draws):
     return (-draws).argsort(axis=1).argsort(axis=1) + 1
 
 
-def leaderboard(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFrame:
+def leaderboard(idata, *, round=None, ci_prob=None, ci_kind=None,
+                hdi_prob=None) -> pd.DataFrame:
     """One row per player, best first: EPP posterior ``mean``, ``sd``, ``{ci_kind}_lower``,
     ``{ci_kind}_upper``, ``elo`` (1500 + mean * 400 / ln 10), ``p_best`` (share of draws in
     which the player has the highest EPP), ``expected_rank`` (1 = best) and ``rank_lower`` /
-    ``rank_upper`` (the interval of the rank). ``attrs``: ``ci_prob``, ``ci_kind``."""
+    ``rank_upper`` (the interval of the rank). ``attrs``: ``ci_prob``, ``ci_kind``.
+    ``round``: for a ``hierarchy="round"`` fit, the board of that round (global EPP plus the
+    round's deviation) instead of the global one."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     epp = _epp(idata, "leaderboard")
     draws = stacked_draws(idata, "epp")
+    if round is not None:
+        draws = draws + _round_deviation(idata, round)
     rank = ranks(draws)
     lower, upper = _intervals.interval(draws, prob, kind)
     rank_lower, rank_upper = _intervals.interval(rank, prob, kind)
@@ -51,6 +56,19 @@ def leaderboard(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataF
         "rank_upper": np.ceil(rank_upper).astype(int),
     }, index=pd.Index(epp["player"].values, name=idata.attrs.get("player_name", "player")))
     return _intervals.record(table, prob, kind).sort_values("mean", ascending=False)
+
+
+def _round_deviation(idata, round):
+    """(sample, player) draws of a hierarchical fit's deviations in ``round``."""
+    post = idata.posterior
+    if "deviation" not in post:
+        raise ValueError("round= needs a fit of models.bradley_terry(..., hierarchy='round'); "
+                         "this one has no per-round deviations")
+    if round not in post["round"].values:
+        raise ValueError(f"unknown round {round!r}; rounds are e.g. "
+                         f"{list(post['round'].values[:5])}")
+    return (post["deviation"].sel(round=round).stack(sample=("chain", "draw"))
+            .transpose("sample", "player").values)
 
 
 def win_probability(idata, a, b) -> xr.DataArray:
@@ -135,6 +153,9 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
     rng = np.random.default_rng(random_seed)
     keep = rng.choice(post.sizes["sample"], min(max_draws, post.sizes["sample"]), replace=False)
     strength = post["strength"].transpose("sample", "player").values[keep]
+    # a hierarchical fit replicates each round from its own strengths (round, player)
+    in_round = (strength[:, None, :] + post["deviation"].transpose("sample", "round", "player")
+                .values[keep] if "deviation" in post else strength)
     i, j, n, w, present = observed_pairs(idata)
     diff = strength[:, i] - strength[:, j]  # (draws, pairs)
     likelihood = idata.attrs.get("likelihood", "plackett_luce")
@@ -148,7 +169,7 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
     else:
         p = expit(diff)
         w_rep = np.empty_like(p)
-        for s, beta in enumerate(strength):
+        for s, beta in enumerate(in_round):
             rank = plackett_luce_random(beta, present, rng=rng)
             w_rep[s] = win_matrices(np.where(present, -rank, np.nan).T)[0][i, j]
     upper_tail = (w_rep >= w).mean(axis=0)

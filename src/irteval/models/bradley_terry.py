@@ -18,7 +18,12 @@ Every likelihood gives P(i beats j in a round) = logistic(epp_i - epp_j):
 
 strength ~ ZeroSumNormal(prior_scale) with a fixed scale (4 by default): the prior keeps a
 player that never wins finite, and, unlike a hierarchical scale, leaves the posterior a mode
-(so MAP and the Laplace approximation exist). See ``models/bradley_terry.md``.
+(so MAP and the Laplace approximation exist).
+
+``hierarchy="round"`` (the EPP paper's Model/Task scheme, Plackett–Luce on scores): in round r
+player p plays with strength[p] + deviation[r, p], deviation[r, :] = tau z[r, :], z ~
+ZeroSumNormal(1) over players, tau ~ HalfNormal(1) estimated; ``epp`` is the global strength.
+See ``models/bradley_terry.md``.
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ from .base import BaseModel
 from .densities import BradleyTerryDensity
 
 LIKELIHOODS = ("plackett_luce", "pairwise", "davidson")
+HIERARCHIES = (None, "round")
+#: sd of the half-normal prior on tau, the spread of the per-round deviations
+TAU_SCALE = 1.0
 #: sd of the zero-sum normal prior on the strengths
 PRIOR_SCALE = 4.0
 
@@ -99,7 +107,7 @@ class BradleyTerry(BaseModel):
     mode_optimizer = "L-BFGS-B"  # the posterior is log-concave: quasi-Newton from any start
 
     def __init__(self, scores: Scores | Battles, *, likelihood=None, reference=None,
-                 prior_scale=PRIOR_SCALE):
+                 prior_scale=PRIOR_SCALE, hierarchy=None):
         if not isinstance(scores, (Scores, Battles)):
             raise TypeError(f"expected irteval.Scores or irteval.Battles, got "
                             f"{type(scores).__name__}; build one with Scores.from_long, "
@@ -112,6 +120,12 @@ class BradleyTerry(BaseModel):
                              "for battles, the default) or 'davidson' (ties as an outcome)")
         if likelihood not in LIKELIHOODS:
             raise ValueError(f"likelihood={likelihood!r} is not one of {LIKELIHOODS}")
+        if hierarchy not in HIERARCHIES:
+            raise ValueError(f"hierarchy={hierarchy!r} is not one of {HIERARCHIES}")
+        if hierarchy is not None and (battles or likelihood != "plackett_luce"):
+            raise ValueError("hierarchy='round' is implemented for per-round Scores with "
+                             "likelihood='plackett_luce'; for battles grouped by round (e.g. a "
+                             "prompt category) it is not available yet")
         if reference is not None and reference not in scores.players:
             raise ValueError(f"reference {reference!r} is not a player")
         _warn_extremes(scores)
@@ -124,8 +138,8 @@ class BradleyTerry(BaseModel):
             coords["outcome"] = ["win_i", "win_j", "tie"]
         super().__init__(coords=coords)
         self._build_args = ((scores,), {"likelihood": likelihood, "reference": reference,
-                                        "prior_scale": prior_scale})
-        self.scores, self.likelihood = scores, likelihood
+                                        "prior_scale": prior_scale, "hierarchy": hierarchy})
+        self.scores, self.likelihood, self.hierarchy = scores, likelihood, hierarchy
         self.reference, self.prior_scale = reference, prior_scale
 
         strength = pm.ZeroSumNormal("strength", sigma=prior_scale, dims="player")
@@ -133,7 +147,13 @@ class BradleyTerry(BaseModel):
         pm.Deterministic("epp", strength - shift, dims="player")
         if likelihood == "plackett_luce":
             rank = competition_ranks(scores.matrix)
-            pm.CustomDist("rank", strength, (rank >= 0).astype(np.int8),
+            in_round = strength
+            if hierarchy == "round":
+                tau = pm.HalfNormal("tau", TAU_SCALE)
+                z = pm.ZeroSumNormal("deviation_z", sigma=1.0, dims=("round", "player"))
+                deviation = pm.Deterministic("deviation", tau * z, dims=("round", "player"))
+                in_round = strength + deviation
+            pm.CustomDist("rank", in_round, (rank >= 0).astype(np.int8),
                           logp=plackett_luce_logp, random=plackett_luce_random,
                           signature="(n),(n)->(n)", dtype="int64", observed=rank,
                           dims=("round", "player"))
@@ -154,7 +174,15 @@ class BradleyTerry(BaseModel):
                            observed=outcomes.astype(np.int64), dims=("pair", "outcome"))
 
     def density(self):
-        return None if self.likelihood == "davidson" else BradleyTerryDensity(self)
+        if self.likelihood == "davidson" or self.hierarchy is not None:
+            return None
+        return BradleyTerryDensity(self)
+
+    def no_mode_reason(self, marginal, method):
+        if self.hierarchy is None:
+            return None
+        return ("MAP/Laplace need a posterior mode, and with hierarchy='round' the joint "
+                "density has none (it grows without bound as tau -> 0); use NUTS (the default)")
 
     def fit_attrs(self):
         data = self.scores
@@ -165,11 +193,11 @@ class BradleyTerry(BaseModel):
                       "higher_is_better": int(data.higher_is_better)}
         return {"irteval_family": self.family, "irteval_model": "bradley_terry",
                 "likelihood": self.likelihood, "player_name": data.player_name, **source,
-                "prior_scale": self.prior_scale}
+                "prior_scale": self.prior_scale, "hierarchy": str(self.hierarchy)}
 
 
 def bradley_terry(scores: Scores | Battles, *, likelihood=None, reference=None,
-                  prior_scale=PRIOR_SCALE) -> BradleyTerry:
+                  prior_scale=PRIOR_SCALE, hierarchy=None) -> BradleyTerry:
     """Build the Bayesian EPP model for a :class:`~irteval.Scores` (players scored in rounds)
     or :class:`~irteval.Battles` (pairwise battles).
 
@@ -184,6 +212,10 @@ def bradley_terry(scores: Scores | Battles, *, likelihood=None, reference=None,
         sum to zero.
     prior_scale : float
         Standard deviation of the zero-sum normal prior on the strengths.
+    hierarchy : {None, "round"}
+        ``"round"``: the Model/Task scheme, strength per round = global strength + a
+        deviation with spread ``tau`` (estimated); ``epp`` is then the global EPP and
+        ``deviation`` (round, player) the per-round departures.
 
     Returns
     -------
@@ -194,7 +226,7 @@ def bradley_terry(scores: Scores | Battles, *, likelihood=None, reference=None,
         ``outcomes`` (dims pair, outcome).
     """
     return BradleyTerry(scores, likelihood=likelihood, reference=reference,
-                        prior_scale=prior_scale)
+                        prior_scale=prior_scale, hierarchy=hierarchy)
 
 
 def _warn_extremes(scores):
