@@ -193,56 +193,65 @@ def test_map_and_laplace_agree_with_nuts(vtab_fit):
     assert list(ie.leaderboard(laplace).index[:2]) == list(ie.leaderboard(vtab_fit).index[:2])
 
 
-def simulate_tasks(n_players=20, n_tasks=15, tau=0.5, seed=0):
-    """Scores = global strength + a task deviation (sd tau, zero-sum over players) + Gumbel
-    noise: the Model/Task scheme's generative story."""
+def simulate_tasks(n_players=20, n_tasks=15, per_task=5, tau=0.5, seed=0):
+    """Scores in ``per_task`` rounds (CV splits) of each task = global strength + the task's
+    deviation (sd tau, zero-sum over players) + Gumbel noise: the Model/Task scheme's
+    generative story. Returns (scores, round -> task, strength, deviation)."""
     rng = np.random.default_rng(seed)
     strength = rng.normal(0, 1, n_players)
     strength -= strength.mean()
     deviation = rng.normal(0, tau, (n_tasks, n_players))
     deviation -= deviation.mean(axis=1, keepdims=True)
-    score = strength + deviation + rng.gumbel(size=(n_tasks, n_players))
-    wide = pd.DataFrame(score.T, index=[f"m{k}" for k in range(n_players)],
-                        columns=[f"task{k}" for k in range(n_tasks)])
-    return ie.Scores.from_wide(wide), strength, deviation
+    task = np.repeat(np.arange(n_tasks), per_task)
+    score = strength + deviation[task] + rng.gumbel(size=(len(task), n_players))
+    rounds = [f"task{t}-split{k % per_task}" for k, t in enumerate(task)]
+    wide = pd.DataFrame(score.T, index=[f"m{k}" for k in range(n_players)], columns=rounds)
+    return (ie.Scores.from_wide(wide), dict(zip(rounds, [f"task{t}" for t in task])), strength,
+            deviation)
 
 
-def _hfit(scores, **kwargs):
+def _hfit(scores, hierarchy, **kwargs):
     kwargs.setdefault("random_seed", 1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ie.fit(ie.models.bradley_terry(scores, hierarchy="round"), progressbar=False,
+        return ie.fit(ie.models.bradley_terry(scores, hierarchy=hierarchy), progressbar=False,
                       log_likelihood=False, **kwargs)
 
 
 def test_task_hierarchy_runs_and_reports_per_task_boards():
-    scores, _, _ = simulate_tasks(6, 4, seed=1)
-    idata = _hfit(scores, draws=200, tune=300, chains=2)
+    scores, tasks, _, _ = simulate_tasks(6, 3, per_task=2, seed=1)
+    idata = _hfit(scores, tasks, draws=200, tune=300, chains=2)
     post = idata.posterior
-    assert post["deviation"].dims[-2:] == ("round", "player") and "tau" in post
+    assert post["deviation"].dims[-2:] == ("task", "player") and "tau" in post
+    assert list(post["task"].values) == ["task0", "task1", "task2"]
     np.testing.assert_allclose(post["deviation"].sum("player"), 0, atol=1e-8)
-    board = ie.leaderboard(idata, round="task2")
+    board = ie.leaderboard(idata, task="task2")
     assert set(board.index) == set(scores.players)
     assert not np.allclose(board["mean"].sort_index(), ie.leaderboard(idata)["mean"].sort_index())
     assert len(ie.goodness_of_fit(idata, max_draws=20)) == 15
-    with pytest.raises(ValueError, match="unknown round"):
-        ie.leaderboard(idata, round="task99")
-    with pytest.raises(ValueError, match="no per-round deviations"):
-        ie.leaderboard(fit(scores), round="task2")
+    with pytest.raises(ValueError, match="unknown task"):
+        ie.leaderboard(idata, task="task99")
+    with pytest.raises(ValueError, match="no per-task deviations"):
+        ie.leaderboard(fit(scores), task="task2")
     with pytest.raises(ValueError, match="has none.*tau -> 0"):
         ie.fit(ie.models.bradley_terry(scores, hierarchy="round"), method="map")
     with pytest.raises(ValueError, match="not available yet"):
         ie.models.bradley_terry(scores, likelihood="pairwise", hierarchy="round")
+    with pytest.raises(ValueError, match="no task for"):
+        ie.models.bradley_terry(scores, hierarchy={"task0-split0": "t"})
+    assert ie.models.bradley_terry(scores, hierarchy="round").coords["task"] == tuple(
+        scores.rounds)
 
 
 @pytest.mark.slow
 def test_task_hierarchy_recovers_global_epps_and_tau():
-    """20 players x 15 tasks with task deviations of sd 0.5: 90% intervals cover the global
-    EPPs in band (84-96% over three data sets) and tau in at least two of three."""
+    """20 players x 15 tasks (5 splits each) with task deviations of sd 0.5: 90% intervals
+    cover the global EPPs in band (84-96% over three data sets) and tau in at least two of
+    three."""
     inside, tau_inside = [], 0
     for seed in range(3):
-        scores, strength, _ = simulate_tasks(seed=seed)
-        idata = _hfit(scores, random_seed=seed)
+        scores, tasks, strength, _ = simulate_tasks(seed=seed)
+        idata = _hfit(scores, tasks, random_seed=seed)
         assert idata.attrs["divergences"] <= 5 and idata.attrs["max_rhat"] <= 1.01
         epp = idata.posterior["epp"]
         lo, hi = epp.quantile([0.05, 0.95], ("chain", "draw")).values

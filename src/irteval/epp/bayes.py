@@ -30,19 +30,19 @@ def ranks(draws):
     return (-draws).argsort(axis=1).argsort(axis=1) + 1
 
 
-def leaderboard(idata, *, round=None, ci_prob=None, ci_kind=None,
+def leaderboard(idata, *, task=None, ci_prob=None, ci_kind=None,
                 hdi_prob=None) -> pd.DataFrame:
     """One row per player, best first: EPP posterior ``mean``, ``sd``, ``{ci_kind}_lower``,
     ``{ci_kind}_upper``, ``elo`` (1500 + mean * 400 / ln 10), ``p_best`` (share of draws in
     which the player has the highest EPP), ``expected_rank`` (1 = best) and ``rank_lower`` /
     ``rank_upper`` (the interval of the rank). ``attrs``: ``ci_prob``, ``ci_kind``.
-    ``round``: for a ``hierarchy="round"`` fit, the board of that round (global EPP plus the
-    round's deviation) instead of the global one."""
+    ``task``: for a fit with ``hierarchy=``, the board of that task (global EPP plus the
+    task's deviation) instead of the global one."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     epp = _epp(idata, "leaderboard")
     draws = stacked_draws(idata, "epp")
-    if round is not None:
-        draws = draws + _round_deviation(idata, round)
+    if task is not None:
+        draws = draws + _task_deviation(idata, task)
     rank = ranks(draws)
     lower, upper = _intervals.interval(draws, prob, kind)
     rank_lower, rank_upper = _intervals.interval(rank, prob, kind)
@@ -58,16 +58,16 @@ def leaderboard(idata, *, round=None, ci_prob=None, ci_kind=None,
     return _intervals.record(table, prob, kind).sort_values("mean", ascending=False)
 
 
-def _round_deviation(idata, round):
-    """(sample, player) draws of a hierarchical fit's deviations in ``round``."""
+def _task_deviation(idata, task):
+    """(sample, player) draws of a hierarchical fit's deviations in ``task``."""
     post = idata.posterior
     if "deviation" not in post:
-        raise ValueError("round= needs a fit of models.bradley_terry(..., hierarchy='round'); "
-                         "this one has no per-round deviations")
-    if round not in post["round"].values:
-        raise ValueError(f"unknown round {round!r}; rounds are e.g. "
-                         f"{list(post['round'].values[:5])}")
-    return (post["deviation"].sel(round=round).stack(sample=("chain", "draw"))
+        raise ValueError("task= needs a fit of models.bradley_terry(..., hierarchy=...); this "
+                         "one has no per-task deviations")
+    if task not in post["task"].values:
+        raise ValueError(f"unknown task {task!r}; tasks are e.g. "
+                         f"{list(post['task'].values[:5])}")
+    return (post["deviation"].sel(task=task).stack(sample=("chain", "draw"))
             .transpose("sample", "player").values)
 
 
@@ -153,9 +153,12 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
     rng = np.random.default_rng(random_seed)
     keep = rng.choice(post.sizes["sample"], min(max_draws, post.sizes["sample"]), replace=False)
     strength = post["strength"].transpose("sample", "player").values[keep]
-    # a hierarchical fit replicates each round from its own strengths (round, player)
-    in_round = (strength[:, None, :] + post["deviation"].transpose("sample", "round", "player")
-                .values[keep] if "deviation" in post else strength)
+    # a hierarchical fit replicates each round from its task's strengths (round, player)
+    in_round = strength
+    if "deviation" in post:
+        task = idata.constant_data["round_task"].values
+        in_round = (strength[:, None, :] + post["deviation"].transpose("sample", "task", "player")
+                    .values[keep][:, task])
     i, j, n, w, present = observed_pairs(idata)
     diff = strength[:, i] - strength[:, j]  # (draws, pairs)
     likelihood = idata.attrs.get("likelihood", "plackett_luce")

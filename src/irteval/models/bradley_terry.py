@@ -20,15 +20,20 @@ strength ~ ZeroSumNormal(prior_scale) with a fixed scale (4 by default): the pri
 player that never wins finite, and, unlike a hierarchical scale, leaves the posterior a mode
 (so MAP and the Laplace approximation exist).
 
-``hierarchy="round"`` (the EPP paper's Model/Task scheme, Plackett–Luce on scores): in round r
-player p plays with strength[p] + deviation[r, p], deviation[r, :] = tau z[r, :], z ~
+``hierarchy`` (the EPP paper's Model/Task scheme, Plackett–Luce on scores): in a round of task
+t player p plays with strength[p] + deviation[t, p], deviation[t, :] = tau z[t, :], z ~
 ZeroSumNormal(1) over players, tau ~ HalfNormal(1) estimated; ``epp`` is the global strength.
+Tasks are the rounds themselves (``hierarchy="round"``) or groups of rounds (a mapping from
+round to task, e.g. CV splits within datasets). With one round per task the deviations and
+the Gumbel noise of the ranking are hard to tell apart, and tau trades off against the scale
+of the strengths: give several rounds per task where the data have them.
 See ``models/bradley_terry.md``.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pymc as pm
 import pytensor.tensor as pt
 from scipy.stats import rankdata
@@ -40,7 +45,6 @@ from .base import BaseModel
 from .densities import BradleyTerryDensity
 
 LIKELIHOODS = ("plackett_luce", "pairwise", "davidson")
-HIERARCHIES = (None, "round")
 #: sd of the half-normal prior on tau, the spread of the per-round deviations
 TAU_SCALE = 1.0
 #: sd of the zero-sum normal prior on the strengths
@@ -120,18 +124,19 @@ class BradleyTerry(BaseModel):
                              "for battles, the default) or 'davidson' (ties as an outcome)")
         if likelihood not in LIKELIHOODS:
             raise ValueError(f"likelihood={likelihood!r} is not one of {LIKELIHOODS}")
-        if hierarchy not in HIERARCHIES:
-            raise ValueError(f"hierarchy={hierarchy!r} is not one of {HIERARCHIES}")
         if hierarchy is not None and (battles or likelihood != "plackett_luce"):
-            raise ValueError("hierarchy='round' is implemented for per-round Scores with "
+            raise ValueError("hierarchy= is implemented for per-round Scores with "
                              "likelihood='plackett_luce'; for battles grouped by round (e.g. a "
                              "prompt category) it is not available yet")
+        task_of_round = None if hierarchy is None else _tasks(scores, hierarchy)
         if reference is not None and reference not in scores.players:
             raise ValueError(f"reference {reference!r} is not a player")
         _warn_extremes(scores)
         coords = {"player": np.asarray(scores.players)}
         if likelihood == "plackett_luce":
             coords["round"] = np.asarray(scores.rounds)
+        if task_of_round is not None:
+            coords["task"] = np.asarray(task_of_round[1])
         else:
             pairs = scores.pairs()
             coords["pair"] = [f"{a} vs {b}" for a, b in zip(pairs["player_i"], pairs["player_j"])]
@@ -148,11 +153,12 @@ class BradleyTerry(BaseModel):
         if likelihood == "plackett_luce":
             rank = competition_ranks(scores.matrix)
             in_round = strength
-            if hierarchy == "round":
+            if task_of_round is not None:
                 tau = pm.HalfNormal("tau", TAU_SCALE)
-                z = pm.ZeroSumNormal("deviation_z", sigma=1.0, dims=("round", "player"))
-                deviation = pm.Deterministic("deviation", tau * z, dims=("round", "player"))
-                in_round = strength + deviation
+                z = pm.ZeroSumNormal("deviation_z", sigma=1.0, dims=("task", "player"))
+                deviation = pm.Deterministic("deviation", tau * z, dims=("task", "player"))
+                task = pm.Data("round_task", task_of_round[0], dims="round")  # task codes
+                in_round = strength + deviation[task]
             pm.CustomDist("rank", in_round, (rank >= 0).astype(np.int8),
                           logp=plackett_luce_logp, random=plackett_luce_random,
                           signature="(n),(n)->(n)", dtype="int64", observed=rank,
@@ -181,7 +187,7 @@ class BradleyTerry(BaseModel):
     def no_mode_reason(self, marginal, method):
         if self.hierarchy is None:
             return None
-        return ("MAP/Laplace need a posterior mode, and with hierarchy='round' the joint "
+        return ("MAP/Laplace need a posterior mode, and with hierarchy= the joint "
                 "density has none (it grows without bound as tau -> 0); use NUTS (the default)")
 
     def fit_attrs(self):
@@ -212,10 +218,11 @@ def bradley_terry(scores: Scores | Battles, *, likelihood=None, reference=None,
         sum to zero.
     prior_scale : float
         Standard deviation of the zero-sum normal prior on the strengths.
-    hierarchy : {None, "round"}
-        ``"round"``: the Model/Task scheme, strength per round = global strength + a
-        deviation with spread ``tau`` (estimated); ``epp`` is then the global EPP and
-        ``deviation`` (round, player) the per-round departures.
+    hierarchy : None, "round", or a mapping round -> task (dict or Series)
+        The Model/Task scheme: strength in a round of task t = global strength + a deviation
+        of task t with spread ``tau`` (estimated); ``epp`` is then the global EPP and
+        ``deviation`` (task, player) the per-task departures. ``"round"``: every round is its
+        own task.
 
     Returns
     -------
@@ -227,6 +234,21 @@ def bradley_terry(scores: Scores | Battles, *, likelihood=None, reference=None,
     """
     return BradleyTerry(scores, likelihood=likelihood, reference=reference,
                         prior_scale=prior_scale, hierarchy=hierarchy)
+
+
+def _tasks(scores, hierarchy):
+    """(task code of every round, task labels) of ``hierarchy``: "round" or a mapping."""
+    if isinstance(hierarchy, str):
+        if hierarchy != "round":
+            raise ValueError(f"hierarchy={hierarchy!r}: use 'round' (every round its own "
+                             "task) or a mapping from round to task (dict or pandas Series)")
+        return np.arange(scores.n_rounds), scores.rounds
+    task = pd.Series(hierarchy).reindex(scores.rounds)
+    if task.isna().any():
+        raise ValueError(f"hierarchy= gives no task for {scores.round_name}s "
+                         f"{list(scores.rounds[task.isna().to_numpy()][:5])}; map every round")
+    codes, labels = pd.factorize(task)
+    return codes, pd.Index(labels, name="task")
 
 
 def _warn_extremes(scores):
