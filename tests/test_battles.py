@@ -175,3 +175,18 @@ def test_davidson_recovers_simulated_arena_strengths():
     assert 0.84 <= inside <= 0.96, inside
     mle = ie.mle_epp(battles)["epp"].to_numpy()
     assert np.corrcoef(mle, truth["strength"])[0, 1] > 0.99
+
+
+def test_bootstrap_intervals_of_the_mle_are_close_to_wald_on_battles_and_scores():
+    battles = baseball()
+    boot = ie.bootstrap_epp(battles, n_boot=300, reference="Baltimore", random_seed=1)
+    wald = ie.mle_epp(battles, reference="Baltimore")
+    assert boot.attrs["ci_kind"] == "bootstrap" and boot.attrs["n_separated"] == 0
+    np.testing.assert_allclose(boot["epp"], wald["epp"])
+    ratio = (boot["boot_sd"] / wald["se"]).drop("Baltimore")
+    assert ratio.between(0.8, 1.25).all(), ratio  # the normal approximation holds here
+    assert (boot["lower"] < boot["epp"]).drop("Baltimore").all()
+    scores = ie.Scores.from_wide(pd.DataFrame(
+        np.random.default_rng(0).gumbel(size=(5, 30)) + np.arange(5)[:, None],
+        index=list("abcde")))
+    assert len(ie.bootstrap_epp(scores, n_boot=50)) == 5

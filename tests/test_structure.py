@@ -153,6 +153,7 @@ NO_INTERVAL = {
     "plot_strengths": "flags", "plot_latent_trait": "curves at the posterior mean",
     "plot_goodness": "posterior mean curves", "plot_effectiveness": "posterior mean curves",
     "plot_dendrogram": "a tree", "mle_epp": "Wald intervals only: ci_prob, ci_kind='wald'",
+    "bootstrap_epp": "percentile intervals only: ci_prob, ci_kind='bootstrap'",
     "compare_models": "elpd differences and their standard errors",
 }
 
@@ -195,6 +196,8 @@ def test_tables_record_the_interval_convention(fits):
     assert {"eti_lower", "eti_upper"} <= set(tables["difficulty"])
     mle = ie.mle_epp(ie.datasets.load_vtab(), ci_prob=0.8)
     assert mle.attrs["ci_prob"] == 0.8 and mle.attrs["ci_kind"] == "wald"
+    boot = ie.bootstrap_epp(ie.datasets.load_vtab(), ci_prob=0.8, n_boot=20)
+    assert boot.attrs["ci_prob"] == 0.8 and boot.attrs["ci_kind"] == "bootstrap"
 
 
 def test_plots_given_a_table_refuse_a_different_interval(fits):

@@ -20,8 +20,8 @@ from .airt import (LatentTrait, airt_curves, algorithm_metrics, effectiveness, l
                    plot_strengths, portfolio)
 from .compare import compare_models
 from .data import Battles, Responses, Scores
-from .epp import (PairwiseProbabilities, WaldTest, goodness_of_fit, leaderboard, mle_epp,
-                  pairwise_probabilities, plot_epp_vs_score, plot_leaderboard,
+from .epp import (PairwiseProbabilities, WaldTest, bootstrap_epp, goodness_of_fit, leaderboard,
+                  mle_epp, pairwise_probabilities, plot_epp_vs_score, plot_leaderboard,
                   plot_rank_distribution, plot_win_calibration, plot_win_heatmap, wald_test,
                   win_probability)
 from .exceptions import (ConvergenceWarning, IdentificationWarning, ModelSpecWarning,
@@ -42,8 +42,8 @@ __all__ = [
     "abilities", "characteristic_curves", "difficulty", "difficulty_bins", "difficulty_moments",
     "plot_characteristic_curves", "plot_difficulty_distribution", "plot_item_characteristic",
     # leaderboards
-    "PairwiseProbabilities", "WaldTest", "goodness_of_fit", "leaderboard", "mle_epp",
-    "pairwise_probabilities", "plot_epp_vs_score", "plot_leaderboard",
+    "PairwiseProbabilities", "WaldTest", "bootstrap_epp", "goodness_of_fit", "leaderboard",
+    "mle_epp", "pairwise_probabilities", "plot_epp_vs_score", "plot_leaderboard",
     "plot_rank_distribution", "plot_win_calibration", "plot_win_heatmap", "wald_test",
     "win_probability",
     # portfolios

@@ -26,6 +26,7 @@ from .. import _intervals
 from .._compat import IndexesWithWarning
 from .._validation import warn_user
 from ..data import Battles, Scores
+from ..data.scores import win_matrices
 from ..exceptions import SeparationWarning
 
 LOG10_ELO = 400 / np.log(10)
@@ -175,6 +176,71 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
         "components": groups, "ci_prob": prob, "ci_kind": "wald",
     })
     return table
+
+
+def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob=None,
+                  ci_kind="bootstrap", random_seed=0) -> pd.DataFrame:
+    """Percentile-bootstrap intervals of the MLE EPP, as arena leaderboards report them:
+    battles resampled with replacement (the (pair, outcome) counts redrawn from a multinomial
+    with the observed total), or for :class:`~irteval.Scores` the rounds resampled with
+    replacement; each replicate refitted by Newton's method (sum-to-zero, or ``reference``
+    at 0). One row per player: ``epp`` (the MLE of the data), ``boot_mean``, ``boot_sd``,
+    ``lower``, ``upper``. Replicates whose win graph is not strongly connected have no
+    finite MLE: they are left out and counted in ``attrs["n_separated"]`` (a warning when
+    more than 5%). ``ci_kind``: ``"bootstrap"`` (percentile), the only kind."""
+    if ci_kind != "bootstrap":
+        raise ValueError(f"ci_kind={ci_kind!r}: bootstrap_epp gives percentile intervals "
+                         "(ci_kind='bootstrap'); mle_epp gives Wald ones")
+    base = mle_epp(data, reference=reference, ci_prob=ci_prob)
+    if len(base.attrs["components"]) > 1:
+        raise ValueError("the data have no finite MLE (the win graph is not strongly "
+                         "connected; see mle_epp's SeparationWarning): bootstrap intervals "
+                         "need one; use the Bayesian fit (irteval.leaderboard)")
+    prob = base.attrs["ci_prob"]
+    rng = np.random.default_rng(random_seed)
+    players, n = data.players, data.n_players
+    ref = None if reference is None else players.get_loc(reference)
+    draws = []
+    for _ in range(n_boot):
+        pairs = _resampled_pairs(data, rng)
+        if len(_components(pairs, players)) > 1:
+            continue
+        beta, _ = _fit_block(pairs["i"].to_numpy(), pairs["j"].to_numpy(),
+                             pairs["matches"].to_numpy(), pairs["wins_i"].to_numpy(), n)
+        draws.append(beta - (0.0 if ref is None else beta[ref]))
+    separated = n_boot - len(draws)
+    if separated > 0.05 * n_boot:
+        warn_user(f"{separated} of {n_boot} bootstrap replicates had a win graph that is not "
+                  "strongly connected and were left out: the intervals describe the others "
+                  "only; prefer the Bayesian fit's intervals", SeparationWarning)
+    draws = np.array(draws)
+    lower, upper = np.quantile(draws, [0.5 - prob / 2, 0.5 + prob / 2], axis=0)
+    table = pd.DataFrame({"epp": base["epp"], "boot_mean": draws.mean(axis=0),
+                          "boot_sd": draws.std(axis=0, ddof=1), "lower": lower,
+                          "upper": upper}, index=players)
+    table.attrs.update(n_boot=n_boot, n_separated=separated, ci_prob=prob,
+                       ci_kind="bootstrap")
+    return table
+
+
+def _resampled_pairs(data, rng):
+    """The pair table of one bootstrap replicate of ``data``."""
+    if isinstance(data, Battles):
+        ties = data.ties
+        cells = np.column_stack([data.wins_i - ties / 2, data.matches - data.wins_i - ties / 2,
+                                 ties])
+        total = cells.sum()
+        counts = rng.multinomial(int(round(total)), (cells / total).ravel()).reshape(-1, 3)
+        keep = counts.sum(axis=1) > 0
+        return pd.DataFrame({"i": data.i[keep], "j": data.j[keep],
+                             "matches": counts[keep].sum(axis=1).astype(float),
+                             "wins_i": counts[keep, 0] + counts[keep, 2] / 2})
+    rounds = rng.integers(0, data.n_rounds, data.n_rounds)
+    wins, matches, _ = win_matrices(data.matrix[:, rounds])
+    i, j = np.triu_indices(data.n_players, k=1)
+    met = matches[i, j] > 0
+    return pd.DataFrame({"i": i[met], "j": j[met], "matches": matches[i, j][met],
+                         "wins_i": wins[i, j][met]})
 
 
 @dataclass(frozen=True)
