@@ -36,7 +36,7 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
                        portfolio.csv (latent trait occupancy, P(in portfolio)), spectrum.csv,
                        goodness.csv, posterior.nc and plots
   irteval demo         all four, on bundled data (optdigits responses of 58 models; VTAB;
-                       the MiniZinc 2016 solvers)
+                       the MiniZinc 2016 solvers), and a leaderboard from simulated battles
 
 posterior.nc files hold the posterior draws in float32 (arviz.from_netcdf reads them);
 irteval.load_results(folder) reads a whole output folder back. Existing outputs are never
@@ -67,10 +67,11 @@ def parser():
                                       "which of 58 scikit-learn models got them right, the "
                                       "robustness of 6 model families to noise by difficulty, "
                                       "the EPP leaderboard of 16 models on the 19 VTAB tasks "
-                                      "and the portfolio of 22 MiniZinc 2016 solvers. "
+                                      "the portfolio of 22 MiniZinc 2016 solvers, and an "
+                                      "arena leaderboard from 20 000 simulated battles. "
                                       "Outputs go to OUT/optdigits_difficulty, "
-                                      "OUT/optdigits_robustness, OUT/vtab_leaderboard and "
-                                      "OUT/minizinc_portfolio.")
+                                      "OUT/optdigits_robustness, OUT/vtab_leaderboard, "
+                                      "OUT/minizinc_portfolio and OUT/arena_leaderboard.")
     io.add_fit_options(demo, draws=500)
     for workflow in (difficulty, leaderboard, portfolio, robustness):
         workflow.add_parser(sub)
@@ -104,7 +105,8 @@ def check_outputs(args):
 
 
 def demo(args):
-    """The four workflows on bundled data, each into its sub-folder of --out."""
+    """The four workflows on bundled data, each into its sub-folder of --out, and a
+    leaderboard from pairwise battles (simulated: no arena data ship with irteval)."""
     from ..datasets import load_csp_minizinc, load_optdigits, load_optdigits_responses, load_vtab
 
     print("== instance difficulty: optdigits ==")
@@ -125,6 +127,13 @@ def demo(args):
     portfolio.report(load_csp_minizinc(), argparse.Namespace(
         **{**vars(args), "draws": max(args.draws, 2000), "tune": max(args.tune or 0, 2000)}),
         args.out / "minizinc_portfolio")
+    print("\n== arena leaderboard: 20 000 simulated battles between 30 models ==")
+    import numpy as np
+
+    from ..calibration import simulate_battles
+
+    leaderboard.report(simulate_battles(30, 20_000, np.random.default_rng(0))[0], args,
+                       args.out / "arena_leaderboard")
 
 
 def run(args):

@@ -41,7 +41,8 @@ TABLES = {file[:-4]: levels for files in REPORTS.values() for file, levels in fi
 
 #: the demo's parts: sub-folder -> the reports written into it
 DEMO = {"optdigits_difficulty": ("difficulty",), "optdigits_robustness": ("scc", "taxonomy"),
-        "vtab_leaderboard": ("leaderboard",), "minizinc_portfolio": ("portfolio",)}
+        "vtab_leaderboard": ("leaderboard",), "minizinc_portfolio": ("portfolio",),
+        "arena_leaderboard": ("leaderboard",)}
 
 
 def files(*reports):
