@@ -190,3 +190,34 @@ def test_bootstrap_intervals_of_the_mle_are_close_to_wald_on_battles_and_scores(
         np.random.default_rng(0).gumbel(size=(5, 30)) + np.arange(5)[:, None],
         index=list("abcde")))
     assert len(ie.bootstrap_epp(scores, n_boot=50)) == 5
+
+
+def test_battles_grouped_by_round_fit_the_hierarchy():
+    """Per-category strengths: a model that is better in one category only."""
+    from irteval import calibration as cal
+
+    rng = np.random.default_rng(5)
+    parts = []
+    for k, category in enumerate(["code", "math", "chat"]):
+        rows = cal.simulate_battles(5, 1500, rng)[2]
+        if category == "code":  # model-000 wins every battle it plays in "code"
+            a0, b0 = rows["model_a"] == "model-000", rows["model_b"] == "model-000"
+            rows.loc[a0, "winner"], rows.loc[b0, "winner"] = "model_a", "model_b"
+        parts.append(rows.assign(category=category))
+    rows = pd.concat(parts, ignore_index=True)
+    battles = ie.Battles.from_long(rows, player_a="model_a", player_b="model_b",
+                                   winner="winner", round="category", player_name="model")
+    assert battles.n_rounds == 3 and len(battles.round_pairs()) == 30
+    assert len(battles.pairs()) == 10 and battles.pairs()["matches"].sum() == 4500
+    assert repr(battles).endswith("3 rounds of 'category')")
+    np.testing.assert_allclose(ie.mle_epp(battles)["epp"], ie.mle_epp(
+        ie.Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner",
+                             player_name="model"))["epp"])
+    idata = quiet_fit(ie.models.bradley_terry(battles, hierarchy="round"), random_seed=0,
+                      draws=300, tune=400, chains=2)
+    code = ie.leaderboard(idata, task="code")
+    assert code.index[0] == "model-000" and code["p_best"].iloc[0] > 0.9
+    assert float(idata.posterior["tau"].mean()) > 0.5
+    assert len(ie.goodness_of_fit(idata, max_draws=20)) == 30
+    with pytest.raises(ValueError, match="pass round="):
+        ie.models.bradley_terry(baseball(), hierarchy="round")

@@ -235,7 +235,7 @@ def test_task_hierarchy_runs_and_reports_per_task_boards():
         ie.leaderboard(fit(scores), task="task2")
     with pytest.raises(ValueError, match="has none.*tau -> 0"):
         ie.fit(ie.models.bradley_terry(scores, hierarchy="round"), method="map")
-    with pytest.raises(ValueError, match="not available yet"):
+    with pytest.raises(ValueError, match="not for this combination yet"):
         ie.models.bradley_terry(scores, likelihood="pairwise", hierarchy="round")
     with pytest.raises(ValueError, match="no task for"):
         ie.models.bradley_terry(scores, hierarchy={"task0-split0": "t"})

@@ -24,7 +24,9 @@ TIES = ("tie", "draw", "tie (bothbad)", "both_bad")
 @dataclass(frozen=True)
 class Battles:
     """Battles between players as unordered pair counts (player code ``i`` < ``j``):
-    ``matches`` (battles, or their total weight), ``wins_i`` (ties 1/2) and ``ties``."""
+    ``matches`` (battles, or their total weight), ``wins_i`` (ties 1/2) and ``ties``; with a
+    ``round=`` grouping (a prompt category, a date) one row per (round, pair), ``round`` the
+    round's code in ``rounds``."""
 
     i: np.ndarray
     j: np.ndarray
@@ -34,16 +36,22 @@ class Battles:
     players: pd.Index
     player_name: str = "player"
     n_battles: float = 0.0
+    round: np.ndarray | None = None
+    rounds: pd.Index | None = None
+    round_name: str = "round"
 
     @classmethod
-    def from_long(cls, df, *, player_a, player_b, winner, ties=TIES, weight=None,
+    def from_long(cls, df, *, player_a, player_b, winner, ties=TIES, weight=None, round=None,
                   player_name="player"):
         """One row per battle. ``winner``: the winning player's label, or ``"a"`` / ``"b"``,
         or the names of the ``player_a`` / ``player_b`` columns (``"model_a"``); a value in
-        ``ties`` is a tie. ``weight``: a column of positive counts (default 1 per row)."""
+        ``ties`` is a tie. ``weight``: a column of positive counts (default 1 per row).
+        ``round``: a column grouping the battles (a prompt category, a date), for the
+        hierarchical model (``models.bradley_terry(battles, hierarchy="round")``)."""
         check_frame(df)
-        columns = (player_a, player_b, winner) + ((weight,) if weight is not None else ())
-        check_columns(df, columns, "player_a=, player_b=, winner= or weight=")
+        columns = (player_a, player_b, winner) + tuple(c for c in (weight, round)
+                                                         if c is not None)
+        check_columns(df, columns, "player_a=, player_b=, winner=, weight= or round=")
         a, b, players = _codes(df, player_a, player_b, player_name)
         won = df[winner]
         check_labels(won, winner, df.index)
@@ -62,17 +70,19 @@ class Battles:
                 f"ties= (now {list(ties)})")
         w = np.ones(len(df)) if weight is None else _weights(df, weight)
         score_a = np.where(tie, 0.5, a_won.astype(float))
-        return cls._aggregate(a, b, w, w * score_a, w * tie, players, player_name)
+        return cls._aggregate(a, b, w, w * score_a, w * tie, players, player_name,
+                              _rounds(df, round))
 
     @classmethod
-    def from_counts(cls, df, *, player_a, player_b, wins_a, wins_b, ties=None,
+    def from_counts(cls, df, *, player_a, player_b, wins_a, wins_b, ties=None, round=None,
                     player_name="player"):
         """One row per pair of players with counts: ``wins_a``, ``wins_b`` and optionally
         ``ties`` (columns of counts >= 0). A pair may appear on several rows, in either order:
-        the counts are added up."""
+        the counts are added up (within each ``round``, when given)."""
         check_frame(df)
-        columns = (player_a, player_b, wins_a, wins_b) + ((ties,) if ties is not None else ())
-        check_columns(df, columns, "player_a=, player_b=, wins_a=, wins_b= or ties=")
+        columns = (player_a, player_b, wins_a, wins_b) + tuple(c for c in (ties, round)
+                                                               if c is not None)
+        check_columns(df, columns, "player_a=, player_b=, wins_a=, wins_b=, ties= or round=")
         a, b, players = _codes(df, player_a, player_b, player_name)
         counts = [_counts(df, col) for col in (wins_a, wins_b)]
         tied = np.zeros(len(df)) if ties is None else _counts(df, ties)
@@ -83,15 +93,20 @@ class Battles:
         if empty.any():
             warn_user(f"{int(empty.sum())} rows have no battles (all counts 0; "
                       f"{where(df.index, np.flatnonzero(empty))}) and carry no information")
-        return cls._aggregate(a, b, total, counts[0] + tied / 2, tied, players, player_name)
+        return cls._aggregate(a, b, total, counts[0] + tied / 2, tied, players, player_name,
+                              _rounds(df, round))
 
     @classmethod
-    def _aggregate(cls, a, b, matches, score_a, ties, players, player_name):
-        """Unordered pair counts of battles between codes ``a`` and ``b``."""
+    def _aggregate(cls, a, b, matches, score_a, ties, players, player_name, grouping=None):
+        """Unordered pair counts of battles between codes ``a`` and ``b`` (per round, with
+        ``grouping`` = (round codes, round labels, round name))."""
         low, high = np.minimum(a, b), np.maximum(a, b)
         score_low = np.where(a == low, score_a, matches - score_a)
         keep = matches > 0
-        key = low[keep].astype(np.int64) * len(players) + high[keep]
+        n = len(players)
+        key = low[keep].astype(np.int64) * n + high[keep]
+        if grouping is not None:
+            key = key + grouping[0][keep].astype(np.int64) * n * n
         pairs, inverse = np.unique(key, return_inverse=True)
 
         def total(values):
@@ -102,22 +117,46 @@ class Battles:
         if not met.all():  # only from_counts rows with zero battles get here
             raise ValueError(f"{player_name}s {list(players[~met][:5])} have no battle; drop "
                              "their rows")
-        return cls(i=pairs // len(players), j=pairs % len(players), matches=total(matches),
+        extra = {} if grouping is None else {"round": pairs // (n * n), "rounds": grouping[1],
+                                             "round_name": grouping[2]}
+        return cls(i=pairs % (n * n) // n, j=pairs % n, matches=total(matches),
                    wins_i=total(score_low), ties=total(ties), players=players,
-                   player_name=player_name, n_battles=float(matches.sum()))
+                   player_name=player_name, n_battles=float(matches.sum()), **extra)
 
     @property
     def n_players(self) -> int:
         return len(self.players)
 
+    @property
+    def n_rounds(self) -> int:
+        return 0 if self.rounds is None else len(self.rounds)
+
     def pairs(self) -> pd.DataFrame:
-        """One row per unordered pair that met (i before j): ``player_i``, ``player_j``, their
-        codes ``i``, ``j``, ``matches``, ``wins_i`` (ties count 1/2) and ``ties``; the table
-        :meth:`Scores.pairs` gives for per-round scores."""
+        """One row per unordered pair that met (i before j), summed over rounds:
+        ``player_i``, ``player_j``, their codes ``i``, ``j``, ``matches``, ``wins_i`` (ties
+        count 1/2) and ``ties``; the table :meth:`Scores.pairs` gives for per-round scores."""
+        if self.round is None:
+            i, j, sums = self.i, self.j, (self.matches, self.wins_i, self.ties)
+        else:
+            key, inverse = np.unique(self.i.astype(np.int64) * self.n_players + self.j,
+                                     return_inverse=True)
+            i, j = key // self.n_players, key % self.n_players
+            sums = [np.bincount(inverse, v, len(key))
+                    for v in (self.matches, self.wins_i, self.ties)]
+        return pd.DataFrame({
+            "player_i": self.players[i], "player_j": self.players[j], "i": i, "j": j,
+            "matches": sums[0], "wins_i": sums[1], "ties": sums[2]})
+
+    def round_pairs(self) -> pd.DataFrame:
+        """One row per (round, unordered pair) that met: :meth:`pairs`' columns and
+        ``round`` (the round's code in ``rounds``) and ``round_label``."""
+        if self.round is None:
+            raise ValueError("these battles have no rounds: pass round= (a column) to "
+                             "Battles.from_long or Battles.from_counts")
         return pd.DataFrame({
             "player_i": self.players[self.i], "player_j": self.players[self.j],
             "i": self.i, "j": self.j, "matches": self.matches, "wins_i": self.wins_i,
-            "ties": self.ties})
+            "ties": self.ties, "round": self.round, "round_label": self.rounds[self.round]})
 
     def win_rates(self) -> pd.Series:
         """Each player's share of battles won (ties 1/2)."""
@@ -129,8 +168,19 @@ class Battles:
 
     def __repr__(self) -> str:
         n = self.n_players
+        met = len(self.pairs()) if self.round is not None else len(self.i)
+        grouped = "" if self.round is None else f", {self.n_rounds} rounds of {self.round_name!r}"
         return (f"Battles({n} {self.player_name}s, {self.n_battles:g} battles in "
-                f"{len(self.i)} of {n * (n - 1) // 2} pairs, {self.ties.sum():g} ties)")
+                f"{met} of {n * (n - 1) // 2} pairs, {self.ties.sum():g} ties{grouped})")
+
+
+def _rounds(df, column):
+    """(round code per row, round labels, round name) of a grouping column, or None."""
+    if column is None:
+        return None
+    check_labels(df[column], column, df.index)
+    codes, labels = pd.factorize(df[column])
+    return codes, pd.Index(labels, name=column, tupleize_cols=False), column
 
 
 def _codes(df, player_a, player_b, player_name):

@@ -153,14 +153,18 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
     rng = np.random.default_rng(random_seed)
     keep = rng.choice(post.sizes["sample"], min(max_draws, post.sizes["sample"]), replace=False)
     strength = post["strength"].transpose("sample", "player").values[keep]
-    # a hierarchical fit replicates each round from its task's strengths (round, player)
-    in_round = strength
-    if "deviation" in post:
-        task = idata.constant_data["round_task"].values
-        in_round = (strength[:, None, :] + post["deviation"].transpose("sample", "task", "player")
-                    .values[keep][:, task])
     i, j, n, w, present = observed_pairs(idata)
     diff = strength[:, i] - strength[:, j]  # (draws, pairs)
+    # a hierarchical fit replicates each round (pair row) from its task's strengths
+    in_round = strength
+    if "deviation" in post:
+        deviation = post["deviation"].transpose("sample", "task", "player").values[keep]
+        const = idata.constant_data
+        if "round_task" in const:  # Plackett-Luce: (draw, round, player)
+            in_round = strength[:, None, :] + deviation[:, const["round_task"].values]
+        else:  # battles: one row per (round, pair)
+            task, rows = const["pair_task"].values, np.arange(len(keep))[:, None]
+            diff = diff + deviation[rows, task, i] - deviation[rows, task, j]
     likelihood = idata.attrs.get("likelihood", "plackett_luce")
     if likelihood == "davidson":  # win / loss / tie, expected score P(win) + P(tie) / 2
         probs = davidson_probabilities(diff, post["log_nu"].values[keep, None], xp=np)

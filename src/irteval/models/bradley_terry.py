@@ -124,22 +124,29 @@ class BradleyTerry(BaseModel):
                              "for battles, the default) or 'davidson' (ties as an outcome)")
         if likelihood not in LIKELIHOODS:
             raise ValueError(f"likelihood={likelihood!r} is not one of {LIKELIHOODS}")
-        if hierarchy is not None and (battles or likelihood != "plackett_luce"):
+        if hierarchy is not None and likelihood != ("pairwise" if battles else "plackett_luce"):
             raise ValueError("hierarchy= is implemented for per-round Scores with "
-                             "likelihood='plackett_luce'; for battles grouped by round (e.g. a "
-                             "prompt category) it is not available yet")
+                             "likelihood='plackett_luce' and for Battles with a round= grouping "
+                             "and likelihood='pairwise'; not for this combination yet")
+        if hierarchy is not None and battles and scores.round is None:
+            raise ValueError("hierarchy= needs battles grouped into rounds: pass round= (a "
+                             "column such as the prompt category) to Battles.from_long")
         task_of_round = None if hierarchy is None else _tasks(scores, hierarchy)
         if reference is not None and reference not in scores.players:
             raise ValueError(f"reference {reference!r} is not a player")
         _warn_extremes(scores)
         coords = {"player": np.asarray(scores.players)}
-        if likelihood == "plackett_luce":
-            coords["round"] = np.asarray(scores.rounds)
         if task_of_round is not None:
             coords["task"] = np.asarray(task_of_round[1])
+        if likelihood == "plackett_luce":
+            coords["round"] = np.asarray(scores.rounds)
         else:
-            pairs = scores.pairs()
+            # battles grouped into rounds for the hierarchy: one row per (round, pair)
+            pairs = scores.round_pairs() if task_of_round is not None else scores.pairs()
             coords["pair"] = [f"{a} vs {b}" for a, b in zip(pairs["player_i"], pairs["player_j"])]
+            if task_of_round is not None:
+                coords["pair"] = [f"{r}: {p}" for r, p in zip(pairs["round_label"],
+                                                               coords["pair"])]
             coords["outcome"] = ["win_i", "win_j", "tie"]
         super().__init__(coords=coords)
         self._build_args = ((scores,), {"likelihood": likelihood, "reference": reference,
@@ -150,13 +157,14 @@ class BradleyTerry(BaseModel):
         strength = pm.ZeroSumNormal("strength", sigma=prior_scale, dims="player")
         shift = 0.0 if reference is None else strength[scores.players.get_loc(reference)]
         pm.Deterministic("epp", strength - shift, dims="player")
+        if task_of_round is not None:
+            tau = pm.HalfNormal("tau", TAU_SCALE)
+            z = pm.ZeroSumNormal("deviation_z", sigma=1.0, dims=("task", "player"))
+            deviation = pm.Deterministic("deviation", tau * z, dims=("task", "player"))
         if likelihood == "plackett_luce":
             rank = competition_ranks(scores.matrix)
             in_round = strength
             if task_of_round is not None:
-                tau = pm.HalfNormal("tau", TAU_SCALE)
-                z = pm.ZeroSumNormal("deviation_z", sigma=1.0, dims=("task", "player"))
-                deviation = pm.Deterministic("deviation", tau * z, dims=("task", "player"))
                 task = pm.Data("round_task", task_of_round[0], dims="round")  # task codes
                 in_round = strength + deviation[task]
             pm.CustomDist("rank", in_round, (rank >= 0).astype(np.int8),
@@ -168,6 +176,9 @@ class BradleyTerry(BaseModel):
         j = pm.Data("pair_j", pairs["j"].to_numpy(), dims="pair")
         matches = pm.Data("matches", pairs["matches"].to_numpy(), dims="pair")
         diff = strength[i] - strength[j]
+        if task_of_round is not None:
+            task = pm.Data("pair_task", task_of_round[0][pairs["round"].to_numpy()], dims="pair")
+            diff = diff + deviation[task, i] - deviation[task, j]
         if likelihood == "pairwise":
             pm.CustomDist("wins", matches, diff, logp=_pairwise_logp, random=_pairwise_random,
                           observed=pairs["wins_i"].to_numpy(), dims="pair")
