@@ -27,9 +27,10 @@ from .epp import (PairwiseProbabilities, WaldTest, bootstrap_epp, goodness_of_fi
 from .exceptions import (ConvergenceWarning, IdentificationWarning, ModelSpecWarning,
                          SeparationWarning)
 from .inference import diagnostics, fit
-from .irt import (abilities, characteristic_curves, difficulty, difficulty_bins, difficulty_moments,
-                  plot_characteristic_curves, plot_difficulty_distribution,
-                  plot_item_characteristic)
+from .irt import (NewModelScore, abilities, adaptive_test, characteristic_curves, difficulty,
+                  difficulty_bins, difficulty_moments, plot_characteristic_curves,
+                  plot_difficulty_distribution, plot_item_characteristic, score_new_model,
+                  select_items)
 from .results import Results, load_results
 from .robustness import plot_dendrogram, plot_scc
 
@@ -41,6 +42,8 @@ __all__ = [
     # instance difficulty
     "abilities", "characteristic_curves", "difficulty", "difficulty_bins", "difficulty_moments",
     "plot_characteristic_curves", "plot_difficulty_distribution", "plot_item_characteristic",
+    # scoring a new model from a few instances
+    "NewModelScore", "adaptive_test", "score_new_model", "select_items",
     # leaderboards
     "PairwiseProbabilities", "WaldTest", "bootstrap_epp", "goodness_of_fit", "leaderboard",
     "mle_epp", "pairwise_probabilities", "plot_epp_vs_score", "plot_leaderboard",

@@ -1,0 +1,259 @@
+"""Scoring a new model from a few instances with a fitted 1PL/2PL (efficient and adaptive
+evaluation, as tinyBenchmarks and computerized adaptive testing do, with a posterior).
+
+For posterior draw s of the fitted items (b_j, and a_j for the 2PL; a_j = 1 for the 1PL) the new
+model's ability has prior N(0, sigma_s) (sigma_theta of the 1PL, 1 for the 2PL) and likelihood
+prod_{j answered} p_js(theta)^y_j (1 - p_js(theta))^(1 - y_j), p_js = logistic(a_js (theta -
+b_js)). Its posterior is computed on a grid per draw and one theta drawn from each, so the
+uncertainty of the items is integrated over, not plugged in. The full-benchmark accuracy is
+(sum of the observed answers + sum over the other items of y_j ~ Bernoulli(p_js(theta_s))) / J
+per draw: the posterior predictive, observed answers counted as observed.
+
+Person fit: the posterior predictive p-value of the answers' log-likelihood (replicated answers
+on the same items at the same draws); a small value says the 1PL/2PL does not describe this
+model's answers (it fails differently from the models it was fitted to), and the accuracy then
+leans on a misfitting model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .. import _intervals
+from .._draws import stacked_draws
+from .._validation import check_idata, plain, warn_user
+from ..models.densities import sigmoid, softplus
+from .difficulty import FAMILY
+
+STRATEGIES = ("stratified", "information", "random")
+#: grid of abilities, in units of the ability prior's sd
+GRID = np.linspace(-6.0, 6.0, 241)
+#: person-fit p-value below which score_new_model warns
+MISFIT_P = 0.05
+
+
+@dataclass(frozen=True)
+class Items:
+    """Thinned posterior draws of a binary IRT fit's items: ``b``, ``a`` (1 for the 1PL) as
+    (sample, item), the ability prior's sd per draw, and the item labels."""
+
+    b: np.ndarray
+    a: np.ndarray
+    sigma: np.ndarray
+    labels: pd.Index
+
+    @classmethod
+    def from_idata(cls, idata, caller, max_draws=500, random_seed=0):
+        check_idata(idata, FAMILY, caller)
+        post = idata.posterior
+        draw = lambda name: stacked_draws(idata, name, max_draws, random_seed)  # noqa: E731
+        b = draw("b")
+        a = draw("a") if "a" in post else np.ones_like(b)
+        sigma = draw("sigma_theta") if "sigma_theta" in post else np.ones(len(b))
+        labels = pd.Index(post["item"].values, name=idata.attrs.get("item_name", "item"))
+        return cls(b=b, a=a, sigma=sigma, labels=labels)
+
+    def log_posterior(self, where, y):
+        """(sample, grid) unnormalised log posterior of theta = sigma * GRID given answers
+        ``y`` (0/1) to the items at positions ``where``."""
+        theta = self.sigma[:, None] * GRID  # (sample, grid)
+        logp = -0.5 * GRID**2 + np.zeros_like(theta)
+        if len(where):
+            eta = self.a[:, None, where] * (theta[:, :, None] - self.b[:, None, where])
+            sign = 2.0 * np.asarray(y, dtype=float) - 1.0
+            logp = logp - softplus(-sign * eta).sum(axis=-1)
+        return logp
+
+    def draw_abilities(self, where, y, rng):
+        """One theta per draw from its grid posterior (inverse CDF, linear in between)."""
+        logp = self.log_posterior(where, y)
+        weight = np.exp(logp - logp.max(axis=1, keepdims=True))
+        cdf = np.cumsum(weight, axis=1)
+        cdf /= cdf[:, -1:]
+        u = rng.random(len(cdf))
+        k = np.clip((cdf < u[:, None]).sum(axis=1), 1, len(GRID) - 1)
+        lo, hi = cdf[np.arange(len(cdf)), k - 1], cdf[np.arange(len(cdf)), k]
+        frac = np.clip((u - lo) / np.maximum(hi - lo, 1e-300), 0, 1)
+        z = GRID[k - 1] + frac * (GRID[k] - GRID[k - 1])
+        return self.sigma * z
+
+    def p_correct(self, theta):
+        """(sample, item) P(correct) at one theta per draw."""
+        return sigmoid(self.a * (theta[:, None] - self.b))
+
+
+@dataclass(frozen=True)
+class NewModelScore:
+    """Result of :func:`score_new_model`: posterior draws (dim ``sample``) of the new model's
+    ``ability`` and of its ``accuracy`` on all items of the benchmark (posterior predictive,
+    observed answers counted as observed), ``answered`` (the items it ran, with answers),
+    ``person_fit_p`` (posterior predictive p-value of its answers; small: misfit) and the
+    interval convention."""
+
+    ability: xr.DataArray
+    accuracy: xr.DataArray
+    answered: pd.Series
+    person_fit_p: float
+    n_items: int
+    ci_prob: float
+    ci_kind: str
+
+    def summary(self) -> pd.DataFrame:
+        """Posterior mean, sd and interval of ``ability`` and ``accuracy``; ``naive`` is the
+        accuracy on the answered items alone."""
+        rows = {}
+        for name in ("ability", "accuracy"):
+            draws = getattr(self, name).values
+            lower, upper = _intervals.interval(draws[:, None], self.ci_prob, self.ci_kind)
+            rows[name] = {"mean": draws.mean(), "sd": draws.std(),
+                          f"{self.ci_kind}_lower": lower[0], f"{self.ci_kind}_upper": upper[0]}
+        table = pd.DataFrame(rows).T
+        table["naive"] = [np.nan, self.answered.mean()]
+        table.attrs.update(n_answered=len(self.answered), n_items=self.n_items,
+                           person_fit_p=self.person_fit_p)
+        return _intervals.record(table, self.ci_prob, self.ci_kind)
+
+
+def _answers(items, answers):
+    """(positions, 0/1 values, the answers as a labelled Series) of ``answers``: a dict or
+    Series item -> 0/1; missing (NaN) answers are left out."""
+    series = pd.Series(answers, dtype=object) if isinstance(answers, dict) else answers
+    if not isinstance(series, pd.Series):
+        raise TypeError(f"answers must be a dict or a pandas Series item -> 0/1, got "
+                        f"{type(answers).__name__}")
+    series = series[series.notna()]
+    where = items.labels.get_indexer(series.index)
+    if (where < 0).any():
+        unknown = [plain(x) for x in series.index[where < 0][:5]]
+        raise ValueError(f"{int((where < 0).sum())} answers are for items not in the fit, e.g. "
+                         f"{unknown}; the fit has {len(items.labels)} items (e.g. "
+                         f"{[plain(x) for x in items.labels[:3]]})")
+    values = pd.to_numeric(series, errors="coerce")
+    if not values.isin([0, 1]).all():
+        bad = series[~values.isin([0, 1])]
+        raise ValueError(f"answers must be 0 or 1 (correct = 1); got e.g. "
+                         f"{[plain(x) for x in bad.unique()[:5]]} for items "
+                         f"{[plain(x) for x in bad.index[:3]]}")
+    if len(np.unique(where)) < len(where):
+        raise ValueError("answers name some items more than once; give one answer per item")
+    return where, values.to_numpy(dtype=float), pd.Series(values.to_numpy(dtype=float),
+                                                          index=series.index, name="answer")
+
+
+def _score(items, where, y, answered, rng, prob, kind):
+    theta = items.draw_abilities(where, y, rng)
+    p = items.p_correct(theta)
+    n_items = p.shape[1]
+    rest = np.ones(n_items, dtype=bool)
+    rest[where] = False
+    predicted = (rng.random((len(theta), int(rest.sum()))) < p[:, rest]).sum(axis=1)
+    accuracy = (y.sum() + predicted) / n_items
+    # person fit: log-likelihood of the answers against replicated answers, draw by draw
+    p_ans = np.clip(p[:, where], 1e-12, 1 - 1e-12)
+    loglik = lambda v: (v * np.log(p_ans) + (1 - v) * np.log1p(-p_ans)).sum(axis=1)  # noqa: E731
+    replicated = (rng.random(p_ans.shape) < p_ans).astype(float)
+    fit_p = float((loglik(replicated) <= loglik(y)).mean()) if len(where) else 1.0
+    dims = ("sample",)
+    return NewModelScore(ability=xr.DataArray(theta, dims=dims, name="ability"),
+                         accuracy=xr.DataArray(accuracy, dims=dims, name="accuracy"),
+                         answered=answered, person_fit_p=fit_p, n_items=n_items,
+                         ci_prob=prob, ci_kind=kind)
+
+
+def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=None,
+                    ci_kind=None) -> NewModelScore:
+    """The posterior of a new model's ability and full-benchmark accuracy from its answers
+    (``{item: 0/1}`` or a Series) to some of the items of a 1PL/2PL fit (module docstring).
+    Warns when its answers misfit the model (person-fit p-value below 0.05). Vectorised over
+    ``max_draws`` posterior draws; nothing to compile."""
+    prob, kind = _intervals.resolve(ci_prob, ci_kind)
+    items = Items.from_idata(idata, "score_new_model", max_draws, random_seed)
+    where, y, answered = _answers(items, answers)
+    score = _score(items, where, y, answered, np.random.default_rng(random_seed), prob, kind)
+    if score.person_fit_p < MISFIT_P:
+        warn_user(f"the new model's answers misfit the fitted IRT (person-fit posterior "
+                  f"predictive p = {score.person_fit_p:.3f}): it gets items right and wrong in a "
+                  "pattern the difficulties do not explain, so its predicted accuracy leans on "
+                  "a model that does not describe it; trust its observed accuracy more, or run "
+                  "it on more items")
+    return score
+
+
+def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.Index:
+    """``n`` items to run a new model on.
+
+    - ``"stratified"`` (default): the items sorted by posterior mean difficulty, cut into ``n``
+      bins of equal count, one item drawn at random from each: the subset spans the whole
+      difficulty range as the benchmark does, so a model that fails in its own way is still
+      seen on easy, middle and hard items (robust to misfit of the IRT);
+    - ``"information"``: the ``n`` items of largest expected Fisher information
+      E[a^2 p (1 - p)] over the posterior draws and the ability distribution of the fitted
+      models (best for a model like them, weakest when the new model misfits);
+    - ``"random"``: a uniform random subset.
+    """
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy={strategy!r} is not one of {STRATEGIES}")
+    items = Items.from_idata(idata, "select_items", max_draws=200, random_seed=random_seed)
+    n_items = len(items.labels)
+    if not 1 <= n <= n_items:
+        raise ValueError(f"n must be between 1 and the {n_items} items of the fit, got {n}")
+    rng = np.random.default_rng(random_seed)
+    if strategy == "random":
+        chosen = rng.choice(n_items, n, replace=False)
+    elif strategy == "stratified":
+        order = np.argsort(items.b.mean(axis=0), kind="stable")
+        bins = np.array_split(order, n)
+        chosen = np.array([rng.choice(b) for b in bins])
+    else:
+        theta = stacked_draws(idata, "theta", 200, random_seed)  # fitted models' abilities
+        info = np.zeros(n_items)
+        for a, b, t in zip(items.a, items.b, theta):
+            p = sigmoid(a[:, None] * (t[None, :] - b[:, None]))
+            info += (a[:, None] ** 2 * p * (1 - p)).mean(axis=1)
+        chosen = np.argsort(-info, kind="stable")[:n]
+    return items.labels[np.sort(chosen)]
+
+
+def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, min_items=5,
+                  max_draws=500, random_seed=0, ci_prob=None, ci_kind=None):
+    """Computerized adaptive testing of a new model: ask ``answer_fn(item) -> 0/1`` one item at
+    a time, each the unasked item of largest posterior expected Fisher information
+    E[a^2 p (1 - p) | answers so far] (over the posterior draws of the items and the new
+    model's ability), until the interval of its full-benchmark accuracy is narrower than
+    ``stop_width`` (after at least ``min_items``) or ``max_items`` were asked.
+
+    Returns (trajectory, score): one row per item asked (``item``, ``answer``, accuracy
+    ``mean``, ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``width``), and the final
+    :class:`NewModelScore`."""
+    prob, kind = _intervals.resolve(ci_prob, ci_kind)
+    items = Items.from_idata(idata, "adaptive_test", max_draws, random_seed)
+    rng = np.random.default_rng(random_seed)
+    asked, y, rows = [], [], []
+    unasked = np.ones(len(items.labels), dtype=bool)
+    score = None
+    for step in range(min(max_items, len(items.labels))):
+        theta = items.draw_abilities(np.array(asked, dtype=int), np.array(y), rng)
+        p = items.p_correct(theta)
+        info = (items.a**2 * p * (1 - p)).mean(axis=0)
+        nxt = int(np.flatnonzero(unasked)[np.argmax(info[unasked])])
+        answer = answer_fn(items.labels[nxt])
+        if answer not in (0, 1, True, False):
+            raise ValueError(f"answer_fn must return 0 or 1, got {answer!r} for item "
+                             f"{plain(items.labels[nxt])!r}")
+        asked.append(nxt)
+        y.append(float(answer))
+        unasked[nxt] = False
+        answered = pd.Series(y, index=items.labels[asked], name="answer")
+        score = _score(items, np.array(asked), np.array(y), answered, rng, prob, kind)
+        lower, upper = _intervals.interval(score.accuracy.values[:, None], prob, kind)
+        rows.append({"item": items.labels[nxt], "answer": float(answer),
+                     "mean": float(score.accuracy.mean()), f"{kind}_lower": lower[0],
+                     f"{kind}_upper": upper[0], "width": upper[0] - lower[0]})
+        if step + 1 >= min_items and rows[-1]["width"] < stop_width:
+            break
+    trajectory = pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="step"))
+    return _intervals.record(trajectory, prob, kind), score
