@@ -154,6 +154,7 @@ NO_INTERVAL = {
     "plot_goodness": "posterior mean curves", "plot_effectiveness": "posterior mean curves",
     "plot_dendrogram": "a tree", "mle_epp": "Wald intervals only: ci_prob, ci_kind='wald'",
     "bootstrap_epp": "percentile intervals only: ci_prob, ci_kind='bootstrap'",
+    "select_items": "a list of items",
     "compare_models": "elpd differences and their standard errors",
 }
 
@@ -187,6 +188,9 @@ def test_tables_record_the_interval_convention(fits):
         "spectrum": ie.latent_trait(cont, max_draws=10, **kw).spectrum,
         "model_goodness": ie.model_goodness(cont, max_draws=10, **kw),
         "effectiveness": ie.effectiveness(cont, max_draws=10, **kw),
+        "score_new_model": ie.score_new_model(fits["1pl"], {}, max_draws=50, **kw).summary(),
+        "adaptive_test": ie.adaptive_test(fits["1pl"], lambda item: 1, max_items=2,
+                                          max_draws=50, **kw)[0],
     }
     wanted = {name for name, func in _public_functions().items()
               if name not in NO_INTERVAL and not name.startswith("plot_")}

@@ -32,8 +32,8 @@ from .difficulty import FAMILY
 STRATEGIES = ("stratified", "information", "random")
 #: grid of abilities, in units of the ability prior's sd
 GRID = np.linspace(-6.0, 6.0, 241)
-#: person-fit p-value below which score_new_model warns
-MISFIT_P = 0.05
+#: person-fit p-value below which score_new_model warns (1 in 100 well-fitting models)
+MISFIT_P = 0.01
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=No
                     ci_kind=None) -> NewModelScore:
     """The posterior of a new model's ability and full-benchmark accuracy from its answers
     (``{item: 0/1}`` or a Series) to some of the items of a 1PL/2PL fit (module docstring).
-    Warns when its answers misfit the model (person-fit p-value below 0.05). Vectorised over
+    Warns when its answers misfit the model (person-fit p-value below 0.01). Vectorised over
     ``max_draws`` posterior draws; nothing to compile."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     items = Items.from_idata(idata, "score_new_model", max_draws, random_seed)

@@ -1,0 +1,128 @@
+"""Scoring a new model from a few instances (issue 17): calibration of the new model's
+ability on simulated 1PL data, item selection, the adaptive test, misfit and bad input."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import irteval as ie
+
+from .conftest import quiet_fit, simulate
+
+
+@pytest.fixture(scope="module")
+def population():
+    """A 1PL fitted to 200 models on 60 items (theta ~ N(0, 1.3)), and the true difficulties."""
+    resp, truth = simulate(60, 200, seed=7)
+    idata = quiet_fit(ie.models.onepl(resp), draws=500, tune=500, chains=2, random_seed=7)
+    return idata, truth
+
+
+def answers_of(theta, b, items, rng):
+    p = 1 / (1 + np.exp(-(theta - b[items])))
+    return pd.Series((rng.random(len(items)) < p).astype(float),
+                     index=[f"i{k}" for k in items])
+
+
+def test_new_model_ability_is_calibrated_on_simulated_1pl_data(population):
+    """200 new models with theta ~ N(0, 1.3), answering all 60 items, of which 20 random ones
+    are shown: the rank of the true ability among the posterior draws is uniform
+    (simulation-based calibration), and the 90% intervals of the full accuracy cover the
+    model's realised accuracy on all 60 in 84-96%."""
+    idata, truth = population
+    rng = np.random.default_rng(0)
+    ranks, covered = [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a few of 200 well-fitting models get a small p
+        for k in range(200):
+            theta = rng.normal(0, 1.3)
+            everything = answers_of(theta, truth["b"], np.arange(60), rng)
+            shown = everything.iloc[np.sort(rng.choice(60, 20, replace=False))]
+            score = ie.score_new_model(idata, shown, max_draws=500, random_seed=k)
+            ranks.append((score.ability.values < theta).mean())
+            lo, hi = np.quantile(score.accuracy.values, [0.05, 0.95])
+            covered.append(lo <= everything.mean() <= hi)
+    counts = np.bincount(np.minimum((np.array(ranks) * 10).astype(int), 9), minlength=10)
+    assert stats.chisquare(counts).pvalue > 0.001, counts
+    assert 0.84 <= np.mean(covered) <= 0.96, np.mean(covered)
+
+
+def test_score_summary_labels_and_speed(population):
+    idata, truth = population
+    rng = np.random.default_rng(1)
+    answers = answers_of(0.5, truth["b"], np.arange(0, 60, 3), rng)
+    score = ie.score_new_model(idata, answers.to_dict(), ci_prob=0.9, ci_kind="eti")
+    table = score.summary()
+    assert list(table.index) == ["ability", "accuracy"]
+    assert {"mean", "sd", "eti_lower", "eti_upper", "naive"} <= set(table)
+    assert table.attrs["n_answered"] == 20 and table.attrs["n_items"] == 60
+    assert table.loc["accuracy", "naive"] == pytest.approx(answers.mean())
+    assert score.accuracy.dims == ("sample",) and 0 <= float(score.accuracy.min())
+    assert 0.05 < score.person_fit_p <= 1
+
+
+def test_misfitting_answers_are_flagged(population):
+    idata, truth = population
+    order = np.argsort(truth["b"])
+    upside_down = pd.Series(0.0, index=[f"i{k}" for k in order[:15]])  # fails the easiest
+    upside_down = pd.concat([upside_down, pd.Series(1.0, index=[f"i{k}" for k in order[-15:]])])
+    with pytest.warns(UserWarning, match="misfit the fitted IRT"):
+        score = ie.score_new_model(idata, upside_down)
+    assert score.person_fit_p < 0.01
+
+
+def test_item_selection_strategies(population):
+    idata, truth = population
+    strat = ie.select_items(idata, n=10)
+    assert len(strat) == 10 and strat.name == "instance"
+    b = pd.Series(truth["b"], index=[f"i{k}" for k in range(60)])
+    ranks = b.rank().loc[strat].sort_values().to_numpy()
+    assert ranks[0] <= 6 and ranks[-1] >= 55  # one from each of ten equal-count bins
+    info = ie.select_items(idata, n=10, strategy="information")
+    centre = (b.loc[info] - 0).abs().mean() < (b - 0).abs().mean()  # near the models' abilities
+    assert centre
+    assert list(ie.select_items(idata, n=10, strategy="random", random_seed=3)) == list(
+        ie.select_items(idata, n=10, strategy="random", random_seed=3))
+    with pytest.raises(ValueError, match="strategy="):
+        ie.select_items(idata, n=10, strategy="greedy")
+    with pytest.raises(ValueError, match="between 1 and the 60 items"):
+        ie.select_items(idata, n=100)
+
+
+def test_adaptive_test_stops_when_the_interval_is_narrow(population):
+    idata, truth = population
+    rng = np.random.default_rng(2)
+    theta = 0.3
+
+    def answer(item):
+        k = int(item[1:])
+        return int(rng.random() < 1 / (1 + np.exp(-(theta - truth["b"][k]))))
+
+    trajectory, score = ie.adaptive_test(idata, answer, max_items=40, stop_width=0.25,
+                                         random_seed=0)
+    assert trajectory.index.name == "step" and trajectory["item"].is_unique
+    assert {"item", "answer", "mean", "hdi_lower", "hdi_upper", "width"} <= set(trajectory)
+    assert trajectory["width"].iloc[-1] < 0.25 or len(trajectory) == 40
+    assert len(score.answered) == len(trajectory)
+    with pytest.raises(ValueError, match="must return 0 or 1"):
+        ie.adaptive_test(idata, lambda item: 0.5, max_items=3)
+
+
+def test_bad_input_is_named(population):
+    idata, _ = population
+    with pytest.raises(ValueError, match="items not in the fit, e.g. \\['nope'\\]"):
+        ie.score_new_model(idata, {"i1": 1, "nope": 0})
+    with pytest.raises(ValueError, match="must be 0 or 1.*'yes'"):
+        ie.score_new_model(idata, {"i1": 1, "i2": "yes"})
+    with pytest.raises(TypeError, match="dict or a pandas Series"):
+        ie.score_new_model(idata, [1, 0, 1])
+    bt = ie.fit(ie.models.bradley_terry(ie.datasets.load_vtab()), method="map", random_seed=0)
+    with pytest.raises(ValueError, match="fit of irteval.models.onepl"):
+        ie.score_new_model(bt, {"i1": 1})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert ie.score_new_model(idata, {"i1": 1, "i2": np.nan}).summary().attrs[
+            "n_answered"] == 1  # a missing answer is left out
