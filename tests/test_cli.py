@@ -37,6 +37,25 @@ def difficulty_run(tmp_path_factory):
     return path, out, printed.getvalue()
 
 
+def test_score_new_command(difficulty_run, tmp_path, capsys):
+    _, out, _ = difficulty_run
+    answers = pd.DataFrame({"instance": [f"i{k}" for k in range(0, 40, 4)],
+                            "correct": [1, 1, 0, 1, 0, 1, 1, 0, 1, 1]})
+    answers.to_csv(tmp_path / "answers.csv", index=False)
+    assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "answers.csv"),
+                 "--out", str(tmp_path / "new")]) == 0
+    printed = capsys.readouterr().out
+    assert "10 answers of 40 instances" in printed
+    table = pd.read_csv(tmp_path / "new" / "score.csv", index_col=0)
+    assert list(table.index) == ["ability", "accuracy"] and table.loc["accuracy", "naive"] == 0.7
+    answers.loc[3, "instance"] = "nope"
+    answers.to_csv(tmp_path / "answers.csv", index=False)
+    assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "answers.csv"),
+                 "--out", str(tmp_path / "new"), "--overwrite"]) == 2
+    err = capsys.readouterr().err
+    assert "answers.csv" in err and "'nope'" in err
+
+
 def test_difficulty_command_on_a_long_csv(difficulty_run):
     _, out, printed = difficulty_run
     assert "hardest instances" in printed and "per bin" in printed

@@ -9,7 +9,7 @@ import argparse
 import sys
 import warnings
 
-from . import difficulty, io, leaderboard, portfolio, robustness
+from . import difficulty, io, leaderboard, portfolio, robustness, score_new
 from .outputs import DEMO, files
 
 DESCRIPTION = """\
@@ -35,6 +35,8 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
                        algorithm_metrics.csv (P(anomalous), consistency, difficulty limit),
                        portfolio.csv (latent trait occupancy, P(in portfolio)), spectrum.csv,
                        goodness.csv, posterior.nc and plots
+  irteval score-new    a new model's accuracy on every instance from its answers to a few,
+                       with the posterior.nc of irteval difficulty; writes score.csv
   irteval demo         all four, on bundled data (optdigits responses of 58 models; VTAB;
                        the MiniZinc 2016 solvers), and a leaderboard from simulated battles
 
@@ -52,6 +54,7 @@ examples:
   irteval leaderboard battles.csv --player-a model_a --player-b model_b --winner winner
   irteval robustness --dataset optdigits letter wall_robot_navigation
   irteval portfolio perf.csv --respondent dataset --bounds 0,1   # a row per dataset
+  irteval score-new out/posterior.nc answers.csv --item instance --value correct
   irteval portfolio perf.csv --cuts 5           # performances binned into 5 levels (GPCM)
   irteval robustness --csv data.csv --target class --nominal colour,shape
 """
@@ -66,14 +69,14 @@ def parser():
                           description="Instance difficulty of the 5620 optdigits digits from "
                                       "which of 58 scikit-learn models got them right, the "
                                       "robustness of 6 model families to noise by difficulty, "
-                                      "the EPP leaderboard of 16 models on the 19 VTAB tasks "
+                                      "the EPP leaderboard of 16 models on the 19 VTAB tasks, "
                                       "the portfolio of 22 MiniZinc 2016 solvers, and an "
                                       "arena leaderboard from 20 000 simulated battles. "
                                       "Outputs go to OUT/optdigits_difficulty, "
                                       "OUT/optdigits_robustness, OUT/vtab_leaderboard, "
                                       "OUT/minizinc_portfolio and OUT/arena_leaderboard.")
     io.add_fit_options(demo, draws=500)
-    for workflow in (difficulty, leaderboard, portfolio, robustness):
+    for workflow in (difficulty, leaderboard, portfolio, robustness, score_new):
         workflow.add_parser(sub)
     return top
 
@@ -90,7 +93,7 @@ def outputs(args):
                 *(out / f for f in files("taxonomy"))]
     if args.command == "portfolio" and (args.levels or args.cuts is not None):
         return [out / f for f in files("portfolio_levels")]
-    return [out / f for f in files(args.command)]
+    return [out / f for f in files(args.command.replace("-", "_"))]
 
 
 def check_outputs(args):
@@ -154,6 +157,8 @@ def run(args):
         robustness.taxonomy_report(sccs, args.out, args.groups)
     elif args.command == "portfolio":
         portfolio.report(io.read_performance(args), args, args.out, epsilon=args.epsilon)
+    elif args.command == "score-new":
+        score_new.report(args)
     elif args.command == "difficulty":
         difficulty.report(io.read_responses(args), args, args.out, method=args.method,
                           model=args.model, bins=args.bins, name=args.responses.stem)

@@ -33,6 +33,7 @@ REPORTS = {
     "scc": {"scc.csv": 3,  # (model, bin, proportion)
             "scc.nc": None, "p_hardest.csv": 1, "scc.png": None},
     "taxonomy": {"taxonomy.csv": 1, "co_assignment.csv": 1, "dendrogram.png": None},
+    "score_new": {"score.csv": 1},
 }
 
 #: CSV tables by name (file without .csv) -> number of index columns, for load_results

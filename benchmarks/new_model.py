@@ -1,0 +1,127 @@
+"""Scoring held-out models from a few instances (issue 17):
+
+    python benchmarks/new_model.py                       # optdigits, 5 folds
+    python benchmarks/new_model.py --dataset letter wall_robot_navigation --folds 5
+
+Leave-models-out by folds (a cheaper stand-in for leave-one-model-out: the 58 models of a
+bundled response matrix split into ``--folds`` groups at random; for each group the 1PL is
+fitted to the other models and every model of the group is scored as new). For every held-out
+model, strategy (stratified, information, random) and n in 25/50/100/200: the absolute error of
+the posterior mean of its full accuracy and whether the 90% interval covers the true full
+accuracy; beside them the naive estimate (its accuracy on the selected items) and the naive
+estimate on a random subset. Results: ``benchmarks/results/new_model.csv`` (one row per model,
+strategy and n) and a summary table on stdout; ``new_model.png`` plots error and interval width
+against n.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import irteval as ie
+
+HERE = Path(__file__).parent
+SIZES = (25, 50, 100, 200)
+
+
+def run(dataset, folds, seed):
+    wide = ie.datasets.load_responses(dataset, as_frame=True)  # instances x models
+    rng = np.random.default_rng(seed)
+    models = np.array(wide.columns)
+    group = rng.permutation(len(models)) % folds
+    rows = []
+    for k in range(folds):
+        held = models[group == k]
+        train = ie.Responses.from_wide(wide[models[group != k]], respondent="model",
+                                       item="instance", rows="item")
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            idata = ie.fit(ie.models.onepl(train), random_seed=seed, progressbar=False,
+                           log_likelihood=False)
+        fit_seconds = time.perf_counter() - start
+        for n in SIZES:
+            subsets = {s: ie.select_items(idata, n=n, strategy=s, random_seed=seed + n)
+                       for s in ie.irt.new_model.STRATEGIES}
+            for model in held:
+                truth = wide[model].mean()
+                for strategy, items in subsets.items():
+                    start = time.perf_counter()
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always")
+                        score = ie.score_new_model(idata, wide.loc[items, model],
+                                                   random_seed=seed)
+                    lo, hi = np.quantile(score.accuracy.values, [0.05, 0.95])
+                    rows.append({
+                        "dataset": dataset, "fold": k, "model": model, "n": n,
+                        "strategy": strategy, "truth": truth,
+                        "estimate": float(score.accuracy.mean()),
+                        "lower": lo, "upper": hi, "covered": lo <= truth <= hi,
+                        "naive": wide.loc[items, model].mean(),
+                        "naive_random": wide.loc[subsets["random"], model].mean(),
+                        "person_fit_p": score.person_fit_p, "misfit_warned": bool(caught),
+                        "seconds": time.perf_counter() - start, "fit_seconds": fit_seconds})
+        print(f"{dataset} fold {k + 1}/{folds}: fit {fit_seconds:.0f} s", flush=True)
+    return pd.DataFrame(rows)
+
+
+def summarise(table):
+    table = table.assign(error=(table["estimate"] - table["truth"]).abs(),
+                         naive_error=(table["naive"] - table["truth"]).abs(),
+                         naive_random_error=(table["naive_random"] - table["truth"]).abs(),
+                         width=table["upper"] - table["lower"])
+    return table.groupby(["dataset", "strategy", "n"]).agg(
+        mae=("error", "mean"), naive_mae=("naive_error", "mean"),
+        naive_random_mae=("naive_random_error", "mean"), coverage90=("covered", "mean"),
+        width=("width", "mean"), misfit_warned=("misfit_warned", "mean"),
+        seconds=("seconds", "median"), models=("model", "nunique"))
+
+
+def plot(summary, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    datasets = summary.index.get_level_values("dataset").unique()
+    fig, axes = plt.subplots(2, len(datasets), figsize=(5 * len(datasets), 7), squeeze=False,
+                             sharex=True)
+    for col, dataset in enumerate(datasets):
+        part = summary.loc[dataset]
+        for strategy in part.index.get_level_values("strategy").unique():
+            rows = part.loc[strategy]
+            axes[0, col].plot(rows.index, rows["mae"], marker="o", label=f"{strategy} (IRT)")
+            axes[1, col].plot(rows.index, rows["width"], marker="o", label=strategy)
+        naive = part.loc["random"]
+        axes[0, col].plot(naive.index, naive["naive_random_mae"], "k--", marker="x",
+                          label="naive, random subset")
+        axes[0, col].set(title=dataset, ylabel="mean absolute error of the accuracy")
+        axes[1, col].set(xlabel="items asked", ylabel="mean width of the 90% interval")
+        axes[0, col].legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dataset", nargs="+", default=["optdigits"])
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    table = pd.concat([run(d, args.folds, args.seed) for d in args.dataset], ignore_index=True)
+    out = HERE / "results"
+    table.to_csv(out / "new_model.csv", index=False)
+    summary = summarise(table)
+    summary.round(4).to_csv(out / "new_model_summary.csv")
+    print(summary.round(4).to_string())
+    plot(summary, out / "new_model.png")
+
+
+if __name__ == "__main__":
+    main()

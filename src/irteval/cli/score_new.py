@@ -1,0 +1,55 @@
+"""``irteval score-new``: a new model's full-benchmark accuracy from its answers to a few
+instances, with the posterior a ``irteval difficulty`` run wrote."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import io
+from .outputs import Writer
+
+
+def add_parser(sub):
+    """The ``irteval score-new`` sub-command and its options."""
+    new = sub.add_parser("score-new", help="score a new model from its answers to a few "
+                                           "instances",
+                         description="The posterior of a new model's ability and of its "
+                                     "accuracy on every instance of a fitted 1PL/2PL, from its "
+                                     "0/1 answers to some of them (a CSV with a row per "
+                                     "answered instance).")
+    new.add_argument("posterior", type=Path, help="posterior.nc written by irteval difficulty")
+    new.add_argument("answers", type=Path, help="CSV of answers: --item and --value columns")
+    new.add_argument("--item", default="instance", help="column naming the instance")
+    new.add_argument("--value", default="correct", help="column with the 0/1 answer")
+    new.add_argument("--out", type=Path, default=Path("irteval-output"),
+                     help="output folder (default: irteval-output)")
+    new.add_argument("--seed", type=int, default=0, help="random seed")
+    new.add_argument("--overwrite", action="store_true", help="replace existing outputs")
+    return new
+
+
+def report(args):
+    """Read the posterior and the answers, print and write the score."""
+    import arviz as az
+
+    from ..irt import score_new_model
+
+    if not args.posterior.is_file():
+        raise ValueError(f"{args.posterior}: no such file; give the posterior.nc that "
+                         "irteval difficulty wrote")
+    idata = az.from_netcdf(args.posterior)
+    df = io.read_csv(args.answers)
+    for column, flag in ((args.item, "--item"), (args.value, "--value")):
+        if column not in df.columns:
+            raise ValueError(f"{args.answers}: no column {column!r} ({flag}); its columns are "
+                             f"{list(df.columns)[:10]}")
+    answers = df.set_index(args.item)[args.value]
+    score = io.in_file(args.answers, lambda: score_new_model(idata, answers,
+                                                             random_seed=args.seed))
+    table = score.summary()
+    print(f"{len(answers)} answers of {table.attrs['n_items']} instances; person fit "
+          f"p = {score.person_fit_p:.3f} (small: the model's answers misfit the IRT)")
+    print(table.round(4).to_string())
+    writer = Writer(args.out, "score_new")
+    writer.table("score.csv", table)
+    print(f"\n{writer.summary()}")
