@@ -10,8 +10,10 @@ import pandas as pd
 
 #: file -> what it holds and the command that reads it
 EXAMPLES = {
-    "results.csv": "long 0/1 answers of 58 models on 400 optdigits digits (irteval difficulty)",
+    "results.csv": "long 0/1 answers of 57 models on 400 optdigits digits (irteval difficulty)",
     "matrix.csv": "the same as a matrix, a row per digit (irteval difficulty --rows item)",
+    "answers.csv": "the answers of a 58th model (held out of results.csv) on 50 of those digits "
+                   "(irteval score-new)",
     "scores.csv": "EloML's AUC of 80 models on 20 splits, long (irteval leaderboard)",
     "times.csv": "run time in seconds of 22 MiniZinc solvers on 99 problems, long "
                  "(irteval leaderboard --lower-is-better)",
@@ -38,6 +40,10 @@ def write_examples(folder="examples", random_seed=0):
     rng = np.random.default_rng(random_seed)
     wide = load_responses("optdigits", as_frame=True)
     wide = wide.loc[np.sort(rng.choice(wide.index, 400, replace=False))]
+    new_model = wide.columns[-1]  # held out: answers.csv holds it on 50 digits
+    answers = wide[new_model].iloc[np.sort(rng.choice(400, 50, replace=False))]
+    answers = answers.rename("correct").reset_index()
+    wide = wide.drop(columns=new_model)
     long = wide.reset_index().melt(id_vars="instance", var_name="model", value_name="correct")
     perf = load_csp_minizinc(as_frame=True).rename_axis("problem")
     times = (1 / perf - 1).round(2).reset_index().melt(id_vars="problem", var_name="solver",
@@ -53,7 +59,7 @@ def write_examples(folder="examples", random_seed=0):
     data = features.round(3).assign(colour=colour, shape=rng.choice(["circle", "square"], n),
                                     **{"class": np.array(["a", "b", "c"])[label]})
     frames = {"results.csv": (long[["model", "instance", "correct"]], False),
-              "matrix.csv": (wide, True), "scores.csv": (load_auc_scores(as_frame=True), False),
+              "matrix.csv": (wide, True), "answers.csv": (answers, False), "scores.csv": (load_auc_scores(as_frame=True), False),
               "times.csv": (times, False), "perf.csv": (perf, True), "data.csv": (data, False),
               "levels.csv": (_levels(load_classification_cts()), True),
               "battles.csv": (simulate_battles(12, 5000, rng)[2], False)}
