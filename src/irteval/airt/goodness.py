@@ -93,12 +93,8 @@ def airt_curves(idata, *, max_draws=200, random_seed=0) -> xr.Dataset:
 def _categories(idata):
     """(observed category 0..C_j - 1 with 0 where missing, observed mask, C_j)."""
     const = idata.constant_data
-    level = const["level"].values
-    observed = ~np.isnan(level)
-    levels = np.asarray(idata.attrs["levels"], dtype=float)
-    code = np.searchsorted(levels, np.where(observed, level, levels[0]))
-    low, high = const["lowest_level"].values, const["highest_level"].values
-    return np.where(observed, code - low, 0), observed, high - low + 1
+    n_categories = const["highest_level"].values - const["lowest_level"].values + 1
+    return (idata.observed_data["x"].values, ~np.isnan(const["level"].values), n_categories)
 
 
 def _modal_categories(idata, n_categories, max_draws, random_seed):

@@ -16,6 +16,7 @@ import pandas as pd
 
 from .._validation import (check_columns, check_frame, check_labels, numeric_values, plain,
                            warn_user, where)
+from .scores import player_totals
 
 #: winner values read as a tie unless ``ties=`` says otherwise (LMSYS arena's markers)
 TIES = ("tie", "draw", "tie (bothbad)", "both_bad")
@@ -35,7 +36,6 @@ class Battles:
     ties: np.ndarray
     players: pd.Index
     player_name: str = "player"
-    n_battles: float = 0.0
     round: np.ndarray | None = None
     rounds: pd.Index | None = None
     round_name: str = "round"
@@ -121,11 +121,16 @@ class Battles:
                                              "round_name": grouping[2]}
         return cls(i=pairs % (n * n) // n, j=pairs % n, matches=total(matches),
                    wins_i=total(score_low), ties=total(ties), players=players,
-                   player_name=player_name, n_battles=float(matches.sum()), **extra)
+                   player_name=player_name, **extra)
 
     @property
     def n_players(self) -> int:
         return len(self.players)
+
+    @property
+    def n_battles(self) -> float:
+        """The number of battles (their total weight)."""
+        return float(self.matches.sum())
 
     @property
     def n_rounds(self) -> int:
@@ -160,10 +165,7 @@ class Battles:
 
     def win_rates(self) -> pd.Series:
         """Each player's share of battles won (ties 1/2)."""
-        n = self.n_players
-        won = (np.bincount(self.i, self.wins_i, n)
-               + np.bincount(self.j, self.matches - self.wins_i, n))
-        played = np.bincount(self.i, self.matches, n) + np.bincount(self.j, self.matches, n)
+        won, played = player_totals(self.pairs(), self.n_players)
         return pd.Series(won / played, index=self.players, name="win_rate")
 
     def __repr__(self) -> str:

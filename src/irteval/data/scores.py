@@ -141,3 +141,11 @@ def win_matrices(matrix):
         matches += both
         ties += tie
     return wins, matches, ties
+
+
+def player_totals(pairs: pd.DataFrame, n_players):
+    """(wins with ties as 1/2, matches) of every player from a pair table (``Scores.pairs``,
+    ``Battles.pairs``)."""
+    i, j, matches, wins = (pairs[c].to_numpy() for c in ("i", "j", "matches", "wins_i"))
+    won = np.bincount(i, wins, n_players) + np.bincount(j, matches - wins, n_players)
+    return won, np.bincount(i, matches, n_players) + np.bincount(j, matches, n_players)

@@ -59,7 +59,8 @@ def write_examples(folder="examples", random_seed=0):
     data = features.round(3).assign(colour=colour, shape=rng.choice(["circle", "square"], n),
                                     **{"class": np.array(["a", "b", "c"])[label]})
     frames = {"results.csv": (long[["model", "instance", "correct"]], False),
-              "matrix.csv": (wide, True), "answers.csv": (answers, False), "scores.csv": (load_auc_scores(as_frame=True), False),
+              "matrix.csv": (wide, True), "answers.csv": (answers, False),
+              "scores.csv": (load_auc_scores(as_frame=True), False),
               "times.csv": (times, False), "perf.csv": (perf, True), "data.csv": (data, False),
               "levels.csv": (_levels(load_classification_cts()), True),
               "battles.csv": (simulate_battles(12, 5000, rng)[2], False)}

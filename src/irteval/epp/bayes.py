@@ -67,8 +67,9 @@ def _task_deviation(idata, task):
     if task not in post["task"].values:
         raise ValueError(f"unknown task {task!r}; tasks are e.g. "
                          f"{list(post['task'].values[:5])}")
-    return (post["deviation"].sel(task=task).stack(sample=("chain", "draw"))
-            .transpose("sample", "player").values)
+    deviation = stacked_draws(idata, "deviation")[:, list(post["task"].values).index(task)]
+    ref = int(idata.attrs.get("reference_index", -1))  # epp is relative to the reference
+    return deviation - (deviation[:, [ref]] if ref >= 0 else 0.0)
 
 
 def win_probability(idata, a, b) -> xr.DataArray:
@@ -175,6 +176,9 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
         w_rep = rng.binomial(n.astype(np.int64), p).astype(float)
     else:
         p = expit(diff)
+        if in_round is not strength:  # P(i beats j) averaged over the rounds they met in
+            met = (present[:, i] & present[:, j]).astype(float)  # (round, pair)
+            p = (expit(in_round[:, :, i] - in_round[:, :, j]) * met).sum(axis=1) / met.sum(axis=0)
         w_rep = np.empty_like(p)
         for s, beta in enumerate(in_round):
             rank = plackett_luce_random(beta, present, rng=rng)
@@ -187,6 +191,8 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
         "predicted": (n * p).mean(axis=0), "rep_lower": rep_lower, "rep_upper": rep_upper,
         "p_value": np.minimum(1, 2 * np.minimum(upper_tail, lower_tail)),
     })
+    if "pair_task" in getattr(idata, "constant_data", {}):  # battles by round: (round, pair)
+        table.insert(0, "pair", idata.observed_data["pair"].values)
     d_obs, d_rep = binomial_deviance(w, n, p), binomial_deviance(w_rep, n, p)
     table.attrs.update({"deviance_obs": float(d_obs.mean()), "deviance_rep": float(d_rep.mean()),
                         "ppp_deviance": float((d_rep >= d_obs).mean())})

@@ -14,7 +14,7 @@ identified; across components they are not).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -26,7 +26,6 @@ from .. import _intervals
 from .._compat import IndexesWithWarning
 from .._validation import warn_user
 from ..data import Battles, Scores
-from ..data.scores import win_matrices
 from ..exceptions import SeparationWarning
 
 LOG10_ELO = 400 / np.log(10)
@@ -209,6 +208,10 @@ def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob
                              pairs["matches"].to_numpy(), pairs["wins_i"].to_numpy(), n)
         draws.append(beta - (0.0 if ref is None else beta[ref]))
     separated = n_boot - len(draws)
+    if not draws:
+        raise ValueError(f"all {n_boot} bootstrap replicates had a win graph that is not "
+                         "strongly connected (no finite MLE): the data are too thin for the "
+                         "bootstrap; use the Bayesian fit's intervals (irteval.leaderboard)")
     if separated > 0.05 * n_boot:
         warn_user(f"{separated} of {n_boot} bootstrap replicates had a win graph that is not "
                   "strongly connected and were left out: the intervals describe the others "
@@ -236,11 +239,7 @@ def _resampled_pairs(data, rng):
                              "matches": counts[keep].sum(axis=1).astype(float),
                              "wins_i": counts[keep, 0] + counts[keep, 2] / 2})
     rounds = rng.integers(0, data.n_rounds, data.n_rounds)
-    wins, matches, _ = win_matrices(data.matrix[:, rounds])
-    i, j = np.triu_indices(data.n_players, k=1)
-    met = matches[i, j] > 0
-    return pd.DataFrame({"i": i[met], "j": j[met], "matches": matches[i, j][met],
-                         "wins_i": wins[i, j][met]})
+    return replace(data, matrix=data.matrix[:, rounds], rounds=data.rounds[rounds]).pairs()
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from scipy.stats import rankdata
 
 from .._validation import warn_user
 from ..data import Battles, Scores
+from ..data.scores import player_totals
 from ..exceptions import IdentificationWarning
 from .base import BaseModel
 from .densities import BradleyTerryDensity
@@ -187,6 +188,10 @@ class BradleyTerry(BaseModel):
             ties = pairs["ties"].to_numpy()
             outcomes = np.column_stack([pairs["wins_i"] - ties / 2,
                                         pairs["matches"] - pairs["wins_i"] - ties / 2, ties])
+            if not np.allclose(outcomes, np.round(outcomes)):
+                raise ValueError("likelihood='davidson' counts wins, losses and ties: the "
+                                 "battle weights must be whole numbers (weight=); use "
+                                 "likelihood='pairwise' for fractional weights")
             pm.Multinomial("outcomes", n=matches, p=davidson_probabilities(diff, log_nu),
                            observed=outcomes.astype(np.int64), dims=("pair", "outcome"))
 
@@ -198,8 +203,9 @@ class BradleyTerry(BaseModel):
     def no_mode_reason(self, marginal, method):
         if self.hierarchy is None:
             return None
-        return ("MAP/Laplace need a posterior mode, and with hierarchy= the joint "
-                "density has none (it grows without bound as tau -> 0); use NUTS (the default)")
+        return ("MAP/Laplace are not offered with hierarchy=: the mode of a hierarchical scale "
+                "is a poor summary (MAP pulls tau towards 0, and a Gaussian around it misses "
+                "its skew); use NUTS (the default)")
 
     def fit_attrs(self):
         data = self.scores
@@ -210,7 +216,9 @@ class BradleyTerry(BaseModel):
                       "higher_is_better": int(data.higher_is_better)}
         return {"irteval_family": self.family, "irteval_model": "bradley_terry",
                 "likelihood": self.likelihood, "player_name": data.player_name, **source,
-                "prior_scale": self.prior_scale, "hierarchy": str(self.hierarchy)}
+                "prior_scale": self.prior_scale, "hierarchy": str(self.hierarchy),
+                "reference_index": (-1 if self.reference is None
+                                    else int(data.players.get_loc(self.reference)))}
 
 
 def bradley_terry(scores: Scores | Battles, *, likelihood=None, reference=None,
@@ -266,10 +274,7 @@ def _warn_extremes(scores):
     """Warn about players that never won a match, won every match, or met no other player:
     the likelihood alone would push their EPP to -inf (+inf, anywhere), so only the prior
     keeps it finite."""
-    pairs, n = scores.pairs(), scores.n_players
-    i, j, matches, wins = (pairs[c].to_numpy() for c in ("i", "j", "matches", "wins_i"))
-    won = np.bincount(i, wins, n) + np.bincount(j, matches - wins, n)
-    played = np.bincount(i, matches, n) + np.bincount(j, matches, n)
+    won, played = player_totals(scores.pairs(), scores.n_players)
     for extreme, what in ((played == 0, "met no other player in any round"),
                           ((won == 0) & (played > 0), "never won a match (nor tied one)"),
                           ((won == played) & (played > 0), "won every match")):

@@ -277,6 +277,9 @@ class GPCMDensity:
     dims = {"theta": ("respondent",), "a": ("item",), "c": ("item", "step")}
 
     def __init__(self, model):
+        from .polytomous_irt import category_logp  # (that module imports this one)
+
+        self.category_logp = category_logp
         self.layout = Layout(model)
         self.n_dim = self.layout.n_dim
         self.priors = model.priors
@@ -299,19 +302,17 @@ class GPCMDensity:
         lp_t, g_t = normal_logp(theta, 0.0, 1.0)
         lp_a, g_a = normal_logp(a, 0.0, self.priors["a"])
         lp_c, g_c = normal_logp(c, 0.0, self.priors["c"])
-        eta = theta[:, None] * a[None, :]
-        cum = np.concatenate([np.zeros((len(a), 1)), np.cumsum(c, axis=1)], axis=1)
-        logits = np.where(self.valid, self.k * eta[..., None] - cum, -1e4)
-        top = logits.max(axis=-1, keepdims=True)
-        e = np.exp(logits - top)
-        total = e.sum(axis=-1, keepdims=True)
-        prob = e / total
-        observed = np.take_along_axis(logits, self.x[..., None], axis=-1)
-        loglik = float(np.sum(self.mask * (observed - top - np.log(total))[..., 0]))
+        log_prob = self.category_logp(theta, a, c, self.valid, "gpcm", xp=np)  # (I, J, K)
+        prob = np.exp(log_prob)
+        observed = np.take_along_axis(log_prob, self.x[..., None], axis=-1)[..., 0]
+        loglik = float(np.sum(self.mask * observed))
         resid = self.mask * (self.x - prob @ self.k)  # d loglik / d eta
         # P(x >= v), v = 1..S: cumulative sums from the top category down
         at_least = np.cumsum(prob[..., ::-1], axis=-1)[..., ::-1][..., 1:]
-        grad = np.concatenate([
-            g_t + resid @ a, g_a + theta @ resid,
-            (g_c + np.einsum("ij,ijv->jv", self.mask, at_least) - self.count_ge).ravel()])
+        grad = np.empty(self.n_dim)
+        sl = self.layout.slices
+        grad[sl["theta"]] = g_t + resid @ a
+        grad[sl["a"]] = g_a + theta @ resid
+        grad[sl["c"]] = (g_c + np.einsum("ij,ijv->jv", self.mask, at_least)
+                         - self.count_ge).ravel()
         return lp_t + lp_a + lp_c + loglik, grad
