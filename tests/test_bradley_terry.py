@@ -218,6 +218,21 @@ def _hfit(scores, hierarchy, **kwargs):
                       log_likelihood=False, **kwargs)
 
 
+def test_task_hierarchy_arguments():
+    scores, tasks, _, _ = simulate_tasks(6, 3, per_task=2, seed=1)
+    model = ie.models.bradley_terry(scores, hierarchy=tasks)
+    assert model.coords["task"] == ("task0", "task1", "task2")
+    assert ie.models.bradley_terry(scores, hierarchy="round").coords["task"] == tuple(
+        scores.rounds)
+    with pytest.raises(ValueError, match="not offered with hierarchy="):
+        ie.fit(ie.models.bradley_terry(scores, hierarchy="round"), method="map")
+    with pytest.raises(ValueError, match="not for this combination yet"):
+        ie.models.bradley_terry(scores, likelihood="pairwise", hierarchy="round")
+    with pytest.raises(ValueError, match="no task for"):
+        ie.models.bradley_terry(scores, hierarchy={"task0-split0": "t"})
+
+
+@pytest.mark.slow  # a PyMC graph to compile (~15 s); notebook 02 fits one in CI
 def test_task_hierarchy_runs_and_reports_per_task_boards():
     scores, tasks, _, _ = simulate_tasks(6, 3, per_task=2, seed=1)
     idata = _hfit(scores, tasks, draws=200, tune=300, chains=2)
@@ -233,14 +248,6 @@ def test_task_hierarchy_runs_and_reports_per_task_boards():
         ie.leaderboard(idata, task="task99")
     with pytest.raises(ValueError, match="no per-task deviations"):
         ie.leaderboard(fit(scores), task="task2")
-    with pytest.raises(ValueError, match="not offered with hierarchy="):
-        ie.fit(ie.models.bradley_terry(scores, hierarchy="round"), method="map")
-    with pytest.raises(ValueError, match="not for this combination yet"):
-        ie.models.bradley_terry(scores, likelihood="pairwise", hierarchy="round")
-    with pytest.raises(ValueError, match="no task for"):
-        ie.models.bradley_terry(scores, hierarchy={"task0-split0": "t"})
-    assert ie.models.bradley_terry(scores, hierarchy="round").coords["task"] == tuple(
-        scores.rounds)
 
 
 @pytest.mark.slow

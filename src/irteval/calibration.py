@@ -174,12 +174,13 @@ def draw_polytomous_prior(n_datasets, n_algorithms, n_levels, rng, model="gpcm")
 def simulate_polytomous(n_datasets, n_algorithms, n_levels, rng, model="gpcm", truth=None):
     """Levels x_ij from the polytomous IRT at a prior draw (or at ``truth``: theta, a, c).
 
-    Data in which some algorithm does not reach its lowest or highest level are drawn again
-    (with new parameters when they come from the prior) and counted: the model keeps each
-    algorithm's observed range of levels, so only data that use every level of every
-    algorithm match the model simulated from. The rejection depends on the data alone, so the
-    ranks stay uniform. The truth gets the fit's reflection ((theta, a) -> (-theta, -a) when
-    sum(a) < 0) and thresholds d = c / a. Returns (Responses, truth, redraws)."""
+    Data in which some algorithm does not reach its lowest or highest level, or some level is
+    reached by no one, are drawn again (with new parameters when they come from the prior) and
+    counted: the model keeps each algorithm's observed range of levels (and Responses refuses
+    an unused level), so only such data match the model simulated from. The rejection
+    depends on the data alone, so the ranks stay uniform. The truth gets the fit's reflection
+    ((theta, a) -> (-theta, -a) when sum(a) < 0) and thresholds d = c / a. Returns
+    (Responses, truth, redraws)."""
     redraws = 0
     valid = np.ones((n_algorithms, n_levels), dtype=bool)
     while True:
@@ -187,7 +188,8 @@ def simulate_polytomous(n_datasets, n_algorithms, n_levels, rng, model="gpcm", t
         logp = category_logp(p["theta"], p["a"], p["c"], valid, model, xp=np)
         cdf = np.cumsum(np.exp(logp), axis=-1)
         x = (rng.random(cdf.shape[:-1] + (1,)) * cdf[..., -1:] > cdf).sum(axis=-1)
-        if (x.min(axis=0) == 0).all() and (x.max(axis=0) == n_levels - 1).all():
+        if ((x.min(axis=0) == 0).all() and (x.max(axis=0) == n_levels - 1).all()
+                and np.isin(np.arange(n_levels), x).all()):  # every level used by someone
             break
         redraws += 1
     flip = -1.0 if p["a"].sum() < 0 else 1.0
