@@ -2,6 +2,7 @@
 
     python benchmarks/new_model.py                       # optdigits, 5 folds
     python benchmarks/new_model.py --dataset letter wall_robot_navigation --folds 5
+    python benchmarks/new_model.py --adaptive --models 12   # adaptive test vs random, optdigits
 
 Leave-models-out by folds (a cheaper stand-in for leave-one-model-out: the 58 models of a
 bundled response matrix split into ``--folds`` groups at random; for each group the 1PL is
@@ -108,12 +109,76 @@ def plot(summary, path):
     fig.savefig(path, dpi=90)
 
 
+def adaptive(dataset, n_models, seed, stop_width=0.03, max_items=400):
+    """For ``n_models`` held-out models (one fold of five): the items ``adaptive_test`` asks
+    until the 94% interval of the accuracy is narrower than ``stop_width``, against the
+    smallest random subset (nested, found by bisection) whose interval is that narrow; and
+    whether each final interval covers the true full accuracy."""
+    wide = ie.datasets.load_responses(dataset, as_frame=True)
+    rng = np.random.default_rng(seed)
+    models = np.array(wide.columns)
+    held = rng.choice(models, n_models, replace=False)
+    train = ie.Responses.from_wide(wide[[m for m in models if m not in held]],
+                                   respondent="model", item="instance", rows="item")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        idata = ie.fit(ie.models.onepl(train), random_seed=seed, progressbar=False,
+                       log_likelihood=False)
+    rows = []
+    for model in held:
+        truth = wide[model].mean()
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            path, score = ie.adaptive_test(idata, lambda item: wide.loc[item, model],
+                                           stop_width=stop_width, max_items=max_items,
+                                           max_draws=300, random_seed=seed)
+        seconds = time.perf_counter() - start
+        order = rng.permutation(wide.index)
+
+        def width(n):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                s = ie.score_new_model(idata, wide.loc[order[:n], model], max_draws=300,
+                                       random_seed=seed).summary()
+            return s.loc["accuracy", "hdi_upper"] - s.loc["accuracy", "hdi_lower"], s
+
+        low, high = 1, max_items
+        if width(high)[0] >= stop_width:
+            low = high
+        while low < high:  # the smallest n with a narrow enough interval
+            mid = (low + high) // 2
+            low, high = (mid + 1, high) if width(mid)[0] >= stop_width else (low, mid)
+        random_table = width(low)[1]
+        final = path.iloc[-1]
+        rows.append({"model": model, "truth": truth, "adaptive_items": len(path),
+                     "adaptive_width": final["width"],
+                     "adaptive_covered": final["hdi_lower"] <= truth <= final["hdi_upper"],
+                     "adaptive_error": abs(final["mean"] - truth), "adaptive_seconds": seconds,
+                     "random_items": low,
+                     "random_covered": (random_table.loc["accuracy", "hdi_lower"] <= truth
+                                        <= random_table.loc["accuracy", "hdi_upper"]),
+                     "random_error": abs(random_table.loc["accuracy", "mean"] - truth)})
+        print(rows[-1], flush=True)
+    return pd.DataFrame(rows)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dataset", nargs="+", default=["optdigits"])
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--adaptive", action="store_true",
+                        help="the adaptive test against random subsets instead")
+    parser.add_argument("--models", type=int, default=12, help="--adaptive: held-out models")
     args = parser.parse_args()
+    if args.adaptive:
+        table = adaptive(args.dataset[0], args.models, args.seed)
+        table.to_csv(HERE / "results" / "new_model_adaptive.csv", index=False)
+        print(table.round(4).to_string())
+        print(table[["adaptive_items", "random_items"]].median().to_string())
+        print(table[["adaptive_covered", "random_covered"]].mean().to_string())
+        return
     table = pd.concat([run(d, args.folds, args.seed) for d in args.dataset], ignore_index=True)
     out = HERE / "results"
     table.to_csv(out / "new_model.csv", index=False)
