@@ -28,9 +28,9 @@ from .exceptions import (ConvergenceWarning, IdentificationWarning, ModelSpecWar
                          SeparationWarning)
 from .inference import diagnostics, fit
 from .irt import (NewModelScore, abilities, adaptive_test, characteristic_curves, difficulty,
-                  difficulty_bins, difficulty_moments, plot_characteristic_curves,
-                  plot_difficulty_distribution, plot_item_characteristic, score_new_model,
-                  select_items)
+                  difficulty_bins, difficulty_moments, information, item_fit, local_dependence,
+                  person_fit, plot_characteristic_curves, plot_difficulty_distribution, plot_fit,
+                  plot_information, plot_item_characteristic, score_new_model, select_items)
 from .results import Results, load_results
 from .robustness import plot_dendrogram, plot_scc
 
@@ -42,6 +42,8 @@ __all__ = [
     # instance difficulty
     "abilities", "characteristic_curves", "difficulty", "difficulty_bins", "difficulty_moments",
     "plot_characteristic_curves", "plot_difficulty_distribution", "plot_item_characteristic",
+    # model checks
+    "information", "item_fit", "local_dependence", "person_fit", "plot_fit", "plot_information",
     # scoring a new model from a few instances
     "NewModelScore", "adaptive_test", "score_new_model", "select_items",
     # leaderboards

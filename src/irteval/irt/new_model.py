@@ -29,6 +29,7 @@ from .._validation import check_idata, plain, warn_user
 from ..models.densities import sigmoid, softplus
 from ..models.onepl_marginal import _draw_z, z_grid
 from .difficulty import FAMILY
+from .information import item_information
 
 STRATEGIES = ("stratified", "information", "random")
 #: (draw, grid point, answer) cells computed at once
@@ -211,8 +212,7 @@ def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.In
         theta = stacked_draws(idata, "theta", 200, random_seed)  # fitted models' abilities
         info = np.zeros(n_items)
         for a, b, t in zip(items.a, items.b, theta):
-            p = sigmoid(a[:, None] * (t[None, :] - b[:, None]))
-            info += (a[:, None] ** 2 * p * (1 - p)).mean(axis=1)
+            info += item_information(a[:, None], b[:, None], t[None, :]).mean(axis=1)
         chosen = np.argsort(-info, kind="stable")[:n]
     return items.labels[np.sort(chosen)]
 
@@ -236,8 +236,7 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, min_items
     score = None
     for step in range(min(max_items, len(items.labels))):
         theta = items.draw_abilities(np.array(asked, dtype=int), np.array(y), rng)
-        p = items.p_correct(theta)
-        info = (items.a**2 * p * (1 - p)).mean(axis=0)
+        info = item_information(items.a, items.b, theta[:, None]).mean(axis=0)
         nxt = int(np.flatnonzero(unasked)[np.argmax(info[unasked])])
         answer = answer_fn(items.labels[nxt])
         if answer not in (0, 1, True, False):

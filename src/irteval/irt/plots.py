@@ -9,8 +9,9 @@ from scipy.special import expit
 from .. import _intervals
 from .._draws import stacked_draws
 from .._validation import check_idata
-from ..plotting import ensure_axes, spread
+from ..plotting import ensure_axes, label_points, spread
 from .difficulty import FAMILY, characteristic_curves
+from .information import TEST
 
 
 def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kind=None,
@@ -114,4 +115,60 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=5, c
            title=f"characteristic curves: {shown}",
            xticks=sorted(set(table.index.get_level_values("bin"))))
     ax.legend(fontsize="x-small", ncol=2)
+    return ax
+
+
+def plot_fit(table, *, ax=None, n_labels=8):
+    """Infit against outfit mean squares from :func:`irteval.item_fit` or
+    :func:`irteval.person_fit`: one point per row, misfitting rows (``ppp < 0.05``) in red with
+    their intervals, the ``n_labels`` of smallest ``ppp`` among them labelled; dashed lines at 1
+    (the model's expectation)."""
+    if not {"infit", "outfit", "ppp", "misfit"} <= set(table.columns):
+        raise ValueError("plot_fit needs the table of irteval.item_fit(idata) or "
+                         "irteval.person_fit(idata)")
+    ax = ensure_axes(ax)
+    ok, bad = table[~table["misfit"]], table[table["misfit"]]
+    ax.scatter(ok["infit"], ok["outfit"], s=8, color="0.55", alpha=0.6,
+               label=f"fits ({len(ok)})")
+    ax.errorbar(bad["infit"], bad["outfit"],
+                xerr=[bad["infit"] - bad["infit_lower"], bad["infit_upper"] - bad["infit"]],
+                yerr=[bad["outfit"] - bad["outfit_lower"], bad["outfit_upper"] - bad["outfit"]],
+                fmt="o", ms=4, color="tab:red", elinewidth=0.6, alpha=0.8,
+                label=f"misfit, posterior predictive p < 0.05 ({len(bad)})")
+    ax.axvline(1, color="k", ls="--", lw=0.7)
+    ax.axhline(1, color="k", ls="--", lw=0.7)
+    what = table.index.name or table.attrs.get("fit_of", "row")
+    ax.set(xlabel="infit mean square", ylabel="outfit mean square",
+           title=f"{what} fit ({_intervals.label(table.attrs['ci_prob'], table.attrs['ci_kind'])}"
+                 " bars on the misfits)")
+    worst = bad.nsmallest(n_labels, "ppp")
+    if len(worst):
+        label_points(ax, worst["infit"], worst["outfit"], worst.index)
+        left, right = ax.get_xlim()  # the labels' column is set from the labelled points alone
+        ax.set_xlim(min(left, table["infit"].min() - 0.05, 0.95),
+                    max(right, table["infit"].max() + 0.05))
+    ax.legend(fontsize="small", loc="upper left")
+    return ax
+
+
+def plot_information(table, *, ax=None):
+    """Information curves from :func:`irteval.information`: the test curve (left axis) and
+    any item curves (right axis), each with its band."""
+    ax = ensure_axes(ax)
+    kind = table.attrs["ci_kind"]
+    curves = table.index.get_level_values("curve").unique()
+    items_ax = ax.twinx() if len(curves) > 1 else None
+    for name in curves:
+        rows = table.xs(name, level="curve")
+        target = ax if name == TEST else items_ax
+        style = {"color": "k", "lw": 2} if name == TEST else {}
+        line, = target.plot(rows.index, rows["mean"], label=str(name), **style)
+        target.fill_between(rows.index, rows[f"{kind}_lower"], rows[f"{kind}_upper"],
+                            color=line.get_color(), alpha=0.2)
+    ax.set(xlabel="ability theta", ylabel="test information",
+           title=f"information ({_intervals.label(table.attrs['ci_prob'], kind)} band)")
+    if items_ax is not None:
+        items_ax.set_ylabel("item information")
+        lines = ax.get_lines() + items_ax.get_lines()
+        ax.legend(lines, [line.get_label() for line in lines], fontsize="small")
     return ax

@@ -1,0 +1,129 @@
+"""Item and person fit of a 1PL/2PL fit, and local dependence, computed per posterior draw.
+
+For draw s and observed cell (i, j): p_ij = logistic(a_j (theta_i - b_j)) (a_j = 1 for the 1PL),
+residual r_ij = y_ij - p_ij, variance w_ij = p_ij (1 - p_ij). Over the cells of an item (or of a
+respondent):
+
+- ``outfit`` = mean of r^2 / w (the unweighted mean square; outlier-sensitive: one surprising
+  answer far from the item moves it),
+- ``infit`` = sum r^2 / sum w (the information-weighted mean square, as in Rasch practice).
+
+Both are 1 in expectation under the model; above ~1.3 the answers are noisier than the model
+says (misfit), below ~0.7 more deterministic (Guttman-like, overfit). ``ppp`` is the posterior
+predictive p-value of the deviance D = -2 sum log p(y | p) of the item's (respondent's)
+answers: P(D(y_rep) >= D(y)) with y_rep ~ Bernoulli(p) at the same draw; small means the
+answers are less predictable than the model allows (the same check as
+:func:`irteval.score_new_model`'s ``person_fit_p``). Posterior predictive p-values are
+conservative (the data were used to fit), so ``ppp < 0.05`` flags fewer than 5% of well-fitting
+items.
+
+Yen's Q3: the correlation over respondents of two items' residuals, averaged over draws; under
+local independence it is near -1/(J - 1); pairs well above (|Q3| > 0.2 is the usual rule) share
+something the single ability does not explain.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import _intervals
+from .._draws import stacked_draws
+from .._validation import check_idata
+from ..models.densities import sigmoid, softplus
+from .difficulty import FAMILY, observed_cells
+
+#: posterior predictive p-value below which a row is flagged ``misfit``
+MISFIT_P = 0.05
+
+
+def _eta_draws(idata, max_draws, random_seed):
+    """(item_idx, respondent_idx, y) of the observed cells and, per thinned draw, the cells'
+    logits a_j (theta_i - b_j) (a generator, a draw at a time)."""
+    item_idx, resp_idx, y = observed_cells(idata)
+    b = stacked_draws(idata, "b", max_draws, random_seed)
+    theta = stacked_draws(idata, "theta", max_draws, random_seed)
+    a = (stacked_draws(idata, "a", max_draws, random_seed) if "a" in idata.posterior
+         else np.ones_like(b))
+
+    def etas():
+        for a_s, b_s, t_s in zip(a, b, theta):
+            yield a_s[item_idx] * (t_s[resp_idx] - b_s[item_idx])
+
+    return item_idx, resp_idx, y, etas(), len(b)
+
+
+def _fit(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
+    check_idata(idata, FAMILY, caller)
+    prob, kind = _intervals.resolve(ci_prob, ci_kind)
+    item_idx, resp_idx, y, etas, n_draws = _eta_draws(idata, max_draws, random_seed)
+    group = item_idx if by == "item" else resp_idx
+    labels = idata.posterior[by].values
+    n = len(labels)
+    count = np.bincount(group, minlength=n)
+    rng = np.random.default_rng(random_seed)
+    infit, outfit = np.empty((n_draws, n)), np.empty((n_draws, n))
+    exceed = np.zeros(n)
+    sign = 2 * y - 1
+    for s, eta in enumerate(etas):
+        p = sigmoid(eta)
+        w = p * (1 - p)
+        r2 = (y - p) ** 2
+        infit[s] = np.bincount(group, r2, n) / np.bincount(group, w, n)
+        outfit[s] = np.bincount(group, r2 / np.maximum(w, 1e-12), n) / count
+        replicated = np.where(rng.random(len(p)) < p, 1.0, -1.0)
+        deviance = np.bincount(group, softplus(-sign * eta), n)
+        exceed += np.bincount(group, softplus(-replicated * eta), n) >= deviance
+    table = {}
+    for name, draws in (("infit", infit), ("outfit", outfit)):
+        lower, upper = _intervals.interval(draws, prob, kind)
+        table |= {name: draws.mean(axis=0), f"{name}_lower": lower, f"{name}_upper": upper}
+    table |= {"ppp": exceed / n_draws, "n_obs": count}
+    name = idata.attrs.get(f"{by}_name", by)
+    frame = pd.DataFrame(table, index=pd.Index(labels, name=name))
+    frame["misfit"] = frame["ppp"] < MISFIT_P
+    frame.attrs.update(fit_of=by, posterior_draws=n_draws)
+    return _intervals.record(frame, prob, kind)
+
+
+def item_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kind=None) -> pd.DataFrame:
+    """Fit statistics of every item (instance) of a 1PL/2PL fit, in the fit's order.
+
+    Columns: ``infit``, ``outfit`` (posterior means, with ``{name}_lower`` / ``{name}_upper``
+    intervals), ``ppp`` (posterior predictive p-value of the item's deviance), ``n_obs`` and
+    ``misfit`` (``ppp < 0.05``); definitions in the module docstring. Computed on
+    ``max_draws`` posterior draws chosen with ``random_seed`` (None: all).
+    Sort by ``ppp`` to read the worst first.
+    """
+    return _fit(idata, "item", "item_fit", max_draws, random_seed, ci_prob, ci_kind)
+
+
+def person_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None,
+               ci_kind=None) -> pd.DataFrame:
+    """The fit statistics of :func:`item_fit` per respondent (the models answering): which
+    models answer erratically for their ability (fail easy instances, solve hard ones)."""
+    return _fit(idata, "respondent", "person_fit", max_draws, random_seed, ci_prob, ci_kind)
+
+
+def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
+    """Yen's Q3 (item x item, labelled): the correlation over respondents of the residuals of
+    two items, averaged over ``max_draws`` posterior draws. With missing cells each item's
+    residuals are standardised over its observed cells and a pair is averaged over the
+    respondents who answered both. The diagonal is 1."""
+    check_idata(idata, FAMILY, "local_dependence")
+    item_idx, resp_idx, y, etas, n_draws = _eta_draws(idata, max_draws, random_seed)
+    post = idata.posterior
+    shape = (post.sizes["item"], post.sizes["respondent"])
+    seen = np.zeros(shape)
+    seen[item_idx, resp_idx] = 1.0
+    pairs = seen @ seen.T  # respondents who answered both items
+    q3 = np.zeros((shape[0], shape[0]))
+    for eta in etas:
+        resid = np.zeros(shape)
+        resid[item_idx, resp_idx] = y - sigmoid(eta)
+        n_j = seen.sum(axis=1, keepdims=True)
+        resid = (resid - resid.sum(axis=1, keepdims=True) / n_j) * seen
+        resid /= np.sqrt((resid**2).sum(axis=1, keepdims=True) / n_j) + 1e-12
+        q3 += (resid @ resid.T) / np.maximum(pairs, 1)
+    labels = pd.Index(post["item"].values, name=idata.attrs.get("item_name", "item"))
+    return pd.DataFrame(q3 / n_draws, index=labels, columns=labels)

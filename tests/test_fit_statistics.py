@@ -1,0 +1,114 @@
+"""Item and person fit, local dependence and information (issue 18): the statistics against a
+direct computation on one draw, misfitting instances flagged, labels kept, bad input named."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+import irteval as ie  # noqa: E402
+
+from .conftest import quiet_fit  # noqa: E402
+
+MISFIT = [f"i{k}" for k in range(0, 60, 6)]
+
+
+@pytest.fixture(scope="module")
+def misfit_fit():
+    """A 1PL fitted to 300 models x 60 instances where 10 instances (every sixth, their true
+    difficulty moved to [-1, 1]) are answered independently of ability, at their base rate."""
+    rng = np.random.default_rng(3)
+    b = rng.normal(-0.5, 1.2, 60)
+    b[::6] = np.linspace(-1, 1, 10)
+    theta = rng.normal(0, 1.3, 300)
+    p = 1 / (1 + np.exp(-(theta[None] - b[:, None])))
+    p[::6] = p[::6].mean(axis=1, keepdims=True)
+    wide = pd.DataFrame((rng.random(p.shape) < p).astype(float),
+                        index=pd.Index([f"i{k}" for k in range(60)], name="instance"),
+                        columns=[f"m{k}" for k in range(300)])
+    resp = ie.Responses.from_wide(wide, respondent="model", item="instance", rows="item")
+    return quiet_fit(ie.models.onepl(resp), draws=300, tune=400, chains=2, random_seed=1)
+
+
+def test_misfitting_instances_are_flagged(misfit_fit):
+    table = ie.item_fit(misfit_fit)
+    assert table.index.name == "instance" and list(table.index[:2]) == ["i0", "i1"]
+    assert table.loc[MISFIT, "misfit"].all()
+    assert (table.loc[MISFIT, "infit_lower"] > 1).all()
+    others = table.drop(MISFIT)
+    assert others["misfit"].mean() < 0.05
+    people = ie.person_fit(misfit_fit)
+    assert people.index.name == "model" and people["misfit"].mean() < 0.05
+    ax = ie.plot_fit(table)
+    assert "misfit" in ax.get_legend().get_texts()[1].get_text()
+    plt.close("all")
+
+
+def one_draw(idata, a=None):
+    """The fit cut to its first draw (optionally with discriminations ``a`` added)."""
+    post = idata.posterior.isel(chain=[0], draw=[0])
+    if a is not None:
+        post = post.assign(a=(("chain", "draw", "item"), a[None, None]))
+    out = idata.copy()
+    out.posterior = post
+    return out
+
+
+@pytest.mark.parametrize("two_pl", [False, True])
+def test_infit_outfit_equal_a_direct_computation(small, two_pl):
+    resp, _, idata = small
+    n_items = idata.posterior.sizes["item"]
+    a = np.exp(np.random.default_rng(0).normal(0, 0.5, n_items)) if two_pl else None
+    fixed = one_draw(idata, a)
+    b = fixed.posterior["b"].values[0, 0]
+    theta = fixed.posterior["theta"].values[0, 0]
+    a = np.ones(n_items) if a is None else a
+    y = resp.to_wide(rows="item").to_numpy().astype(float)
+    p = 1 / (1 + np.exp(-a[:, None] * (theta[None, :] - b[:, None])))
+    z2 = (y - p) ** 2 / (p * (1 - p))
+    items = ie.item_fit(fixed, max_draws=None, ci_kind="eti")
+    np.testing.assert_allclose(items["outfit"], z2.mean(axis=1), rtol=1e-9)
+    np.testing.assert_allclose(items["infit"], ((y - p) ** 2).sum(1) / (p * (1 - p)).sum(1),
+                               rtol=1e-9)
+    people = ie.person_fit(fixed, max_draws=None, ci_kind="eti")
+    np.testing.assert_allclose(people["outfit"], z2.mean(axis=0), rtol=1e-9)
+    resid = (y - p - (y - p).mean(1, keepdims=True))
+    resid /= resid.std(axis=1, keepdims=True)
+    q3 = ie.local_dependence(fixed, max_draws=None)
+    np.testing.assert_allclose(q3.to_numpy(), resid @ resid.T / y.shape[1], atol=1e-8)
+    assert list(q3.index) == list(idata.posterior["item"].values)
+    info = ie.information(fixed, theta=[-1.0, 0.5], items=["i3"], max_draws=None,
+                          ci_kind="eti")
+    p_grid = 1 / (1 + np.exp(-a[:, None] * (np.array([-1.0, 0.5]) - b[:, None])))
+    expected = (a[:, None] ** 2 * p_grid * (1 - p_grid))
+    np.testing.assert_allclose(info.loc["test", "mean"], expected.sum(0), rtol=1e-9)
+    np.testing.assert_allclose(info.loc["i3", "mean"], expected[3], rtol=1e-9)
+
+
+def test_information_bands_and_plot(small):
+    _, _, idata = small
+    info = ie.information(idata, items=["i0", "i5"])
+    assert info.index.names == ["curve", "theta"]
+    assert set(info.index.get_level_values("curve")) == {"test", "i0", "i5"}
+    test = info.loc["test"]
+    assert len(test) == 61 and (test["hdi_lower"] <= test["mean"]).all()
+    assert (test["mean"] <= test["hdi_upper"]).all()
+    ax = ie.plot_information(info)
+    assert ax.get_ylabel() == "test information"
+    plt.close("all")
+
+
+def test_bad_input_is_named(small):
+    _, _, idata = small
+    with pytest.raises(ValueError, match="not items of this fit"):
+        ie.information(idata, items=["nope"])
+    with pytest.raises(ValueError, match="theta must be a finite"):
+        ie.information(idata, theta=[0.0, np.nan])
+    with pytest.raises(TypeError, match="item_fit"):
+        ie.item_fit({"b": 1})
+    with pytest.raises(ValueError, match="plot_fit needs"):
+        ie.plot_fit(pd.DataFrame({"x": [1]}))
