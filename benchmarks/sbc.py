@@ -48,6 +48,15 @@ MODELS = {
                         "30 items x 8 respondents, 15% of cells missing"),
     "2pl": Spec(partial(cal.simulate_onepl, 30, 8, discrimination=True),
                 partial(ie.models.onepl, discrimination=True), "30 items x 8 respondents"),
+    "3pl": Spec(partial(cal.simulate_onepl, 20, 30, discrimination=True, guessing=True,
+                        n_options=4),
+                partial(ie.models.onepl, discrimination=True, guessing=True, n_options=4),
+                "20 items x 30 respondents, 4 options"),
+    "4pl": Spec(partial(cal.simulate_onepl, 20, 30, discrimination=True, guessing=True,
+                        n_options=4, slip=True),
+                partial(ie.models.onepl, discrimination=True, guessing=True, n_options=4,
+                        slip=True),
+                "20 items x 30 respondents, 4 options, slip"),
     "bt": Spec(partial(cal.simulate_bradley_terry, 6, 10), ie.models.bradley_terry,
                "6 players x 10 rounds, Plackett-Luce"),
     "bt_pairwise": Spec(partial(cal.simulate_bradley_terry, 6, 10),
@@ -58,7 +67,8 @@ MODELS = {
     "polytomous": Spec(partial(cal.simulate_polytomous, 40, 4, 4), ie.models.polytomous_irt,
                        "40 datasets x 4 algorithms, 4 levels, GPCM"),
 }
-ALL = ("1pl", "1pl_missing", "2pl", "bt", "continuous", "bt_pairwise", "polytomous")
+ALL = ("1pl", "1pl_missing", "2pl", "3pl", "4pl", "bt", "continuous", "bt_pairwise",
+       "polytomous")
 
 
 def variable(row):

@@ -12,9 +12,9 @@ from .conftest import quiet_fit, simulate
 from .test_bradley_terry import simulate as simulate_scores
 
 
-def _binary(discrimination, missing):
+def _binary(discrimination, missing, **asymptotes):
     resp, _ = simulate(40, 7, discrimination=discrimination, missing=missing, seed=3)
-    return ie.models.onepl(resp, discrimination=discrimination)
+    return ie.models.onepl(resp, discrimination=discrimination, **asymptotes)
 
 
 def _gpcm():
@@ -31,6 +31,9 @@ CASES = {
     "1pl dense, missing": lambda: (_binary(False, 0.15), "density"),
     "2pl dense, complete": lambda: (_binary(True, 0.0), "density"),
     "2pl dense, missing": lambda: (_binary(True, 0.15), "density"),
+    "3pl dense, complete": lambda: (_binary(True, 0.0, guessing=True, n_options=4), "density"),
+    "4pl dense, missing": lambda: (_binary(True, 0.15, guessing=True, slip=True), "density"),
+    "2pl + slip dense, complete": lambda: (_binary(True, 0.0, slip=True), "density"),
     "1pl collapsed, complete": lambda: (_binary(False, 0.0), "marginal"),
     "1pl collapsed, missing": lambda: (_binary(False, 0.15), "marginal"),
     "bt plackett-luce, missing": lambda: (

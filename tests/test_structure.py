@@ -144,6 +144,7 @@ def test_every_family_has_a_log_likelihood_and_a_posterior_predictive(fits, name
 #: public functions without ci_prob/ci_kind, and why
 NO_INTERVAL = {
     "fit": "fits", "diagnostics": "R-hat and ESS", "load_results": "reads files",
+    "local_dependence": "residual correlations averaged over draws",
     "difficulty_bins": "bins per draw", "win_probability": "returns the draws",
     "pairwise_probabilities": "probabilities", "airt_curves": "returns the draws",
     "portfolio": "reformats latent_trait, which took ci_prob/ci_kind",
@@ -191,6 +192,9 @@ def test_tables_record_the_interval_convention(fits):
         "score_new_model": ie.score_new_model(fits["1pl"], {}, max_draws=50, **kw).summary(),
         "adaptive_test": ie.adaptive_test(fits["1pl"], lambda item: 1, max_items=2,
                                           max_draws=50, **kw)[0],
+        "item_fit": ie.item_fit(fits["1pl"], max_draws=20, **kw),
+        "person_fit": ie.person_fit(fits["1pl"], max_draws=20, **kw),
+        "information": ie.information(fits["1pl"], max_draws=20, **kw),
     }
     wanted = {name for name, func in _public_functions().items()
               if name not in NO_INTERVAL and not name.startswith("plot_")}

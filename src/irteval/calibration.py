@@ -28,7 +28,9 @@ from .inference import fit
 from .models.bradley_terry import PRIOR_SCALE as BT_PRIOR_SCALE
 from .models.bradley_terry import davidson_probabilities
 from .models.continuous_irt import PRIORS as CONTINUOUS_PRIORS
+from .models.densities import irt_probability
 from .models.onepl import PRIORS as ONEPL_PRIORS
+from .models.onepl import SLIP_PRIOR, guess_prior
 from .models.polytomous_irt import PRIORS as POLYTOMOUS_PRIORS
 from .models.polytomous_irt import category_logp
 # continuous responses travel as y = logistic(z) on bounds (0, 1); with this clip the round
@@ -48,10 +50,12 @@ def _zero_sum_normal(rng, sigma, n):
     return x - x.mean()
 
 
-def draw_onepl_prior(n_items, n_respondents, rng, discrimination=False):
+def draw_onepl_prior(n_items, n_respondents, rng, discrimination=False, guessing=False,
+                     n_options=None, slip=False):
     """mu_b ~ N(0, 3), sigma_b ~ HN(2), b_i ~ N(mu_b, sigma_b); 1PL: sigma_theta ~ HN(2),
     theta ~ ZeroSumNormal(sigma_theta); 2PL: theta ~ ZeroSumNormal(1), sigma_log_a ~ HN(0.5),
-    a_i = exp(sigma_log_a a_z_i), a_z_i ~ N(0, 1)."""
+    a_i = exp(sigma_log_a a_z_i), a_z_i ~ N(0, 1); 3PL/4PL: floor c_i ~ Beta(guess_prior),
+    slip s_i ~ Beta(1, 19), ceiling d_i = 1 - s_i (1 - c_i)."""
     p = ONEPL_PRIORS
     prior = {"mu_b": rng.normal(0.0, p["mu_b"]), "sigma_b": _half_normal(rng, p["sigma_b"])}
     prior["b"] = rng.normal(prior["mu_b"], prior["sigma_b"], n_items)
@@ -62,18 +66,26 @@ def draw_onepl_prior(n_items, n_respondents, rng, discrimination=False):
     else:
         prior["sigma_theta"] = _half_normal(rng, p["sigma_theta"])
         prior["theta"] = _zero_sum_normal(rng, prior["sigma_theta"], n_respondents)
+    if guessing:
+        prior["c"] = rng.beta(*guess_prior(n_options), n_items)
+    if slip:
+        prior["slip"] = rng.beta(*SLIP_PRIOR, n_items)
+        prior["d"] = 1 - prior["slip"] * (1 - prior.get("c", 0.0))
     return prior
 
 
-def simulate_onepl(n_items, n_respondents, rng, discrimination=False, missing=0.0):
-    """A prior draw (:func:`draw_onepl_prior`) and binary responses
-    y_ij ~ Bernoulli(logistic(a_i (theta_j - b_i))) (a_i = 1 in the 1PL), each cell missing
-    with probability ``missing`` (completely at random).
+def simulate_onepl(n_items, n_respondents, rng, discrimination=False, missing=0.0, **asymptotes):
+    """A prior draw (:func:`draw_onepl_prior`; ``asymptotes``: its ``guessing``,
+    ``n_options``, ``slip``) and binary responses y_ij ~ Bernoulli(c_i + (d_i - c_i)
+    logistic(a_i (theta_j - b_i))) (a_i = 1 in the 1PL, c_i = 0 and d_i = 1 without them),
+    each cell missing with probability ``missing`` (completely at random).
     Returns (Responses, truth, redraws = 0: every matrix is accepted)."""
-    truth = draw_onepl_prior(n_items, n_respondents, rng, discrimination)
+    truth = draw_onepl_prior(n_items, n_respondents, rng, discrimination, **asymptotes)
     a = truth["a"][:, None] if discrimination else 1.0
     eta = a * (truth["theta"][None, :] - truth["b"][:, None])
-    y = (rng.random(eta.shape) < 1 / (1 + np.exp(-eta))).astype(float)
+    p = irt_probability(eta, truth.get("c", np.zeros(n_items))[:, None],
+                        truth.get("d", np.ones(n_items))[:, None])
+    y = (rng.random(eta.shape) < p).astype(float)
     y[rng.random(eta.shape) < missing] = np.nan
     wide = pd.DataFrame(y, index=[f"i{k}" for k in range(n_items)],
                         columns=[f"r{k}" for k in range(n_respondents)])

@@ -8,13 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import xarray as xr
-from scipy.special import expit
 
 from .. import _intervals
 from .._draws import equal_count_bins, stacked_draws
 from .._validation import check_idata
+from ..models.densities import irt_probability
+from .item_draws import FAMILY, Items
 
-FAMILY = "binary_irt"
 
 
 def observed_cells(idata):
@@ -135,17 +135,16 @@ def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_dr
 
     For each posterior draw s the items are binned by b^(s); in bin k respondent j's
     observed accuracy is the share of its observed cells there that are correct, and
-    the predicted one is the mean of logistic(a_i^(s) (theta_j^(s) - b_i^(s))) over the
+    the predicted one is the mean of P_i^(s)(theta_j^(s)) (:mod:`.item_draws`) over the
     same cells. Columns ``accuracy``/``predicted`` (posterior means) with
     ``*_lower``/``*_upper`` interval bounds, and the bin's mean difficulty ``b_mean``;
     draws are thinned to ``max_draws``.
     """
     check_idata(idata, FAMILY, "characteristic_curves")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
-    b = stacked_draws(idata, "b", max_draws, random_seed)
+    items = Items.from_idata(idata, "characteristic_curves", max_draws, random_seed)
+    b = items.b
     theta = stacked_draws(idata, "theta", max_draws, random_seed)
-    a = (stacked_draws(idata, "a", max_draws, random_seed) if "a" in idata.posterior
-         else np.ones_like(b))
     item_idx, resp_idx, y = observed_cells(idata)
     n_resp = theta.shape[1]
     size = n_resp * n_bins
@@ -156,7 +155,8 @@ def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_dr
         item_bin = equal_count_bins(b[s], n_bins)
         key = resp_idx * n_bins + item_bin[item_idx]
         count = np.bincount(key, minlength=size)
-        p = expit(a[s, item_idx] * (theta[s, resp_idx] - b[s, item_idx]))
+        a_s, b_s, c_s, d_s = items.at((s, item_idx))
+        p = irt_probability(a_s * (theta[s, resp_idx] - b_s), c_s, d_s)
         with np.errstate(invalid="ignore", divide="ignore"):
             acc[s] = np.bincount(key, weights=y, minlength=size) / count
             pred[s] = np.bincount(key, weights=p, minlength=size) / count

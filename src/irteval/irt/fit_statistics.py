@@ -1,6 +1,6 @@
-"""Item and person fit of a 1PL/2PL fit, and local dependence, computed per posterior draw.
+"""Item and person fit of a binary IRT fit, and local dependence, computed per posterior draw.
 
-For draw s and observed cell (i, j): p_ij = logistic(a_j (theta_i - b_j)) (a_j = 1 for the 1PL),
+For draw s and observed cell (i, j): p_ij = P_j(theta_i) (:mod:`.item_draws`; the 1PL ... 4PL),
 residual r_ij = y_ij - p_ij, variance w_ij = p_ij (1 - p_ij). Over the cells of an item (or of a
 respondent):
 
@@ -29,34 +29,33 @@ import pandas as pd
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata
-from ..models.densities import sigmoid, softplus
-from .difficulty import FAMILY, observed_cells
+from ..models.densities import irt_probability
+from .difficulty import observed_cells
+from .item_draws import Items, answer_logp
 
 #: posterior predictive p-value below which a row is flagged ``misfit``
 MISFIT_P = 0.05
 
 
-def _eta_draws(idata, max_draws, random_seed):
-    """(item_idx, respondent_idx, y) of the observed cells and, per thinned draw, the cells'
-    logits a_j (theta_i - b_j) (a generator, a draw at a time)."""
-    item_idx, resp_idx, y = observed_cells(idata)
-    b = stacked_draws(idata, "b", max_draws, random_seed)
+def _cell_draws(idata, caller, max_draws, random_seed):
+    """(item_idx, respondent_idx, y) of the observed cells, the number of thinned draws, and
+    a generator of (eta, c, d) per draw on those cells: eta = a_j (theta_i - b_j) and the
+    cells' floor and ceiling (scalars without them)."""
+    items = Items.from_idata(idata, caller, max_draws, random_seed)
     theta = stacked_draws(idata, "theta", max_draws, random_seed)
-    a = (stacked_draws(idata, "a", max_draws, random_seed) if "a" in idata.posterior
-         else np.ones_like(b))
+    item_idx, resp_idx, y = observed_cells(idata)
 
-    def etas():
-        for a_s, b_s, t_s in zip(a, b, theta):
-            yield a_s[item_idx] * (t_s[resp_idx] - b_s[item_idx])
+    def cells():
+        for s, t in enumerate(theta):
+            a, b, c, d = items.at((s, item_idx))
+            yield a * (t[resp_idx] - b), c, d
 
-    return item_idx, resp_idx, y, etas(), len(b)
+    return item_idx, resp_idx, y, len(theta), cells()
 
 
 def _fit(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
-    check_idata(idata, FAMILY, caller)
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
-    item_idx, resp_idx, y, etas, n_draws = _eta_draws(idata, max_draws, random_seed)
+    item_idx, resp_idx, y, n_draws, cells = _cell_draws(idata, caller, max_draws, random_seed)
     group = item_idx if by == "item" else resp_idx
     labels = idata.posterior[by].values
     n = len(labels)
@@ -65,15 +64,15 @@ def _fit(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
     infit, outfit = np.empty((n_draws, n)), np.empty((n_draws, n))
     exceed = np.zeros(n)
     sign = 2 * y - 1
-    for s, eta in enumerate(etas):
-        p = sigmoid(eta)
+    for s, (eta, c, d) in enumerate(cells):
+        p = irt_probability(eta, c, d)
         w = p * (1 - p)
         r2 = (y - p) ** 2
         infit[s] = np.bincount(group, r2, n) / np.bincount(group, w, n)
         outfit[s] = np.bincount(group, r2 / np.maximum(w, 1e-12), n) / count
         replicated = np.where(rng.random(len(p)) < p, 1.0, -1.0)
-        deviance = np.bincount(group, softplus(-sign * eta), n)
-        exceed += np.bincount(group, softplus(-replicated * eta), n) >= deviance
+        loglik = np.bincount(group, answer_logp(sign, eta, c, d), n)
+        exceed += np.bincount(group, answer_logp(replicated, eta, c, d), n) <= loglik
     table = {}
     for name, draws in (("infit", infit), ("outfit", outfit)):
         lower, upper = _intervals.interval(draws, prob, kind)
@@ -110,17 +109,17 @@ def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
     two items, averaged over ``max_draws`` posterior draws. With missing cells each item's
     residuals are standardised over its observed cells and a pair is averaged over the
     respondents who answered both. The diagonal is 1."""
-    check_idata(idata, FAMILY, "local_dependence")
-    item_idx, resp_idx, y, etas, n_draws = _eta_draws(idata, max_draws, random_seed)
+    item_idx, resp_idx, y, n_draws, cells = _cell_draws(idata, "local_dependence", max_draws,
+                                                        random_seed)
     post = idata.posterior
     shape = (post.sizes["item"], post.sizes["respondent"])
     seen = np.zeros(shape)
     seen[item_idx, resp_idx] = 1.0
     pairs = seen @ seen.T  # respondents who answered both items
     q3 = np.zeros((shape[0], shape[0]))
-    for eta in etas:
+    for eta, c, d in cells:
         resid = np.zeros(shape)
-        resid[item_idx, resp_idx] = y - sigmoid(eta)
+        resid[item_idx, resp_idx] = y - irt_probability(eta, c, d)
         n_j = seen.sum(axis=1, keepdims=True)
         resid = (resid - resid.sum(axis=1, keepdims=True) / n_j) * seen
         resid /= np.sqrt((resid**2).sum(axis=1, keepdims=True) / n_j) + 1e-12

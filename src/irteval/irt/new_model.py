@@ -25,65 +25,12 @@ import xarray as xr
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, plain, warn_user
-from ..models.densities import sigmoid, softplus
-from ..models.onepl_marginal import _draw_z, z_grid
-from .difficulty import FAMILY
-from .information import item_information
+from .._validation import plain, warn_user
+from .item_draws import Items
 
 STRATEGIES = ("stratified", "information", "random")
-#: (draw, grid point, answer) cells computed at once
-CELLS_PER_CHUNK = 4_000_000
 #: person-fit p-value below which score_new_model warns (1 in 100 well-fitting models)
 MISFIT_P = 0.01
-
-
-@dataclass(frozen=True)
-class Items:
-    """Thinned posterior draws of a binary IRT fit's items: ``b``, ``a`` (1 for the 1PL) as
-    (sample, item), the ability prior's sd per draw, and the item labels."""
-
-    b: np.ndarray
-    a: np.ndarray
-    sigma: np.ndarray
-    labels: pd.Index
-
-    @classmethod
-    def from_idata(cls, idata, caller, max_draws=500, random_seed=0):
-        check_idata(idata, FAMILY, caller)
-        post = idata.posterior
-        draw = lambda name: stacked_draws(idata, name, max_draws, random_seed)  # noqa: E731
-        b = draw("b")
-        a = draw("a") if "a" in post else np.ones_like(b)
-        sigma = draw("sigma_theta") if "sigma_theta" in post else np.ones(len(b))
-        labels = pd.Index(post["item"].values, name=idata.attrs.get("item_name", "item"))
-        return cls(b=b, a=a, sigma=sigma, labels=labels)
-
-    def log_posterior(self, where, y, grid):
-        """(sample, grid) log posterior of theta = sigma * grid (z units) given answers ``y``
-        (0/1) to the items at positions ``where``, up to a constant per draw; computed in
-        chunks of draws."""
-        sign = 2.0 * np.asarray(y, dtype=float) - 1.0
-        logp = np.broadcast_to(-0.5 * grid**2, (len(self.sigma), len(grid))).copy()
-        chunk = max(1, CELLS_PER_CHUNK // max(1, len(grid) * len(where)))
-        for start in range(0, len(logp) if len(where) else 0, chunk):
-            s = slice(start, start + chunk)
-            theta = self.sigma[s, None] * grid  # (s, grid)
-            eta = self.a[s, None, where] * (theta[:, :, None] - self.b[s, None, where])
-            logp[s] -= softplus(-sign * eta).sum(axis=-1)
-        return logp - logp.max(axis=1, keepdims=True)
-
-    def draw_abilities(self, where, y, rng):
-        """One theta per draw from its grid posterior, log-linear between grid points (the
-        exact inverse CDF of :func:`irteval.models.onepl_marginal._draw_z`); the grid
-        narrows as answers accumulate (the posterior sd shrinks like 1 / sqrt(answers))."""
-        grid = z_grid(max(1, len(where)))
-        logp = self.log_posterior(where, y, grid)
-        return self.sigma * _draw_z(logp[:, None, :], grid, np.array([0]), rng)[:, 0]
-
-    def p_correct(self, theta):
-        """(sample, item) P(correct) at one theta per draw."""
-        return sigmoid(self.a * (theta[:, None] - self.b))
 
 
 @dataclass(frozen=True)
@@ -146,7 +93,7 @@ def _answers(items, answers):
 
 def _score(items, where, y, answered, rng, prob, kind):
     theta = items.draw_abilities(where, y, rng)
-    p = items.p_correct(theta)
+    p = items.p_correct(theta[:, None])
     n_items = p.shape[1]
     rest = np.ones(n_items, dtype=bool)
     rest[where] = False
@@ -191,8 +138,9 @@ def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.In
       difficulty range as the benchmark does, so a model that fails in its own way is still
       seen on easy, middle and hard items (robust to misfit of the IRT);
     - ``"information"``: the ``n`` items of largest expected Fisher information
-      E[a^2 p (1 - p)] over the posterior draws and the ability distribution of the fitted
-      models (best for a model like them, weakest when the new model misfits);
+      E[I_j(theta)] (:func:`~.item_draws.item_information`) over the posterior draws and
+      the ability distribution of the fitted models (best for a model like them, weakest
+      when the new model misfits);
     - ``"random"``: a uniform random subset.
     """
     if strategy not in STRATEGIES:
@@ -211,8 +159,8 @@ def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.In
     else:
         theta = stacked_draws(idata, "theta", 200, random_seed)  # fitted models' abilities
         info = np.zeros(n_items)
-        for a, b, t in zip(items.a, items.b, theta):
-            info += item_information(a[:, None], b[:, None], t[None, :]).mean(axis=1)
+        for t in theta.T:  # a fitted model at a time: its ability per draw
+            info += items.information(t[:, None]).mean(axis=0)
         chosen = np.argsort(-info, kind="stable")[:n]
     return items.labels[np.sort(chosen)]
 
@@ -221,7 +169,7 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, min_items
                   max_draws=500, random_seed=0, ci_prob=None, ci_kind=None):
     """Computerized adaptive testing of a new model: ask ``answer_fn(item) -> 0/1`` one item at
     a time, each the unasked item of largest posterior expected Fisher information
-    E[a^2 p (1 - p) | answers so far] (over the posterior draws of the items and the new
+    E[I_j(theta) | answers so far] (over the posterior draws of the items and the new
     model's ability), until the interval of its full-benchmark accuracy is narrower than
     ``stop_width`` (after at least ``min_items``) or ``max_items`` were asked.
 
@@ -236,7 +184,7 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, min_items
     score = None
     for step in range(min(max_items, len(items.labels))):
         theta = items.draw_abilities(np.array(asked, dtype=int), np.array(y), rng)
-        info = item_information(items.a, items.b, theta[:, None]).mean(axis=0)
+        info = items.information(theta[:, None]).mean(axis=0)
         nxt = int(np.flatnonzero(unasked)[np.argmax(info[unasked])])
         answer = answer_fn(items.labels[nxt])
         if answer not in (0, 1, True, False):

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.special import expit
 
 from .. import _intervals
 from .._draws import stacked_draws
 from .._validation import check_idata
+from ..models.densities import irt_probability
 from ..plotting import ensure_axes, label_points, spread
-from .difficulty import FAMILY, characteristic_curves
-from .information import TEST
+from .difficulty import characteristic_curves
+from .fit_statistics import item_fit
+from .information import TEST, information
+from .item_draws import FAMILY, Items
 
 
 def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kind=None,
@@ -24,8 +26,8 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     ax = ensure_axes(ax)
     labels = idata.posterior["item"].values
     item_name = idata.attrs.get("item_name", "item")
-    b = stacked_draws(idata, "b", max_draws)
-    a = stacked_draws(idata, "a", max_draws) if "a" in idata.posterior else np.ones_like(b)
+    fitted = Items.from_idata(idata, "plot_item_characteristic", max_draws)
+    b = fitted.b
     theta_mean = idata.posterior["theta"].mean(("chain", "draw")).values
     if items is None:
         pick = np.argsort(b.mean(axis=0))[spread(len(labels), 5)]
@@ -39,7 +41,9 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     hi = max(theta_mean.max(), b.mean(axis=0)[pick].max()) + 2
     grid = np.linspace(lo, hi, 200)
     for k in pick:
-        curves = expit(a[:, k, None] * (grid[None, :] - b[:, k, None]))
+        a_k, b_k, c_k, d_k = (x if np.isscalar(x) else x[:, None]  # (sample, 1)
+                              for x in fitted.at((slice(None), k)))
+        curves = irt_probability(a_k * (grid[None, :] - b_k), c_k, d_k)
         line, = ax.plot(grid, curves.mean(axis=0),
                         label=f"{item_name} {labels[k]} (b = {b[:, k].mean():.2f})")
         ax.fill_between(grid, *_intervals.interval(curves, prob, kind), alpha=0.2,
@@ -118,11 +122,15 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=5, c
     return ax
 
 
-def plot_fit(table, *, ax=None, n_labels=8):
+def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     """Infit against outfit mean squares from :func:`irteval.item_fit` or
-    :func:`irteval.person_fit`: one point per row, misfitting rows (``ppp < 0.05``) in red with
-    their intervals, the ``n_labels`` of smallest ``ppp`` among them labelled; dashed lines at 1
-    (the model's expectation)."""
+    :func:`irteval.person_fit` (or a fit, whose :func:`irteval.item_fit` is computed): one
+    point per row, misfitting rows (``ppp < 0.05``) in red with their intervals, the
+    ``n_labels`` of smallest ``ppp`` among them labelled; dashed lines at 1 (the model's
+    expectation)."""
+    if hasattr(table, "posterior"):
+        table = item_fit(table, ci_prob=ci_prob, ci_kind=ci_kind)
+    _intervals.check_matches(table, ci_prob, ci_kind)
     if not {"infit", "outfit", "ppp", "misfit"} <= set(table.columns):
         raise ValueError("plot_fit needs the table of irteval.item_fit(idata) or "
                          "irteval.person_fit(idata)")
@@ -151,9 +159,13 @@ def plot_fit(table, *, ax=None, n_labels=8):
     return ax
 
 
-def plot_information(table, *, ax=None):
-    """Information curves from :func:`irteval.information`: the test curve (left axis) and
-    any item curves (right axis), each with its band."""
+def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None):
+    """Information curves from :func:`irteval.information` (or a fit, whose test information
+    is computed): the test curve (left axis) and any item curves (right axis), each with its
+    band."""
+    if hasattr(table, "posterior"):
+        table = information(table, ci_prob=ci_prob, ci_kind=ci_kind)
+    _intervals.check_matches(table, ci_prob, ci_kind)
     ax = ensure_axes(ax)
     kind = table.attrs["ci_kind"]
     curves = table.index.get_level_values("curve").unique()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 from pymc.distributions.transforms import ZeroSumTransform
+from scipy.special import betaln
 
 LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
 LOG_HALF_NORMAL = np.log(2) - LOG_SQRT_2PI
@@ -66,6 +67,12 @@ def sigmoid(x):
     return 0.5 * (1 + np.tanh(0.5 * x))
 
 
+def irt_probability(eta, c=0.0, d=1.0):
+    """P(correct) of the binary IRT models: c + (d - c) logistic(eta), eta = a (theta - b);
+    floor c = 0 and ceiling d = 1 but in the 3PL/4PL."""
+    return c + (d - c) * sigmoid(eta)
+
+
 def bernoulli_logit(sign, eta):
     """sum log sigmoid(sign * eta) and its derivative in eta, sign * sigmoid(-sign * eta), for
     answers coded sign = +1 (correct), -1 (wrong), 0 (missing: adds the constant -log 2 and
@@ -74,6 +81,35 @@ def bernoulli_logit(sign, eta):
     e = np.exp(-np.abs(t))
     logp = float(np.sum(np.minimum(t, 0.0) - np.log1p(e)))
     return logp, sign * np.where(t < 0, 1.0, e) / (1.0 + e)
+
+
+def log_beta_logit(u, alpha, beta):
+    """log Beta(x | alpha, beta) + log x (1 - x) (PyMC's log-odds transform) at x = sigmoid(u),
+    summed, and its derivative in u."""
+    log_x, log_1mx = -softplus(-u), -softplus(u)
+    logp = float(np.sum(alpha * log_x + beta * log_1mx) - np.size(u) * betaln(alpha, beta))
+    return logp, alpha - (alpha + beta) * np.exp(log_x)
+
+
+def bernoulli_asymptotes(sign, eta, c, s):
+    """Answers of the 3PL/4PL, P(correct) = c + (1 - c)(1 - s) sigmoid(eta): floor c, ceiling
+    d = 1 - s (1 - c); ``c`` / ``s`` broadcast against ``eta`` (0: no floor / no slip).
+    Returns sum log p(y) over the observed cells (sign +1 / -1; 0: missing, left out) and its
+    derivatives per cell in eta, c and s. sigmoid(eta) and sigmoid(-eta) both come from
+    e^-|eta| (no cancellation), so 1 - P = (1 - c)(s + (1 - s) sigmoid(-eta)) stays exact in
+    the tails."""
+    e = np.exp(-np.abs(eta))
+    big = 1.0 / (1.0 + e)
+    sig, sig_neg = np.where(eta >= 0, big, e * big), np.where(eta >= 0, e * big, big)
+    p = c + (1 - c) * (1 - s) * sig
+    q = (1 - c) * (s + (1 - s) * sig_neg)  # 1 - P
+    pos, neg = sign > 0, sign < 0
+    with np.errstate(divide="ignore"):
+        loglik = float(np.log(np.where(pos, p, 1.0)).sum() + np.log(np.where(neg, q, 1.0)).sum())
+    slope = np.where(pos, 1.0 / np.where(pos, p, 1.0), 0.0) - np.where(
+        neg, 1.0 / np.where(neg, q, 1.0), 0.0)  # d loglik / dP
+    return (loglik, slope * (1 - c) * (1 - s) * sig * sig_neg, slope * (1 - (1 - s) * sig),
+            -slope * (1 - c) * sig)
 
 
 class Layout:
@@ -109,16 +145,21 @@ class BinaryIRTDensity:
         r = model.responses
         self.layout = Layout(model)
         self.discrimination, self.priors = model.discrimination, model.priors
+        self.guess_prior, self.slip_prior = model.guess_prior, model.slip_prior  # None: absent
         self.sign = np.zeros((r.n_items, r.n_respondents))  # +1 / -1, 0 where missing
         self.sign[r.item_idx, r.respondent_idx] = 2.0 * r.values - 1.0
         self.missing_constant = (self.sign.size - r.n_obs) * np.log(2.0)
         self.n_dim = self.layout.n_dim
         self.names = ["mu_b", "sigma_b", "b", "theta",
-                      *(("sigma_log_a", "a_z", "a") if self.discrimination else ("sigma_theta",))]
+                      *(("sigma_log_a", "a_z", "a") if self.discrimination else ("sigma_theta",)),
+                      *(("c",) if self.guess_prior else ()),
+                      *(("slip", "d") if self.slip_prior else ())]
         n_i, n_j = r.n_items, r.n_respondents
         self.shapes = {"mu_b": (), "sigma_b": (), "b": (n_i,), "theta": (n_j,), "sigma_theta": (),
-                       "sigma_log_a": (), "a_z": (n_i,), "a": (n_i,)}
-        self.dims = {"b": ("item",), "theta": ("respondent",), "a_z": ("item",), "a": ("item",)}
+                       "sigma_log_a": (), "a_z": (n_i,), "a": (n_i,), "c": (n_i,),
+                       "slip": (n_i,), "d": (n_i,)}
+        self.dims = {"b": ("item",), "theta": ("respondent",), "a_z": ("item",), "a": ("item",),
+                     "c": ("item",), "slip": ("item",), "d": ("item",)}
 
     def _values(self, x):
         take = lambda name: self.layout.take(x, name)  # noqa: E731
@@ -128,6 +169,9 @@ class BinaryIRTDensity:
             values.update(log_s=take("sigma_log_a_log__"), a_z=take("a_z"))
         else:
             values["log_sigma_theta"] = take("sigma_theta_log__")
+        for name in ("c", "slip"):
+            if name in self.names:
+                values[name] = take(f"{name}_logodds__")
         return values
 
     def expand(self, x):
@@ -139,6 +183,11 @@ class BinaryIRTDensity:
             out.update(sigma_log_a=s, a_z=v["a_z"], a=np.exp(s * v["a_z"]))
         else:
             out["sigma_theta"] = np.exp(v["log_sigma_theta"])
+        c = sigmoid(v["c"]) if "c" in v else 0.0
+        if "c" in v:
+            out["c"] = c
+        if "slip" in v:
+            out.update(slip=sigmoid(v["slip"]), d=1 - sigmoid(v["slip"]) * (1 - c))
         return out
 
     def start(self):
@@ -175,8 +224,19 @@ class BinaryIRTDensity:
             a = None
         diff = theta[None, :] - v["b"][:, None]
         eta = diff if a is None else a[:, None] * diff
-        loglik, resid_y = bernoulli_logit(self.sign, eta)  # resid_y: d loglik / d eta
-        logp += loglik + self.missing_constant
+        if "c" in v or "slip" in v:  # 3PL / 4PL
+            logp += self._asymptote_priors(v, grad)
+            loglik, resid_y, d_c, d_s = bernoulli_asymptotes(
+                self.sign, eta, *(sigmoid(v[k])[:, None] if k in v else 0.0
+                                  for k in ("c", "slip")))
+            for name, d_x in (("c", d_c), ("slip", d_s)):
+                if name in v:  # chain rule through x = sigmoid(u): dx/du = x (1 - x)
+                    x = sigmoid(v[name])
+                    grad[sl[f"{name}_logodds__"]] += d_x.sum(axis=1) * x * (1 - x)
+        else:
+            loglik, resid_y = bernoulli_logit(self.sign, eta)  # resid_y: d loglik / d eta
+            loglik += self.missing_constant
+        logp += loglik
         scale = 1.0 if a is None else a[:, None]
         g_theta = g_theta + (scale * resid_y).sum(axis=0)
         grad[sl["b"]] = g_b - (scale * resid_y).sum(axis=1)
@@ -186,6 +246,17 @@ class BinaryIRTDensity:
             grad[sl["a_z"]] = g_az + s * g_a
             grad[sl["sigma_log_a_log__"]] = g_us + s * float(v["a_z"] @ g_a)
         return logp, grad
+
+    def _asymptote_priors(self, v, grad):
+        """The Beta priors of the floor c and the slip s: their log density (logit scale) and
+        gradient written into ``grad``."""
+        logp = 0.0
+        for name, prior in (("c", self.guess_prior), ("slip", self.slip_prior)):
+            if name in v:
+                lp, g = log_beta_logit(v[name], *prior)
+                logp += lp
+                grad[self.layout.slices[f"{name}_logodds__"]] = g
+        return logp
 
 
 class BradleyTerryDensity:

@@ -18,6 +18,7 @@ import functools
 import arviz as az
 import numpy as np
 import pymc as pm
+import pytensor.tensor as pt
 import xarray as xr
 from pymc.backends.arviz import find_constants, find_observations
 
@@ -26,7 +27,7 @@ from ..data import Responses
 from . import onepl_marginal
 from ..exceptions import IdentificationWarning
 from .base import BaseModel, Marginal
-from .densities import BinaryIRTDensity
+from .densities import BinaryIRTDensity, irt_probability
 from .onepl_em import BinaryIRTEM
 
 #: replicated answers kept by fit(..., posterior_predictive=True), as int8 (25 MB)
@@ -35,6 +36,17 @@ PREDICTIVE_CELLS = 25_000_000
 #: default prior scales: sd of the mean difficulty mu_b, half-normal scales of sigma_b and
 #: sigma_theta (1PL) and of the log-discrimination spread sigma_log_a (2PL)
 PRIORS = {"mu_b": 3.0, "sigma_b": 2.0, "sigma_theta": 2.0, "sigma_log_a": 0.5}
+#: the floor c_i ~ Beta with this mean (1 / n_options when given) and alpha + beta = 20
+GUESS_MEAN, GUESS_CONCENTRATION = 0.1, 20.0
+#: the slip s_i ~ Beta(1, 19): the ceiling d_i = 1 - s_i (1 - c_i) is 0.95 on average
+SLIP_PRIOR = (1.0, 19.0)
+
+
+def guess_prior(n_options=None):
+    """(alpha, beta) of the floor's Beta prior: mean 1 / n_options (GUESS_MEAN without it),
+    alpha + beta = GUESS_CONCENTRATION."""
+    mean = GUESS_MEAN if n_options is None else 1.0 / n_options
+    return GUESS_CONCENTRATION * mean, GUESS_CONCENTRATION * (1 - mean)
 
 
 class OnePL(BaseModel):
@@ -43,8 +55,8 @@ class OnePL(BaseModel):
     family = "binary_irt"
     sampler = "nutpie"  # on the NumPy density (or the collapsed one): nothing to compile
 
-    def __init__(self, responses: Responses, *, discrimination=False, prior_scale=None,
-                 batch_size=None):
+    def __init__(self, responses: Responses, *, discrimination=False, guessing=False,
+                 n_options=None, slip=False, prior_scale=None, batch_size=None):
         if not isinstance(responses, Responses):
             raise TypeError(
                 f"expected irteval.Responses, got {type(responses).__name__}; build one with "
@@ -60,6 +72,19 @@ class OnePL(BaseModel):
                                            and 0 < batch_size < responses.n_obs):
             raise ValueError(f"batch_size must be an integer between 1 and the number of "
                              f"observed cells - 1 ({responses.n_obs - 1}), got {batch_size!r}")
+        if n_options is not None and not guessing:
+            raise ValueError("n_options= sets the prior of the guessing floor: pass "
+                             "guessing=True with it (or drop n_options=)")
+        if n_options is not None and not (isinstance(n_options, (int, np.integer))
+                                          and n_options >= 2):
+            raise ValueError(f"n_options must be an integer >= 2 (a single option leaves "
+                             f"nothing to guess: drop guessing=True), got {n_options!r}")
+        if (guessing or slip) and not discrimination:
+            raise ValueError("guessing= and slip= add asymptotes to the 2PL (the 3PL / 4PL): "
+                             "pass discrimination=True with them")
+        if (guessing or slip) and batch_size is not None:
+            raise ValueError("batch_size= (minibatch ADVI) is for the 1PL/2PL; drop it with "
+                             "guessing= or slip=")
         _warn_extremes(responses)
         complete = responses.n_obs == responses.n_items * responses.n_respondents
         coords = {"item": np.asarray(responses.items),
@@ -70,9 +95,15 @@ class OnePL(BaseModel):
             coords["obs"] = np.arange(responses.n_obs)
         super().__init__(coords=coords)
         self._build_args = ((responses,), {"discrimination": discrimination,
-                                           "prior_scale": prior_scale, "batch_size": batch_size})
+                                           "guessing": guessing, "n_options": n_options,
+                                           "slip": slip, "prior_scale": prior_scale,
+                                           "batch_size": batch_size})
         self.responses, self.priors = responses, priors
         self.discrimination, self.batch_size, self.complete = discrimination, batch_size, complete
+        self.guess_prior = guess_prior(n_options) if guessing else None
+        self.slip_prior = SLIP_PRIOR if slip else None
+        self.asymptotes = bool(guessing or slip)
+        self.n_options = n_options
         # the 2PL's geometry produced divergences at 0.9
         self.target_accept = 0.95 if discrimination else 0.9
         self.is_minibatch = batch_size is not None
@@ -94,7 +125,18 @@ class OnePL(BaseModel):
             sigma_theta = pm.HalfNormal("sigma_theta", scale["sigma_theta"])
             theta = pm.ZeroSumNormal("theta", sigma=sigma_theta, dims="respondent")
             a = 1.0
-        if self.batch_size is not None:  # minibatch ADVI: random cells, likelihood scaled up
+        # float64 parameters: PyTensor reads 5.0 as float32, and the Beta's gammaln with it
+        c = (pm.Beta("c", *np.float64(self.guess_prior), dims="item") if self.guess_prior
+             else None)
+        if self.slip_prior:
+            s = pm.Beta("slip", *np.float64(self.slip_prior), dims="item")
+            d = pm.Deterministic("d", 1 - s * (1 - (0.0 if c is None else c)), dims="item")
+        else:
+            d = None
+        if c is not None or d is not None:  # 3PL / 4PL: P = c + (d - c) logistic(eta)
+            self._declare_asymptotes(theta, b, a, 0.0 if c is None else c,
+                                     1.0 if d is None else d)
+        elif self.batch_size is not None:  # minibatch ADVI: random cells, likelihood scaled up
             item_idx, respondent_idx, y = pm.Minibatch(
                 r.item_idx, r.respondent_idx, r.values.astype(np.int32),
                 batch_size=self.batch_size)
@@ -113,14 +155,39 @@ class OnePL(BaseModel):
             eta = a_obs * (theta[respondent_idx] - b[item_idx])
             pm.Bernoulli("y", logit_p=eta, observed=r.values, dims="obs")
 
+    def _declare_asymptotes(self, theta, b, a, c, d):
+        """y ~ Bernoulli(c + (d - c) logistic(a (theta - b))), over the dense matrix or the
+        observed cells."""
+        r = self.responses
+        a, c, d = (x * pt.ones_like(b) for x in (a, c, d))  # per item, constants included
+        if self.complete:
+            eta = a[:, None] * (theta[None, :] - b[:, None])
+            pm.Bernoulli("y", p=c[:, None] + (d - c)[:, None] * pm.math.sigmoid(eta),
+                         observed=r.to_wide(rows="item").to_numpy(), dims=("item", "respondent"))
+            return
+        i = pm.Data("item_idx", r.item_idx, dims="obs")
+        j = pm.Data("respondent_idx", r.respondent_idx, dims="obs")
+        pm.Bernoulli("y", p=c[i] + (d - c)[i] * pm.math.sigmoid(a[i] * (theta[j] - b[i])),
+                     observed=r.values, dims="obs")
+
+    @property
+    def variant(self):
+        """'1pl', '2pl', '3pl' (the 2PL with a floor or a ceiling) or '4pl' (both)."""
+        extra = (self.discrimination, self.guess_prior is not None, self.slip_prior is not None)
+        return f"{1 + sum(extra)}pl"
+
     # ------------------------------------------------------------------ for fit
     def fit_attrs(self):
         return {
-            "irteval_family": self.family, "irteval_model": "2pl" if self.discrimination else "1pl",
+            "irteval_family": self.family, "irteval_model": self.variant,
+            "guessing": int(self.guess_prior is not None), "slip": int(self.slip_prior is not None),
+            **({"n_options": int(self.n_options)} if self.n_options else {}),
             "item_name": self.responses.item_name,
             "respondent_name": self.responses.respondent_name, "complete": int(self.complete),
             **({"minibatch": int(self.batch_size)} if self.batch_size is not None else {}),
             **{f"prior_{k}": v for k, v in self.priors.items()},
+            **({"prior_c": list(self.guess_prior)} if self.guess_prior else {}),
+            **({"prior_slip": list(self.slip_prior)} if self.slip_prior else {}),
         }
 
     def _collapsible(self, method):
@@ -131,7 +198,7 @@ class OnePL(BaseModel):
         missingness in blocks with more items than grid points. Measured: scattered missing
         cells (1000 x 20, 10% MCAR: 476 patterns) 1.1 ms against 0.25 ms per gradient; a
         complete 30 x 100 (107 grid points) 42 s against 19 s end to end."""
-        if self.discrimination or self.batch_size is not None:
+        if self.discrimination or self.asymptotes or self.batch_size is not None:
             return False
         n_grid = len(onepl_marginal.z_grid(self.responses.n_respondents))
         return (method != "nuts"
@@ -143,8 +210,11 @@ class OnePL(BaseModel):
         return onepl_marginal.ItemRows.from_responses(self.responses)
 
     def no_mode_reason(self, marginal, method):
-        if marginal or (method == "map" and self.discrimination and not self.is_minibatch):
+        if marginal or (method == "map" and self.variant == "2pl" and not self.is_minibatch):
             return None
+        if self.asymptotes:
+            return ("MAP/Laplace are not available for the 3PL/4PL (the EM mode is the 2PL's); "
+                    "use method='nuts' (the default) or 'advi'")
         return ("MAP/Laplace need a posterior mode, and the joint density of this hierarchical "
                 "model has none (it grows without bound as its scale sigma_b -> 0). "
                 "MAP and Laplace are available for the 1PL without batch_size= (through its "
@@ -154,7 +224,7 @@ class OnePL(BaseModel):
 
     def marginal_mode(self):
         """The 2PL's MAP: EM with the abilities integrated out (:mod:`.onepl_em`)."""
-        if not self.discrimination or self.is_minibatch:
+        if self.variant != "2pl" or self.is_minibatch:
             return None
         return BinaryIRTEM(self).fit().mode()
 
@@ -203,13 +273,16 @@ class OnePL(BaseModel):
         keep = np.linspace(0, n_draw - 1, per_chain).round().astype(int)
         post = posterior.isel(draw=keep)
         b, theta = post["b"].values, post["theta"].values
-        a = post["a"].values if "a" in post else np.ones_like(b)
+        a, floor, ceiling = (post[name].values if name in post else np.full_like(b, fill)
+                             for name, fill in (("a", 1.0), ("c", 0.0), ("d", 1.0)))
         rng = np.random.default_rng(random_seed)
         y = np.empty((n_chain, per_chain, r.n_obs), dtype=np.int8)
+        i, j = r.item_idx, r.respondent_idx
         for c in range(n_chain):
             for d in range(per_chain):
-                eta = a[c, d, r.item_idx] * (theta[c, d, r.respondent_idx] - b[c, d, r.item_idx])
-                y[c, d] = rng.random(r.n_obs) < 1 / (1 + np.exp(-eta))
+                p = irt_probability(a[c, d, i] * (theta[c, d, j] - b[c, d, i]),
+                                    floor[c, d, i], ceiling[c, d, i])
+                y[c, d] = rng.random(r.n_obs) < p
         replicated = _answer_checks(r, y)
         observed = _answer_checks(r, r.values[None, None, :])
         if "obs" in self.coords:
@@ -250,8 +323,9 @@ def _answer_checks(responses, y):
                           per_item.reshape(*lead, -1).round().astype(np.int64))}
 
 
-def onepl(responses: Responses, *, discrimination=False, prior_scale=None, batch_size=None):
-    """Build the 1PL (or, with ``discrimination=True``, the 2PL) as a PyMC model.
+def onepl(responses: Responses, *, discrimination=False, guessing=False, n_options=None,
+          slip=False, prior_scale=None, batch_size=None):
+    """Build the 1PL (or, with ``discrimination=True``, the 2PL, 3PL or 4PL) as a PyMC model.
 
     Parameters
     ----------
@@ -260,6 +334,17 @@ def onepl(responses: Responses, *, discrimination=False, prior_scale=None, batch
     discrimination : bool
         Add a positive discrimination ``a_i`` per item (2PL). The ability scale is then
         fixed (theta ~ ZeroSumNormal(1)) because a_i absorbs it.
+    guessing : bool
+        With ``discrimination=True``: a floor c_i per item (3PL), P = c_i + (d_i - c_i)
+        logistic(a_i (theta - b_i)), c_i ~ Beta with mean ``1 / n_options`` (0.1 without it)
+        and alpha + beta = 20: the chance a model that knows nothing is right (multiple
+        choice).
+    n_options : int, optional
+        Number of answer options (>= 2), centring the floor's prior on 1 / n_options.
+    slip : bool
+        With ``discrimination=True``: a ceiling d_i = 1 - s_i (1 - c_i) per item (4PL with
+        ``guessing=True``), slip s_i ~ Beta(1, 19): instances that even strong models miss
+        (a wrong gold label).
     prior_scale : dict, optional
         Override prior scales (:data:`PRIORS`): ``mu_b`` (sd of the mean difficulty, default
         3), ``sigma_b`` and ``sigma_theta`` (half-normal scales, default 2), ``sigma_log_a``
@@ -275,11 +360,12 @@ def onepl(responses: Responses, *, discrimination=False, prior_scale=None, batch
         A :class:`pymc.Model` with free variables ``mu_b``, ``sigma_b``, ``b`` (item
         difficulty), ``theta`` (ability, summing to zero: that fixes the location) and
         ``sigma_theta`` (1PL) or ``sigma_log_a``, ``a_z`` (2PL, with deterministic
-        ``a = exp(sigma_log_a * a_z)``). Observed ``y`` over dims (item, respondent), or
-        ``obs`` when cells are missing.
+        ``a = exp(sigma_log_a * a_z)``), ``c`` (floor), ``slip`` and deterministic ``d``
+        (ceiling). Observed ``y`` over dims (item, respondent), or ``obs`` when cells are
+        missing.
     """
-    return OnePL(responses, discrimination=discrimination, prior_scale=prior_scale,
-                 batch_size=batch_size)
+    return OnePL(responses, discrimination=discrimination, guessing=guessing,
+                 n_options=n_options, slip=slip, prior_scale=prior_scale, batch_size=batch_size)
 
 
 def _warn_extremes(responses: Responses):

@@ -1,0 +1,105 @@
+"""Posterior draws of a binary IRT fit's items (1PL ... 4PL) and what every summary computes
+from them: P(correct), the log-likelihood of answers, and Fisher information.
+
+P_j(theta) = c_j + (d_j - c_j) logistic(a_j (theta - b_j)), with a_j = 1 (1PL), floor c_j = 0
+and ceiling d_j = 1 unless the model has them (:func:`irteval.models.onepl`). Information
+(Birnbaum; the 4PL form of Magis 2013): I_j(theta) = a_j^2 (P - c)^2 (d - P)^2 / ((d - c)^2
+P (1 - P)), which is a_j^2 P (1 - P) in the 1PL/2PL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .._draws import stacked_draws
+from .._validation import check_idata
+from ..models.densities import irt_probability, softplus
+from ..models.onepl_marginal import _draw_z, z_grid
+
+FAMILY = "binary_irt"
+#: (draw, grid point, answer) cells computed at once
+CELLS_PER_CHUNK = 4_000_000
+
+
+def answer_logp(sign, eta, c=0.0, d=1.0):
+    """log P(y) per cell for answers coded sign = +1 (correct) / -1 (wrong), stably:
+    P = c + (d - c) sigmoid(eta), 1 - P = (1 - d) + (d - c) sigmoid(-eta)."""
+    if np.isscalar(c) and np.isscalar(d) and c == 0 and d == 1:
+        return -softplus(-sign * eta)
+    with np.errstate(divide="ignore"):
+        spread = np.log(d - c)
+        right = np.logaddexp(np.log(c), spread - softplus(-eta))
+        wrong = np.logaddexp(np.log1p(-d), spread - softplus(eta))
+    return np.where(sign > 0, right, wrong)
+
+
+def item_information(theta, b, a=1.0, c=0.0, d=1.0):
+    """I_j(theta) (module docstring), broadcast over its arguments."""
+    p = irt_probability(a * (theta - b), c, d)
+    if np.isscalar(c) and np.isscalar(d) and c == 0 and d == 1:
+        return a**2 * p * (1 - p)
+    return a**2 * (p - c) ** 2 * (d - p) ** 2 / ((d - c) ** 2 * p * (1 - p))
+
+
+@dataclass(frozen=True)
+class Items:
+    """Thinned posterior draws of a binary IRT fit's items as (sample, item): ``b``, ``a`` (1
+    for the 1PL), floor ``c`` and ceiling ``d`` (0 and 1 unless the model has them; scalars
+    then), the ability prior's sd per draw, and the item labels."""
+
+    b: np.ndarray
+    a: np.ndarray
+    c: np.ndarray | float
+    d: np.ndarray | float
+    sigma: np.ndarray
+    labels: pd.Index
+
+    @classmethod
+    def from_idata(cls, idata, caller, max_draws=500, random_seed=0):
+        check_idata(idata, FAMILY, caller)
+        post = idata.posterior
+        draw = lambda name: stacked_draws(idata, name, max_draws, random_seed)  # noqa: E731
+        b = draw("b")
+        labels = pd.Index(post["item"].values, name=idata.attrs.get("item_name", "item"))
+        return cls(b=b, a=draw("a") if "a" in post else np.ones_like(b),
+                   c=draw("c") if "c" in post else 0.0, d=draw("d") if "d" in post else 1.0,
+                   sigma=draw("sigma_theta") if "sigma_theta" in post else np.ones(len(b)),
+                   labels=labels)
+
+    def at(self, index):
+        """(a, b, c, d) at ``index`` of the (sample, item) arrays (c, d stay scalars)."""
+        take = lambda x: x if np.isscalar(x) else x[index]  # noqa: E731
+        return self.a[index], self.b[index], take(self.c), take(self.d)
+
+    def log_posterior(self, where, y, grid):
+        """(sample, grid) log posterior of theta = sigma * grid (z units) given answers ``y``
+        (0/1) to the items at positions ``where``, up to a constant per draw; computed in
+        chunks of draws."""
+        sign = 2.0 * np.asarray(y, dtype=float) - 1.0
+        logp = np.broadcast_to(-0.5 * grid**2, (len(self.sigma), len(grid))).copy()
+        chunk = max(1, CELLS_PER_CHUNK // max(1, len(grid) * len(where)))
+        for start in range(0, len(logp) if len(where) else 0, chunk):
+            s = slice(start, start + chunk)
+            theta = self.sigma[s, None] * grid  # (s, grid)
+            a, b, c, d = self.at((s, None, where))
+            logp[s] += answer_logp(sign, a * (theta[:, :, None] - b), c, d).sum(axis=-1)
+        return logp - logp.max(axis=1, keepdims=True)
+
+    def draw_abilities(self, where, y, rng):
+        """One theta per draw from its grid posterior, log-linear between grid points (the
+        exact inverse CDF of :func:`irteval.models.onepl_marginal._draw_z`); the grid
+        narrows as answers accumulate (the posterior sd shrinks like 1 / sqrt(answers))."""
+        grid = z_grid(max(1, len(where)))
+        logp = self.log_posterior(where, y, grid)
+        return self.sigma * _draw_z(logp[:, None, :], grid, np.array([0]), rng)[:, 0]
+
+    def p_correct(self, theta):
+        """P(correct), theta broadcast against (sample, item)."""
+        return irt_probability(self.a * (theta - self.b), self.c, self.d)
+
+    def information(self, theta):
+        """I_j(theta), theta broadcast against (sample, item)."""
+        return item_information(theta, self.b, self.a, self.c, self.d)
