@@ -1,7 +1,8 @@
 """The 3PL / 4PL on simulated multiple-choice answers (issue 18):
 
-    python benchmarks/threepl.py                                  # 3PL, 2000 respondents x 50 items
-    python benchmarks/threepl.py --slip --respondents 1000 --items 30   # 4PL
+    python benchmarks/threepl.py                 # 3PL, 1000 respondents x 30 items
+    python benchmarks/threepl.py --slip          # 4PL
+    python benchmarks/threepl.py --respondents 2000 --items 50   # the issue's size (> 45 min)
 
 Answers simulated from the 3PL (c_j ~ Beta(5, 15), mean 0.25: four options; a_j ~
 LogNormal(0, 0.3), b_j ~ N(0, 1), theta ~ N(0, 1)), with ``--slip`` a ceiling d_j = 1 - s_j (1 -
@@ -62,8 +63,8 @@ def mirt_fit(wide, slip):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--respondents", type=int, default=2000)
-    parser.add_argument("--items", type=int, default=50)
+    parser.add_argument("--respondents", type=int, default=1000)
+    parser.add_argument("--items", type=int, default=30)
     parser.add_argument("--slip", action="store_true", help="the 4PL")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

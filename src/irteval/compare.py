@@ -70,7 +70,10 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
                 "approximate, or refit without those terms (az.reloo)")
     for caveat in caveats:
         warn_user(caveat)
-    for w in caught:  # anything else az.compare said, as it said it
+    for w in caught:  # anything else az.compare said, as it said it (not the deprecations of
+        # the libraries under it, such as pandas' of ArviZ's inplace sort: nothing to do here)
+        if issubclass(w.category, (DeprecationWarning, PendingDeprecationWarning, FutureWarning)):
+            continue
         if "Pareto" not in str(w.message) and "shape parameter" not in str(w.message):
             warn_user(str(w.message), w.category)
     table.attrs["caveats"] = caveats

@@ -52,12 +52,15 @@ def _text_height(ax, fontsize):
     return 1.25 * fontsize * (high - low) / height_pt
 
 
-def label_points(ax, x, y, labels, *, fontsize=7):
+def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
     """Direct labels in a column right of the points, in the points' vertical order and nudged
     apart so that none overlap, each joined to its point by a thin line (the x range widens
-    by 40% to hold them)."""
+    by 40% to hold them). ``clear``: (left, right) x range the column must stay right of
+    (other points, error bars), when wider than the labelled points'."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     left, right = np.nanmin(x), np.nanmax(x)
+    if clear is not None:
+        left, right = min(left, clear[0]), max(right, clear[1])
     width = (right - left) or 1.0
     ax.set_xlim(left - 0.05 * width, right + 0.45 * width)
     low, high = ax.get_ylim()

@@ -150,11 +150,10 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
            title=f"{what} fit ({_intervals.label(table.attrs['ci_prob'], table.attrs['ci_kind'])}"
                  " bars on the misfits)")
     worst = bad.nsmallest(n_labels, "ppp")
-    if len(worst):
-        label_points(ax, worst["infit"], worst["outfit"], worst.index)
-        left, right = ax.get_xlim()  # the labels' column is set from the labelled points alone
-        ax.set_xlim(min(left, table["infit"].min() - 0.05, 0.95),
-                    max(right, table["infit"].max() + 0.05))
+    if len(worst):  # the labels' column right of every point and bar
+        label_points(ax, worst["infit"], worst["outfit"], worst.index,
+                     clear=(min(table["infit"].min(), bad["infit_lower"].min(), 0.95),
+                            max(table["infit"].max(), bad["infit_upper"].max())))
     ax.legend(fontsize="small", loc="upper left")
     return ax
 

@@ -104,12 +104,13 @@ def bernoulli_asymptotes(sign, eta, c, s):
     p = c + (1 - c) * (1 - s) * sig
     q = (1 - c) * (s + (1 - s) * sig_neg)  # 1 - P
     pos, neg = sign > 0, sign < 0
-    with np.errstate(divide="ignore"):
+    # far out in warm-up 1 - P can underflow to 0: log p = -inf, which the sampler rejects
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         loglik = float(np.log(np.where(pos, p, 1.0)).sum() + np.log(np.where(neg, q, 1.0)).sum())
-    slope = np.where(pos, 1.0 / np.where(pos, p, 1.0), 0.0) - np.where(
-        neg, 1.0 / np.where(neg, q, 1.0), 0.0)  # d loglik / dP
-    return (loglik, slope * (1 - c) * (1 - s) * sig * sig_neg, slope * (1 - (1 - s) * sig),
-            -slope * (1 - c) * sig)
+        slope = np.where(pos, 1.0 / np.where(pos, p, 1.0), 0.0) - np.where(
+            neg, 1.0 / np.where(neg, q, 1.0), 0.0)  # d loglik / dP
+        return (loglik, slope * (1 - c) * (1 - s) * sig * sig_neg, slope * (1 - (1 - s) * sig),
+                -slope * (1 - c) * sig)
 
 
 class Layout:
