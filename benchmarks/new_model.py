@@ -9,8 +9,10 @@ bundled response matrix split into ``--folds`` groups at random; for each group 
 fitted to the other models and every model of the group is scored as new). For every held-out
 model, strategy (stratified, information, random) and n in 25/50/100/200: the absolute error of
 the posterior mean of its full accuracy and whether the 90% interval covers the true full
-accuracy; beside them the naive estimate (its accuracy on the selected items) and the naive
-estimate on a random subset. Results: ``benchmarks/results/new_model.csv`` (one row per model,
+accuracy; beside them the naive estimate (its accuracy on the selected items), the naive
+estimate on a random subset, and tinyBenchmarks' anchor-point estimate from n items
+(:func:`anchor_points`; a point estimate, the same for every strategy).
+Results: ``benchmarks/results/new_model.csv`` (one row per model,
 strategy and n) and a summary table on stdout; ``new_model.png`` plots error and interval width
 against n.
 """
@@ -29,6 +31,23 @@ import irteval as ie
 
 HERE = Path(__file__).parent
 SIZES = (25, 50, 100, 200)
+
+
+def anchor_points(train, n, seed):
+    """tinyBenchmarks' anchor points (Polo et al. 2024, "correctness" embedding): the items
+    clustered by their 0/1 answers from the training models (k-means, ``n`` clusters), the item
+    nearest each centre, weighted by its cluster's share of the items. Returns (anchor labels,
+    weights); the estimate of a model's accuracy is the weighted mean of its anchor answers."""
+    from sklearn.cluster import KMeans
+
+    km = KMeans(n, n_init=3, random_state=seed).fit(train.to_numpy())
+    anchors, weights = [], []
+    for k in range(n):
+        members = np.flatnonzero(km.labels_ == k)
+        spread = ((train.to_numpy()[members] - km.cluster_centers_[k]) ** 2).sum(axis=1)
+        anchors.append(train.index[members[np.argmin(spread)]])
+        weights.append(len(members) / len(train))
+    return pd.Index(anchors), np.array(weights)
 
 
 def run(dataset, folds, seed):
@@ -50,8 +69,10 @@ def run(dataset, folds, seed):
         for n in SIZES:
             subsets = {s: ie.select_items(idata, n=n, strategy=s, random_seed=seed + n)
                        for s in ie.irt.new_model.STRATEGIES}
+            anchors, weights = anchor_points(wide[models[group != k]], n, seed + n)
             for model in held:
                 truth = wide[model].mean()
+                anchor = float(weights @ wide.loc[anchors, model].to_numpy())
                 for strategy, items in subsets.items():
                     start = time.perf_counter()
                     with warnings.catch_warnings(record=True) as caught:
@@ -66,6 +87,7 @@ def run(dataset, folds, seed):
                         "lower": lo, "upper": hi, "covered": lo <= truth <= hi,
                         "naive": wide.loc[items, model].mean(),
                         "naive_random": wide.loc[subsets["random"], model].mean(),
+                        "anchor_points": anchor,
                         "person_fit_p": score.person_fit_p, "misfit_warned": bool(caught),
                         "seconds": time.perf_counter() - start, "fit_seconds": fit_seconds})
         print(f"{dataset} fold {k + 1}/{folds}: fit {fit_seconds:.0f} s", flush=True)
@@ -76,10 +98,12 @@ def summarise(table):
     table = table.assign(error=(table["estimate"] - table["truth"]).abs(),
                          naive_error=(table["naive"] - table["truth"]).abs(),
                          naive_random_error=(table["naive_random"] - table["truth"]).abs(),
+                         anchor_error=(table["anchor_points"] - table["truth"]).abs(),
                          width=table["upper"] - table["lower"])
     return table.groupby(["dataset", "strategy", "n"]).agg(
         mae=("error", "mean"), naive_mae=("naive_error", "mean"),
-        naive_random_mae=("naive_random_error", "mean"), coverage90=("covered", "mean"),
+        naive_random_mae=("naive_random_error", "mean"),
+        anchor_points_mae=("anchor_error", "mean"), coverage90=("covered", "mean"),
         width=("width", "mean"), misfit_warned=("misfit_warned", "mean"),
         seconds=("seconds", "median"), models=("model", "nunique"))
 

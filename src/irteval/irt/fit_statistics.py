@@ -86,7 +86,7 @@ def _fit(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
 
 
 def item_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kind=None) -> pd.DataFrame:
-    """Fit statistics of every item (instance) of a 1PL/2PL fit, in the fit's order.
+    """Fit statistics of every item (instance) of a binary IRT fit (1PL ... 4PL), in its order.
 
     Columns: ``infit``, ``outfit`` (posterior means, with ``{name}_lower`` / ``{name}_upper``
     intervals), ``ppp`` (posterior predictive p-value of the item's deviance), ``n_obs`` and

@@ -1,10 +1,11 @@
-"""Scoring a new model from a few instances with a fitted 1PL/2PL (efficient and adaptive
+"""Scoring a new model from a few instances with a fitted 1PL ... 4PL (efficient and adaptive
 evaluation, as tinyBenchmarks and computerized adaptive testing do, with a posterior).
 
-For posterior draw s of the fitted items (b_j, and a_j for the 2PL; a_j = 1 for the 1PL) the new
-model's ability has prior N(0, sigma_s) (sigma_theta of the 1PL, 1 for the 2PL) and likelihood
-prod_{j answered} p_js(theta)^y_j (1 - p_js(theta))^(1 - y_j), p_js = logistic(a_js (theta -
-b_js)). Its posterior is computed on a grid per draw and one theta drawn from each, so the
+For posterior draw s of the fitted items (b_j; a_j, floor c_j and ceiling d_j where the model
+has them) the new model's ability has prior N(0, sigma_s) (sigma_theta of the 1PL, 1 from the
+2PL on) and likelihood prod_{j answered} p_js(theta)^y_j (1 - p_js(theta))^(1 - y_j), p_js =
+c_js + (d_js - c_js) logistic(a_js (theta - b_js)) (:mod:`.item_draws`).
+Its posterior is computed on a grid per draw and one theta drawn from each, so the
 uncertainty of the items is integrated over, not plugged in. The full-benchmark accuracy is
 (sum of the observed answers + sum over the other items of y_j ~ Bernoulli(p_js(theta_s))) / J
 per draw: the posterior predictive, observed answers counted as observed.
@@ -114,7 +115,7 @@ def _score(items, where, y, answered, rng, prob, kind):
 def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=None,
                     ci_kind=None) -> NewModelScore:
     """The posterior of a new model's ability and full-benchmark accuracy from its answers
-    (``{item: 0/1}`` or a Series) to some of the items of a 1PL/2PL fit (module docstring).
+    (``{item: 0/1}`` or a Series) to some of the items of a binary IRT fit (module docstring).
     Warns when its answers misfit the model (person-fit p-value below 0.01). Vectorised over
     ``max_draws`` posterior draws; nothing to compile."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
