@@ -126,6 +126,8 @@ def plot(summary, path):
         naive = part.loc["random"]
         axes[0, col].plot(naive.index, naive["naive_random_mae"], "k--", marker="x",
                           label="naive, random subset")
+        axes[0, col].plot(naive.index, naive["anchor_points_mae"], "k:", marker="+",
+                          label="anchor points (tinyBenchmarks)")
         axes[0, col].set(title=dataset, ylabel="mean absolute error of the accuracy")
         axes[1, col].set(xlabel="items asked", ylabel="mean width of the 90% interval")
         axes[0, col].legend(fontsize="small")

@@ -4,9 +4,10 @@
     python benchmarks/threepl.py --slip          # 4PL
     python benchmarks/threepl.py --respondents 2000 --items 50   # the size (> 45 min)
 
-Answers simulated from the 3PL (c_j ~ Beta(5, 15), mean 0.25: four options; a_j ~
-LogNormal(0, 0.3), b_j ~ N(0, 1), theta ~ N(0, 1)), with ``--slip`` a ceiling d_j = 1 - s_j (1 -
-c_j), s_j ~ Beta(1, 19). Fits, each NUTS 4 x 1000 on the default path, in a fresh process:
+Answers simulated by :func:`irteval.calibration.simulate_multiple_choice` from the 3PL (c_j ~
+Beta(5, 15), mean 0.25: four options; a_j ~ LogNormal(0, 0.3), b_j ~ N(0, 1), theta ~ N(0,
+1)), with ``--slip`` a ceiling d_j = 1 - s_j (1 - c_j), s_j ~ Beta(1, 19).
+Fits, each NUTS 4 x 1000 on the default path, in a fresh process:
 the true model (``guessing=True, n_options=4`` [``slip=True``]), the 2PL and the 1PL, all with
 the pointwise log-likelihood; then ``compare_models``, ``item_fit`` of each (share of items
 flagged), the true model's 90% interval coverage of b, a, c (d), R-hat, divergences, and the
@@ -28,22 +29,9 @@ import numpy as np
 import pandas as pd
 
 import irteval as ie
+from irteval.calibration import simulate_multiple_choice
 
 HERE = Path(__file__).parent
-
-
-def simulate(n_resp, n_items, slip, seed):
-    rng = np.random.default_rng(seed)
-    truth = {"b": rng.normal(0, 1, n_items), "a": np.exp(rng.normal(0, 0.3, n_items)),
-             "c": rng.beta(5, 15, n_items)}
-    truth["d"] = 1 - rng.beta(1, 19, n_items) * (1 - truth["c"]) if slip else np.ones(n_items)
-    theta = rng.normal(0, 1, n_resp)
-    eta = truth["a"][:, None] * (theta[None, :] - truth["b"][:, None])
-    p = truth["c"][:, None] + (truth["d"] - truth["c"])[:, None] / (1 + np.exp(-eta))
-    wide = pd.DataFrame((rng.random(p.shape) < p).astype(float),
-                        index=pd.Index([f"q{j}" for j in range(n_items)], name="question"),
-                        columns=pd.Index([f"r{i}" for i in range(n_resp)], name="respondent"))
-    return wide, truth
 
 
 def mirt_fit(wide, slip):
@@ -68,8 +56,9 @@ def main():
     parser.add_argument("--slip", action="store_true", help="the 4PL")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    wide, truth = simulate(args.respondents, args.items, args.slip, args.seed)
-    resp = ie.Responses.from_wide(wide, respondent="respondent", item="question", rows="item")
+    resp, truth = simulate_multiple_choice(
+        args.items, args.respondents, np.random.default_rng(args.seed), slip=args.slip)
+    wide = resp.to_wide(rows="item")
     specs = {"true": {"discrimination": True, "guessing": True, "n_options": 4,
                       "slip": args.slip},
              "2pl": {"discrimination": True}, "1pl": {}}

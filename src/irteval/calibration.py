@@ -92,6 +92,25 @@ def simulate_onepl(n_items, n_respondents, rng, discrimination=False, missing=0.
     return Responses.from_wide(wide, rows="item"), truth, 0
 
 
+def simulate_multiple_choice(n_items, n_respondents, rng, slip=False):
+    """Answers from a fixed-design 3PL (4PL with ``slip``), as multiple-choice tests look:
+    b_j, theta_i ~ N(0, 1), a_j ~ LogNormal(0, 0.3), floor c_j ~ Beta(5, 15) (four options),
+    slip s_j ~ Beta(1, 19), ceiling d_j = 1 - s_j (1 - c_j). Returns (Responses with
+    ``question`` items and ``respondent`` respondents, truth)."""
+    truth = {"b": rng.normal(0, 1, n_items), "a": np.exp(rng.normal(0, 0.3, n_items)),
+             "c": rng.beta(5, 15, n_items)}
+    truth["d"] = 1 - rng.beta(1, 19, n_items) * (1 - truth["c"]) if slip else np.ones(n_items)
+    theta = rng.normal(0, 1, n_respondents)
+    p = irt_probability(truth["a"][:, None] * (theta[None, :] - truth["b"][:, None]),
+                        truth["c"][:, None], truth["d"][:, None])
+    wide = pd.DataFrame((rng.random(p.shape) < p).astype(float),
+                        index=pd.Index([f"q{j}" for j in range(n_items)], name="question"),
+                        columns=pd.Index([f"r{i}" for i in range(n_respondents)],
+                                         name="respondent"))
+    resp = Responses.from_wide(wide, respondent="respondent", item="question", rows="item")
+    return resp, truth
+
+
 def draw_bradley_terry_prior(n_players, rng):
     """strength ~ ZeroSumNormal(4)."""
     return {"strength": _zero_sum_normal(rng, BT_PRIOR_SCALE, n_players)}
