@@ -30,10 +30,18 @@ def at_least(minimum, kind=int):
     return parse
 
 
-def add_fit_options(p, draws=None):
-    """--out, the sampler's settings, --seed, --overwrite and --strict."""
+def add_output_options(p):
+    """--out, --seed and --overwrite."""
     p.add_argument("--out", type=Path, default=Path("irteval-output"),
                    help="output folder (default: irteval-output)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace existing output files (default: refuse to)")
+
+
+def add_fit_options(p, draws=None):
+    """The output options, the sampler's settings and --strict."""
+    add_output_options(p)
     p.add_argument("--sampler", choices=["pymc", "nutpie", "numpyro"], default=None,
                    help="NUTS implementation (nutpie/numpyro must be installed; default: "
                         "the model's choice, nutpie for the portfolio when installed)")
@@ -44,9 +52,6 @@ def add_fit_options(p, draws=None):
                    help="warm-up steps per chain (default: the model's, 1000; 2000 for a "
                         "portfolio)")
     p.add_argument("--chains", type=at_least(1), default=4, help="chains (default 4)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--overwrite", action="store_true",
-                   help="replace existing output files (default: refuse to)")
     p.add_argument("--strict", action="store_true",
                    help=f"exit with status {EXIT_STRICT} when a fit fails its convergence "
                         "diagnostics (divergences, R-hat > 1.01, ESS < 100 per chain), "

@@ -21,10 +21,7 @@ def add_parser(sub):
     new.add_argument("answers", type=Path, help="CSV of answers: --item and --value columns")
     new.add_argument("--item", default="instance", help="column naming the instance")
     new.add_argument("--value", default="correct", help="column with the 0/1 answer")
-    new.add_argument("--out", type=Path, default=Path("irteval-output"),
-                     help="output folder (default: irteval-output)")
-    new.add_argument("--seed", type=int, default=0, help="random seed")
-    new.add_argument("--overwrite", action="store_true", help="replace existing outputs")
+    io.add_output_options(new)
     return new
 
 

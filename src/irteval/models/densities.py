@@ -227,13 +227,12 @@ class BinaryIRTDensity:
         eta = diff if a is None else a[:, None] * diff
         if "c" in v or "slip" in v:  # 3PL / 4PL
             logp += self._asymptote_priors(v, grad)
+            x = {k: sigmoid(v[k]) for k in ("c", "slip") if k in v}  # per item
             loglik, resid_y, d_c, d_s = bernoulli_asymptotes(
-                self.sign, eta, *(sigmoid(v[k])[:, None] if k in v else 0.0
-                                  for k in ("c", "slip")))
+                self.sign, eta, *(x[k][:, None] if k in x else 0.0 for k in ("c", "slip")))
             for name, d_x in (("c", d_c), ("slip", d_s)):
-                if name in v:  # chain rule through x = sigmoid(u): dx/du = x (1 - x)
-                    x = sigmoid(v[name])
-                    grad[sl[f"{name}_logodds__"]] += d_x.sum(axis=1) * x * (1 - x)
+                if name in x:  # chain rule through x = sigmoid(u): dx/du = x (1 - x)
+                    grad[sl[f"{name}_logodds__"]] += d_x.sum(axis=1) * x[name] * (1 - x[name])
         else:
             loglik, resid_y = bernoulli_logit(self.sign, eta)  # resid_y: d loglik / d eta
             loglik += self.missing_constant

@@ -102,7 +102,6 @@ class OnePL(BaseModel):
         self.discrimination, self.batch_size, self.complete = discrimination, batch_size, complete
         self.guess_prior = guess_prior(n_options) if guessing else None
         self.slip_prior = SLIP_PRIOR if slip else None
-        self.asymptotes = bool(guessing or slip)
         self.n_options = n_options
         # the 2PL's geometry produced divergences at 0.9
         self.target_accept = 0.95 if discrimination else 0.9
@@ -126,16 +125,13 @@ class OnePL(BaseModel):
             theta = pm.ZeroSumNormal("theta", sigma=sigma_theta, dims="respondent")
             a = 1.0
         # float64 parameters: PyTensor reads 5.0 as float32, and the Beta's gammaln with it
-        c = (pm.Beta("c", *np.float64(self.guess_prior), dims="item") if self.guess_prior
-             else None)
-        if self.slip_prior:
-            s = pm.Beta("slip", *np.float64(self.slip_prior), dims="item")
-            d = pm.Deterministic("d", 1 - s * (1 - (0.0 if c is None else c)), dims="item")
-        else:
-            d = None
-        if c is not None or d is not None:  # 3PL / 4PL: P = c + (d - c) logistic(eta)
-            self._declare_asymptotes(theta, b, a, 0.0 if c is None else c,
-                                     1.0 if d is None else d)
+        floor = (pm.Beta("c", *np.float64(self.guess_prior), dims="item") if self.guess_prior
+                 else 0.0)
+        ceiling = (pm.Deterministic("d", 1 - pm.Beta("slip", *np.float64(self.slip_prior),
+                                                     dims="item") * (1 - floor), dims="item")
+                   if self.slip_prior else 1.0)
+        if self.asymptotes:  # 3PL / 4PL: P = c + (d - c) logistic(eta)
+            self._declare_asymptotes(theta, b, a, floor, ceiling)
         elif self.batch_size is not None:  # minibatch ADVI: random cells, likelihood scaled up
             item_idx, respondent_idx, y = pm.Minibatch(
                 r.item_idx, r.respondent_idx, r.values.astype(np.int32),
@@ -169,6 +165,11 @@ class OnePL(BaseModel):
         j = pm.Data("respondent_idx", r.respondent_idx, dims="obs")
         pm.Bernoulli("y", p=c[i] + (d - c)[i] * pm.math.sigmoid(a[i] * (theta[j] - b[i])),
                      observed=r.values, dims="obs")
+
+    @property
+    def asymptotes(self):
+        """Whether the model has a floor or a ceiling (the 3PL / 4PL)."""
+        return self.guess_prior is not None or self.slip_prior is not None
 
     @property
     def variant(self):
