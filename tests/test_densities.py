@@ -34,6 +34,9 @@ CASES = {
     "3pl dense, complete": lambda: (_binary(True, 0.0, guessing=True, n_options=4), "density"),
     "4pl dense, missing": lambda: (_binary(True, 0.15, guessing=True, slip=True), "density"),
     "2pl + slip dense, complete": lambda: (_binary(True, 0.0, slip=True), "density"),
+    "m2pl dims=2, complete": lambda: (_binary(True, 0.0, dims=2), "density"),
+    "m2pl dims=3, missing, anchors": lambda: (
+        _binary(True, 0.15, dims=3, anchors=["i5", "i0", "i9"]), "density"),
     "1pl collapsed, complete": lambda: (_binary(False, 0.0), "marginal"),
     "1pl collapsed, missing": lambda: (_binary(False, 0.15), "marginal"),
     "bt plackett-luce, missing": lambda: (

@@ -29,6 +29,7 @@ from .models.bradley_terry import PRIOR_SCALE as BT_PRIOR_SCALE
 from .models.bradley_terry import davidson_probabilities
 from .models.continuous_irt import PRIORS as CONTINUOUS_PRIORS
 from .models.densities import irt_probability
+from .models.multidimensional import rotate_to_anchors
 from .models.onepl import PRIORS as ONEPL_PRIORS
 from .models.onepl import SLIP_PRIOR, guess_prior
 from .models.polytomous_irt import PRIORS as POLYTOMOUS_PRIORS
@@ -233,6 +234,50 @@ def simulate_polytomous(n_datasets, n_algorithms, n_levels, rng, model="gpcm", t
 
 
 # ---------------------------------------------------------------------- ranks
+def simulate_multidimensional_prior(n_items, n_respondents, dims, rng):
+    """A draw from the multidimensional 2PL's prior (mu_b ~ N(0, 3), sigma_b ~ HN(2), b_i ~
+    N(mu_b, sigma_b), a_ik ~ N(0, 1), theta_k ~ ZeroSumNormal(1) per skill) and binary answers
+    from it. The truth is in the prior's own (arbitrary) rotation: rank only what no rotation
+    changes (b, the products a_i . a_l, the logits). Returns (Responses, truth, redraws =
+    0)."""
+    p = ONEPL_PRIORS
+    truth = {"mu_b": rng.normal(0.0, p["mu_b"]), "sigma_b": _half_normal(rng, p["sigma_b"])}
+    truth["b"] = rng.normal(truth["mu_b"], truth["sigma_b"], n_items)
+    truth["a"] = rng.normal(0.0, p["sigma_a"], (n_items, dims))
+    truth["theta"] = np.stack([_zero_sum_normal(rng, 1.0, n_respondents) for _ in range(dims)])
+    p_correct = 1 / (1 + np.exp(-(truth["a"] @ truth["theta"] - truth["b"][:, None])))
+    wide = pd.DataFrame((rng.random(p_correct.shape) < p_correct).astype(float),
+                        index=[f"i{k}" for k in range(n_items)],
+                        columns=[f"r{k}" for k in range(n_respondents)])
+    return Responses.from_wide(wide, rows="item"), truth, 0
+
+
+def simulate_multidimensional(n_items, n_respondents, dims, rng):
+    """Answers from a multidimensional 2PL with ``dims`` skills, P = logistic(a_j . theta_i -
+    b_j): theta_i ~ N(0, I) (centred per skill), b_j ~ N(0, 1), and positive loadings with
+    a main skill per instance (skill j mod dims; loading LogNormal(0, 0.3), the others
+    Uniform(0, 0.4)). The truth is returned in the model's frame
+    (:mod:`irteval.models.multidimensional`, anchors = the first ``dims`` instances): rotated
+    by :func:`~irteval.models.multidimensional.rotate_to_anchors`, which keeps every answer's
+    logit, each skill oriented as the fit orients it
+    (loadings positive on average). Returns (Responses, truth: a (item, skill), theta (skill,
+    respondent), b)."""
+    a = rng.uniform(0.0, 0.4, (n_items, dims))
+    main = np.arange(n_items) % dims
+    a[np.arange(n_items), main] = np.exp(rng.normal(0.0, 0.3, n_items))
+    theta = rng.normal(0.0, 1.0, (dims, n_respondents))
+    theta -= theta.mean(axis=1, keepdims=True)
+    b = rng.normal(0.0, 1.0, n_items)
+    p = 1 / (1 + np.exp(-(a @ theta - b[:, None])))
+    wide = pd.DataFrame((rng.random(p.shape) < p).astype(float),
+                        index=pd.Index([f"i{j}" for j in range(n_items)], name="instance"),
+                        columns=pd.Index([f"m{i}" for i in range(n_respondents)], name="model"))
+    a_frame, theta_frame = rotate_to_anchors(a, theta, np.arange(dims))
+    orient = np.where(a_frame.sum(axis=0) < 0, -1.0, 1.0)
+    truth = {"a": a_frame * orient, "theta": theta_frame * orient[:, None], "b": b}
+    return Responses.from_wide(wide, respondent="model", item="instance", rows="item"), truth
+
+
 def thin(n_draws, n_keep):
     """Indices of ``n_keep`` draws spread evenly over ``n_draws`` (every k-th draw)."""
     if n_keep > n_draws:

@@ -79,22 +79,33 @@ def abilities(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFra
     ability theta, the number of observed answers and the observed accuracy, best first.
 
     Columns: ``mean``, ``sd``, ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``n_obs``,
-    ``accuracy``. Abilities sum to zero: they are relative to the average respondent.
+    ``accuracy``. Abilities sum to zero: they are relative to the average respondent. A
+    multidimensional fit gives one row per (``skill``, respondent), best first per skill.
     """
     check_idata(idata, FAMILY, "abilities")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
-    theta = stacked_draws(idata, "theta")
-    lower, upper = _intervals.interval(theta, prob, kind)
+    theta = idata.posterior["theta"]
     _, resp_idx, y = observed_cells(idata)
-    n_resp = theta.shape[1]
+    n_resp = theta.sizes["respondent"]
     n_obs = np.bincount(resp_idx, minlength=n_resp)
-    table = pd.DataFrame({
-        "mean": theta.mean(axis=0), "sd": theta.std(axis=0), f"{kind}_lower": lower,
-        f"{kind}_upper": upper, "n_obs": n_obs,
-        "accuracy": np.bincount(resp_idx, weights=y, minlength=n_resp) / n_obs,
-    }, index=pd.Index(idata.posterior["respondent"].values,
-                      name=idata.attrs.get("respondent_name", "respondent")))
-    return _intervals.record(table, prob, kind).sort_values("mean", ascending=False)
+    index = pd.Index(theta["respondent"].values,
+                     name=idata.attrs.get("respondent_name", "respondent"))
+
+    def table(draws):
+        lower, upper = _intervals.interval(draws, prob, kind)
+        return pd.DataFrame({
+            "mean": draws.mean(axis=0), "sd": draws.std(axis=0), f"{kind}_lower": lower,
+            f"{kind}_upper": upper, "n_obs": n_obs,
+            "accuracy": np.bincount(resp_idx, weights=y, minlength=n_resp) / n_obs,
+        }, index=index).sort_values("mean", ascending=False)
+
+    draws = stacked_draws(idata, "theta")
+    if "skill" in theta.dims:
+        skills = theta["skill"].values
+        out = pd.concat({k: table(draws[:, m]) for m, k in enumerate(skills)}, names=["skill"])
+    else:
+        out = table(draws)
+    return _intervals.record(out, prob, kind)
 
 
 def difficulty_moments(idata, *, ci_prob=None, ci_kind=None, varied_only=False,

@@ -1,6 +1,7 @@
 """Item and person fit of a binary IRT fit, and local dependence, computed per posterior draw.
 
-For draw s and observed cell (i, j): p_ij = P_j(theta_i) (:mod:`.item_draws`; the 1PL ... 4PL),
+For draw s and observed cell (i, j): p_ij = P_j(theta_i) (:mod:`.item_draws`; the 1PL ... 4PL,
+and the multidimensional 2PL's logistic(a_j . theta_i - b_j)),
 residual r_ij = y_ij - p_ij, variance w_ij = p_ij (1 - p_ij). Over the cells of an item (or of a
 respondent):
 
@@ -31,7 +32,9 @@ from .. import _intervals
 from .._draws import stacked_draws
 from ..models.densities import irt_probability
 from .difficulty import observed_cells
-from .item_draws import Items, answer_logp
+from .._validation import check_idata
+from ..models.multidimensional import is_multidimensional, logits
+from .item_draws import FAMILY, Items, answer_logp
 
 #: posterior predictive p-value below which a row is flagged ``misfit``
 MISFIT_P = 0.05
@@ -41,14 +44,22 @@ def _cell_draws(idata, caller, max_draws, random_seed):
     """(item_idx, respondent_idx, y) of the observed cells, the number of thinned draws, and
     a generator of (eta, c, d) per draw on those cells: eta = a_j (theta_i - b_j) and the
     cells' floor and ceiling (scalars without them)."""
-    items = Items.from_idata(idata, caller, max_draws, random_seed)
+    check_idata(idata, FAMILY, caller)
     theta = stacked_draws(idata, "theta", max_draws, random_seed)
     item_idx, resp_idx, y = observed_cells(idata)
+    if is_multidimensional(idata):
+        a, b = (stacked_draws(idata, name, max_draws, random_seed) for name in ("a", "b"))
 
-    def cells():
-        for s, t in enumerate(theta):
-            a, b, c, d = items.at((s, item_idx))
-            yield a * (t[resp_idx] - b), c, d
+        def cells():
+            for s, t in enumerate(theta):
+                yield logits(a[s], t, b[s], item_idx, resp_idx), 0.0, 1.0
+    else:
+        items = Items.from_idata(idata, caller, max_draws, random_seed)
+
+        def cells():
+            for s, t in enumerate(theta):
+                a, b, c, d = items.at((s, item_idx))
+                yield a * (t[resp_idx] - b), c, d
 
     return item_idx, resp_idx, y, len(theta), cells()
 

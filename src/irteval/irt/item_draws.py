@@ -17,6 +17,7 @@ import pandas as pd
 from .._draws import stacked_draws
 from .._validation import check_idata
 from ..models.densities import irt_probability, softplus
+from ..models.multidimensional import is_multidimensional
 from ..models.onepl_marginal import _draw_z, z_grid
 
 FAMILY = "binary_irt"
@@ -60,6 +61,12 @@ class Items:
     @classmethod
     def from_idata(cls, idata, caller, max_draws=500, random_seed=0):
         check_idata(idata, FAMILY, caller)
+        if is_multidimensional(idata):
+            raise ValueError(
+                f"{caller}() is for one-skill fits (1PL ... 4PL), and this is a "
+                f"multidimensional 2PL (dims={idata.posterior.sizes['skill']}). On it use "
+                "difficulty, abilities (per skill), item_fit, person_fit, local_dependence "
+                f"and compare_models; for {caller}() refit with dims=1")
         post = idata.posterior
         draw = lambda name: stacked_draws(idata, name, max_draws, random_seed)  # noqa: E731
         b = draw("b")

@@ -137,6 +137,29 @@ class Layout:
         return value.reshape(self.shapes[name]) if self.shapes[name] else value[0]
 
 
+def difficulty_prior(v, priors, layout, grad):
+    """log p(mu_b, sigma_b, b) of the binary IRT models (b ~ N(mu_b, sigma_b)), the gradients
+    in mu_b and log sigma_b written into ``grad``; returns (logp, d logp / d b)."""
+    sb = np.exp(v["log_sigma_b"])
+    lp_mu, g_mu = normal_logp(v["mu_b"], 0.0, priors["mu_b"])
+    lp_sb, g_usb = log_half_normal(v["log_sigma_b"], priors["sigma_b"])
+    lp_b, g_b = normal_logp(v["b"], v["mu_b"], sb)
+    # d/dmu_b of log N(b | mu, sb) = sum (b - mu) / sb^2;  d/dlog sb = sum r^2 - n
+    resid = (v["b"] - v["mu_b"]) / sb
+    grad[layout.slices["mu_b"]] = g_mu + resid.sum() / sb
+    grad[layout.slices["sigma_b_log__"]] = g_usb + (resid**2).sum() - resid.size
+    return lp_mu + lp_sb + lp_b, g_b
+
+
+def answer_signs(responses):
+    """(items x respondents matrix of +1 correct / -1 wrong / 0 missing, the constant that
+    :func:`bernoulli_logit` adds for the missing cells)."""
+    r = responses
+    sign = np.zeros((r.n_items, r.n_respondents))
+    sign[r.item_idx, r.respondent_idx] = 2.0 * r.values - 1.0
+    return sign, (sign.size - r.n_obs) * np.log(2.0)
+
+
 class BinaryIRTDensity:
     """The 1PL / 2PL of :class:`~irteval.models.onepl.OnePL` (any missing cells) as a dense
     likelihood over the items x respondents matrix, missing cells coded 0: no index gathers,
@@ -147,9 +170,7 @@ class BinaryIRTDensity:
         self.layout = Layout(model)
         self.discrimination, self.priors = model.discrimination, model.priors
         self.guess_prior, self.slip_prior = model.guess_prior, model.slip_prior  # None: absent
-        self.sign = np.zeros((r.n_items, r.n_respondents))  # +1 / -1, 0 where missing
-        self.sign[r.item_idx, r.respondent_idx] = 2.0 * r.values - 1.0
-        self.missing_constant = (self.sign.size - r.n_obs) * np.log(2.0)
+        self.sign, self.missing_constant = answer_signs(r)
         self.n_dim = self.layout.n_dim
         self.names = ["mu_b", "sigma_b", "b", "theta",
                       *(("sigma_log_a", "a_z", "a") if self.discrimination else ("sigma_theta",)),
@@ -199,15 +220,7 @@ class BinaryIRTDensity:
         p = self.priors
         grad = np.zeros(self.n_dim)
         sl = self.layout.slices
-        sb = np.exp(v["log_sigma_b"])
-        lp_mu, g_mu = normal_logp(v["mu_b"], 0.0, p["mu_b"])
-        lp_sb, g_usb = log_half_normal(v["log_sigma_b"], p["sigma_b"])
-        lp_b, g_b = normal_logp(v["b"], v["mu_b"], sb)
-        # d/dmu_b of log N(b | mu, sb) = sum (b - mu) / sb^2;  d/dlog sb = sum r^2 - n
-        resid = (v["b"] - v["mu_b"]) / sb
-        logp = lp_mu + lp_sb + lp_b
-        grad[sl["mu_b"]] = g_mu + resid.sum() / sb
-        grad[sl["sigma_b_log__"]] = g_usb + (resid**2).sum() - resid.size
+        logp, g_b = difficulty_prior(v, p, self.layout, grad)
         theta = v["theta"]
         if self.discrimination:
             s = np.exp(v["log_s"])
@@ -257,6 +270,53 @@ class BinaryIRTDensity:
                 logp += lp
                 grad[self.layout.slices[f"{name}_logodds__"]] = g
         return logp
+
+
+class MultidimensionalDensity:
+    """The multidimensional 2PL of :class:`~irteval.models.multidimensional.
+    MultidimensionalIRT` as a dense likelihood (missing cells coded 0). With loadings A
+    (items x skills), abilities T (skills x respondents) and R = d loglik / d eta at
+    eta = A T - b: d/dT = A' R, d/dA = R T', d/db = -sum_j R."""
+
+    names = ["mu_b", "sigma_b", "b", "theta", "a"]
+    dims = {"b": ("item",), "theta": ("skill", "respondent"), "a": ("item", "skill")}
+
+    def __init__(self, model):
+        r, k = model.responses, model.n_skills
+        self.layout = Layout(model)
+        self.n_dim, self.priors = self.layout.n_dim, model.priors
+        self.sign, self.missing_constant = answer_signs(r)
+        self.shapes = {"mu_b": (), "sigma_b": (), "b": (r.n_items,),
+                       "theta": (k, r.n_respondents), "a": (r.n_items, k)}
+
+    def _values(self, x):
+        take = lambda name: self.layout.take(x, name)  # noqa: E731
+        return {"mu_b": take("mu_b"), "log_sigma_b": take("sigma_b_log__"), "b": take("b"),
+                "theta": zerosum_backward(take("theta_zerosum__")), "a": take("a")}
+
+    def expand(self, x):
+        v = self._values(x) | {"sigma_b": np.exp(self.layout.take(x, "sigma_b_log__"))}
+        return {name: v[name] for name in self.names}
+
+    def start(self):
+        return self.layout.initial
+
+    def logp_grad(self, x):
+        v = self._values(x)
+        grad = np.zeros(self.n_dim)
+        sl = self.layout.slices
+        logp, g_b = difficulty_prior(v, self.priors, self.layout, grad)
+        theta, a = v["theta"], v["a"]
+        lp_a, g_a = normal_logp(a, 0.0, self.priors["sigma_a"])
+        lp_theta = sum(zerosum_logp(row, 1.0)[0] for row in theta)
+        loglik, resid = bernoulli_logit(self.sign, a @ theta - v["b"][:, None])
+        logp += lp_a + lp_theta + loglik + self.missing_constant
+        g_theta = -theta + a.T @ resid
+        grad[sl["b"]] = g_b - resid.sum(axis=1)
+        grad[sl["theta_zerosum__"]] = zerosum_forward(
+            g_theta - g_theta.mean(axis=1, keepdims=True)).ravel()
+        grad[sl["a"]] = (g_a + resid @ theta.T).ravel()
+        return logp, grad
 
 
 class BradleyTerryDensity:

@@ -34,8 +34,9 @@ from .onepl_em import BinaryIRTEM
 PREDICTIVE_CELLS = 25_000_000
 
 #: default prior scales: sd of the mean difficulty mu_b, half-normal scales of sigma_b and
-#: sigma_theta (1PL) and of the log-discrimination spread sigma_log_a (2PL)
-PRIORS = {"mu_b": 3.0, "sigma_b": 2.0, "sigma_theta": 2.0, "sigma_log_a": 0.5}
+#: sigma_theta (1PL) and of the log-discrimination spread sigma_log_a (2PL), and the sd
+#: sigma_a of the multidimensional 2PL's loadings
+PRIORS = {"mu_b": 3.0, "sigma_b": 2.0, "sigma_theta": 2.0, "sigma_log_a": 0.5, "sigma_a": 1.0}
 #: the floor c_i ~ Beta with this mean (1 / n_options when given) and alpha + beta = 20
 GUESS_MEAN, GUESS_CONCENTRATION = 0.1, 20.0
 #: the slip s_i ~ Beta(1, 19): the ceiling d_i = 1 - s_i (1 - c_i) is 0.95 on average
@@ -273,16 +274,17 @@ class OnePL(BaseModel):
         per_chain = max(1, min(n_draw, PREDICTIVE_CELLS // (n_chain * r.n_obs)))
         keep = np.linspace(0, n_draw - 1, per_chain).round().astype(int)
         post = posterior.isel(draw=keep)
-        b, theta = post["b"].values, post["theta"].values
-        a, floor, ceiling = (post[name].values if name in post else np.full_like(b, fill)
-                             for name, fill in (("a", 1.0), ("c", 0.0), ("d", 1.0)))
+        values = {name: post[name].values for name in ("b", "theta", "a", "c", "d")
+                  if name in post}
         rng = np.random.default_rng(random_seed)
         y = np.empty((n_chain, per_chain, r.n_obs), dtype=np.int8)
         i, j = r.item_idx, r.respondent_idx
         for c in range(n_chain):
             for d in range(per_chain):
-                p = irt_probability(a[c, d, i] * (theta[c, d, j] - b[c, d, i]),
-                                    floor[c, d, i], ceiling[c, d, i])
+                draw = {name: v[c, d] for name, v in values.items()}
+                p = irt_probability(self.cell_logits(draw, i, j),
+                                    draw["c"][i] if "c" in draw else 0.0,
+                                    draw["d"][i] if "d" in draw else 1.0)
                 y[c, d] = rng.random(r.n_obs) < p
         replicated = _answer_checks(r, y)
         observed = _answer_checks(r, r.values[None, None, :])
@@ -301,6 +303,12 @@ class OnePL(BaseModel):
             {k: (dims[2:], v[0, 0]) for k, (dims, v) in observed.items()}).assign_coords(
             item=post["item"], respondent=post["respondent"])
         idata.attrs["posterior_predictive_draws"] = int(n_chain * per_chain)
+
+    def cell_logits(self, draw, i, j):
+        """eta = a (theta - b) at cells (item i, respondent j) for one posterior draw
+        {name: value}."""
+        a = draw["a"][i] if "a" in draw else 1.0
+        return a * (draw["theta"][j] - draw["b"][i])
 
     def diagnostic_subset(self, marginal):
         if not marginal:
@@ -325,7 +333,7 @@ def _answer_checks(responses, y):
 
 
 def onepl(responses: Responses, *, discrimination=False, guessing=False, n_options=None,
-          slip=False, prior_scale=None, batch_size=None):
+          slip=False, dims=1, anchors=None, prior_scale=None, batch_size=None):
     """Build the 1PL (or, with ``discrimination=True``, the 2PL, 3PL or 4PL) as a PyMC model.
 
     Parameters
@@ -346,10 +354,20 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
         With ``discrimination=True``: a ceiling d_i = 1 - s_i (1 - c_i) per item (4PL with
         ``guessing=True``), slip s_i ~ Beta(1, 19): instances that even strong models miss
         (a wrong gold label).
+    dims : int
+        Number of latent skills. With ``discrimination=True`` and ``dims`` > 1: the
+        multidimensional (compensatory) 2PL, P = logistic(sum_k a_ik theta_jk - b_i), with
+        loadings ``a`` (item, skill) lower-triangular on the anchor items
+        (:mod:`irteval.models.multidimensional`).
+    anchors : list, optional
+        With ``dims`` > 1: the ``dims`` items whose loadings fix the skills' rotation (anchor
+        m loads on skills 1..m only); default the first ``dims`` items. Choose instances
+        that clearly need different skills.
     prior_scale : dict, optional
         Override prior scales (:data:`PRIORS`): ``mu_b`` (sd of the mean difficulty, default
         3), ``sigma_b`` and ``sigma_theta`` (half-normal scales, default 2), ``sigma_log_a``
-        (half-normal scale of the log-discrimination spread, default 0.5).
+        (half-normal scale of the log-discrimination spread, default 0.5), ``sigma_a`` (sd of
+        the multidimensional 2PL's free loadings, default 1).
     batch_size : int, optional
         Minibatch model for ``fit(method="advi")``: each optimisation step evaluates the
         likelihood on ``batch_size`` random observed cells, scaled by n_obs / batch_size
@@ -363,8 +381,18 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
         ``sigma_theta`` (1PL) or ``sigma_log_a``, ``a_z`` (2PL, with deterministic
         ``a = exp(sigma_log_a * a_z)``), ``c`` (floor), ``slip`` and deterministic ``d``
         (ceiling). Observed ``y`` over dims (item, respondent), or ``obs`` when cells are
-        missing.
+        missing. With ``dims`` > 1: ``theta`` over (skill, respondent), ``a_free`` (the
+        loadings not fixed at 0) and deterministic ``a`` (item, skill).
     """
+    from . import multidimensional  # (it subclasses OnePL)
+
+    if anchors is not None and dims == 1:
+        raise ValueError("anchors= fixes the rotation of several skills: pass dims= > 1 with "
+                         "it (or drop anchors=)")
+    multidimensional.check_dims(responses, dims, discrimination, guessing, slip, batch_size)
+    if dims > 1:
+        return multidimensional.MultidimensionalIRT(responses, dims=dims, anchors=anchors,
+                                                    prior_scale=prior_scale)
     return OnePL(responses, discrimination=discrimination, guessing=guessing,
                  n_options=n_options, slip=slip, prior_scale=prior_scale, batch_size=batch_size)
 
