@@ -60,13 +60,13 @@ def test_4pl_fit_and_its_summaries(four_pl):
 
 @pytest.mark.filterwarnings("ignore:.*identified only by the prior")
 def test_sbc_3pl_is_uniform():
-    """12 replicates of 10 items x 25 respondents from the 3PL's prior (4 options), the
+    """8 replicates of 10 items x 25 respondents from the 3PL's prior (4 options), the
     default path (nutpie on the NumPy density); L = 49; ranks of every c, b and a pooled per
     variable (5 bins, chi-square) and the hyperparameters Holm-adjusted."""
     n_keep = 49
     ranks, diagnostics = cal.run(
         partial(cal.simulate_onepl, 10, 25, discrimination=True, guessing=True, n_options=4),
-        partial(ie.models.onepl, discrimination=True, guessing=True, n_options=4), 12, seed=5,
+        partial(ie.models.onepl, discrimination=True, guessing=True, n_options=4), 8, seed=5,
         n_keep=n_keep, draws=150, tune=250, chains=2)
     assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
     for name in ("c", "b", "a"):

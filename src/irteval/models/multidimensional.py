@@ -55,13 +55,12 @@ class MultidimensionalIRT(OnePL):
         r, scale, k = self.responses, self.priors, self.n_skills
         items = np.asarray(r.items)
         self.anchor_rows = _anchor_rows(items, k, self.anchor_labels)
-        self.free = np.ones((r.n_items, k), dtype=bool)  # loadings sampled without constraint
+        self.free = np.ones((r.n_items, k), dtype=bool)  # not fixed at 0 in the anchors' frame
         for m, row in enumerate(self.anchor_rows):
             self.free[row, m + 1:] = False
+        self.loading_labels = np.array([f"{items[i]} | skill_{c + 1}"
+                                        for i, c in zip(*np.nonzero(self.free))])
         self.add_coord("skill", skill_labels(k))
-        rows, cols = np.nonzero(self.free)
-        self.add_coord("loading", np.array([f"{items[i]} | skill_{c + 1}"
-                                            for i, c in zip(rows, cols)]))
         mu_b = pm.Normal("mu_b", 0.0, scale["mu_b"])
         sigma_b = pm.HalfNormal("sigma_b", scale["sigma_b"])
         b = pm.Normal("b", mu_b, sigma_b, dims="item")
@@ -111,8 +110,8 @@ class MultidimensionalIRT(OnePL):
         a, theta = a * signs[:, :, None, :], theta * signs[..., None]
         idata.posterior = post.assign(
             a=post["a"].copy(data=a), theta=post["theta"].copy(data=theta),
-            a_free=(("chain", "draw", "loading"), a[:, :, self.free]))
-        idata.posterior = idata.posterior.assign_coords(loading=np.asarray(self.coords["loading"]))
+            a_free=(("chain", "draw", "loading"), a[:, :, self.free])).assign_coords(
+            loading=self.loading_labels)
         weak = (np.abs(cosine) < ALIGNED_COSINE).mean(axis=(0, 1)) > WEAK_SHARE
         for k in np.flatnonzero(weak):
             warn_user(f"skill_{k + 1} is weakly identified: in more than {WEAK_SHARE:.0%} of "
