@@ -245,7 +245,10 @@ class BinaryIRTDensity:
                 self.sign, eta, *(x[k][:, None] if k in x else 0.0 for k in ("c", "slip")))
             for name, d_x in (("c", d_c), ("slip", d_s)):
                 if name in x:  # chain rule through x = sigmoid(u): dx/du = x (1 - x)
-                    grad[sl[f"{name}_logodds__"]] += d_x.sum(axis=1) * x[name] * (1 - x[name])
+                    # where 1 - P underflowed (log p = -inf, rejected) this is inf * 0 = nan
+                    with np.errstate(invalid="ignore"):
+                        grad[sl[f"{name}_logodds__"]] += (d_x.sum(axis=1) * x[name]
+                                                          * (1 - x[name]))
         else:
             loglik, resid_y = bernoulli_logit(self.sign, eta)  # resid_y: d loglik / d eta
             loglik += self.missing_constant
