@@ -245,7 +245,7 @@ def simulate_multidimensional_prior(n_items, n_respondents, dims, rng):
     truth["b"] = rng.normal(truth["mu_b"], truth["sigma_b"], n_items)
     truth["a"] = rng.normal(0.0, p["sigma_a"], (n_items, dims))
     truth["theta"] = np.stack([_zero_sum_normal(rng, 1.0, n_respondents) for _ in range(dims)])
-    p_correct = 1 / (1 + np.exp(-(truth["a"] @ truth["theta"] - truth["b"][:, None])))
+    p_correct = irt_probability(truth["a"] @ truth["theta"] - truth["b"][:, None])
     wide = pd.DataFrame((rng.random(p_correct.shape) < p_correct).astype(float),
                         index=[f"i{k}" for k in range(n_items)],
                         columns=[f"r{k}" for k in range(n_respondents)])
@@ -268,7 +268,7 @@ def simulate_multidimensional(n_items, n_respondents, dims, rng):
     theta = rng.normal(0.0, 1.0, (dims, n_respondents))
     theta -= theta.mean(axis=1, keepdims=True)
     b = rng.normal(0.0, 1.0, n_items)
-    p = 1 / (1 + np.exp(-(a @ theta - b[:, None])))
+    p = irt_probability(a @ theta - b[:, None])
     wide = pd.DataFrame((rng.random(p.shape) < p).astype(float),
                         index=pd.Index([f"i{j}" for j in range(n_items)], name="instance"),
                         columns=pd.Index([f"m{i}" for i in range(n_respondents)], name="model"))
