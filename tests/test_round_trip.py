@@ -69,3 +69,27 @@ def test_same_seed_same_draws(sampler):
         for name, values in fits[0].posterior.data_vars.items():
             np.testing.assert_array_equal(values.values, fits[1].posterior[name].values,
                                           err_msg=f"{sampler}: {name}")
+
+
+def test_density_chains_give_the_same_draws_here_and_in_worker_processes(monkeypatch):
+    """nutpie on a NumPy density runs each chain with its own seed, in this process or (for a
+    long fit) in worker processes: the draws are the same either way."""
+    pytest.importorskip("nutpie")
+    from irteval.inference import nuts
+
+    resp, _ = simulate(30, 8, seed=3)
+    fits = {}
+    for where, threshold in (("here", np.inf), ("workers", 0.0)):
+        monkeypatch.setattr(nuts, "PARALLEL_CHAINS_FROM_S", threshold)
+        assert (nuts.chain_jobs(ie.models.onepl(resp).density(), 2, 10)
+                is None) == (where == "here")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fits[where] = ie.fit(ie.models.onepl(resp), draws=50, tune=100,
+                                 chains=2, random_seed=4, progressbar=False,
+                                 log_likelihood=False)
+    for name, values in fits["here"].posterior.data_vars.items():
+        np.testing.assert_array_equal(values.values, fits["workers"].posterior[name].values,
+                                      err_msg=name)
+    assert list(fits["workers"].posterior.chain.values) == [0, 1]
+    assert list(fits["workers"].posterior.respondent.values) == list(resp.respondents)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import time
+from functools import partial
 
 import arviz as az
 import numpy as np
@@ -13,6 +15,7 @@ import pymc as pm
 from pymc.blocking import DictToArrayBijection
 
 from .._validation import quiet_pymc
+from ..parallel import map_draws
 
 SAMPLERS = ("pymc", "nutpie", "numpyro")
 def cores(chains):
@@ -62,14 +65,64 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
     """nutpie on a NumPy density (:mod:`irteval.models.densities`; nutpie's ``from_pyfunc``):
     no compilation at all, so a first fit in a fresh process starts sampling at once. The
     result has ``model``'s dims, coords, observed and constant data. ``options``: more
-    keywords of ``nutpie.sample`` (the model's ``nutpie_options``)."""
+    keywords of ``nutpie.sample`` (the model's ``nutpie_options``).
+
+    Each chain is its own nutpie run with its own seed, so the draws do not depend on where
+    the chains run: in this process one after the other, or (when the fit is long enough to
+    pay for starting them, :func:`chain_jobs`) in worker processes through joblib, one per
+    core. The density runs in Python, so threads would only fight over the GIL.
+    """
+    from pymc.backends.arviz import find_constants, find_observations
+
+    seeds = np.random.default_rng(seed).integers(2**31, size=chains)
+    n_jobs = chain_jobs(density, chains, draws + tune)
+    coords = {d: pd.Index(model.coords[d]) for dim in density.dims.values() for d in dim
+              if d in model.coords}
+    run = partial(_density_chain, density, coords=coords, draws=draws, tune=tune,
+                  target_accept=target_accept, options=options or {},
+                  progressbar=progressbar and n_jobs is None)
+    with quiet_pymc(not progressbar):
+        traces = map_draws(run, seeds, n_jobs=n_jobs, description="chains",
+                           progressbar=progressbar and n_jobs is not None)
+    trace = az.concat(traces, dim="chain") if chains > 1 else traces[0]
+    trace.extend(az.from_dict(observed_data=find_observations(model),
+                              constant_data=find_constants(model),
+                              coords={k: np.asarray(v) for k, v in model.coords.items()},
+                              dims={k: list(v) for k, v in model.named_vars_to_dims.items()}))
+    return trace
+
+
+#: seconds of sampling (estimated) from which chains go to worker processes: starting a
+#: worker costs ~3.5 s of imports
+PARALLEL_CHAINS_FROM_S = 10.0
+#: leapfrog steps per iteration assumed by that estimate (the 1PL/2PL at 1000 x 20 take ~30)
+STEPS_PER_ITERATION = 16
+
+
+def chain_jobs(density, chains, iterations):
+    """Worker processes for the chains (None: run them here): one per core, when the sampling
+    would take more than :data:`PARALLEL_CHAINS_FROM_S` seconds, estimated from the time of
+    a few gradients."""
+    n_jobs = cores(chains)
+    if n_jobs < 2:
+        return None
+    x = density.start()
+    density.logp_grad(x)
+    start = time.perf_counter()
+    for _ in range(5):
+        density.logp_grad(x)
+    per_gradient = (time.perf_counter() - start) / 5
+    estimate = chains * iterations * STEPS_PER_ITERATION * per_gradient
+    return n_jobs if estimate > PARALLEL_CHAINS_FROM_S else None
+
+
+def _density_chain(density, seed, *, coords, draws, tune, target_accept, options, progressbar):
+    """One nutpie chain on a NumPy density -> InferenceData (posterior, sample_stats)."""
     import nutpie
     from nutpie.compiled_pyfunc import from_pyfunc
-    from pymc.backends.arviz import find_constants, find_observations
 
     names = density.names
     dims = {name: density.dims[name] for name in names if name in density.dims}
-    coords = {d: pd.Index(model.coords[d]) for dim in dims.values() for d in dim}
 
     def make_logp():
         return lambda x, **_: density.logp_grad(x)
@@ -81,18 +134,9 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
     compiled = from_pyfunc(density.n_dim, make_logp, make_expand,
                            [np.dtype("float64")] * len(names), [density.shapes[n] for n in names],
                            names, coords=coords, dims=dims)
-    with quiet_pymc(not progressbar):
-        # one thread: the density runs in Python, and chains in parallel threads only fight
-        # over the GIL (measured: 5.4 s on one thread, 10 s on two, 16 s on four)
-        trace = nutpie.sample(compiled, draws=draws, tune=tune, chains=chains, seed=seed,
-                              target_accept=target_accept, progress_bar=progressbar,
-                              init_mean=density.start(), cores=1, save_warmup=False,
-                              **(options or {}))
-    trace.extend(az.from_dict(observed_data=find_observations(model),
-                              constant_data=find_constants(model),
-                              coords={k: np.asarray(v) for k, v in model.coords.items()},
-                              dims={k: list(v) for k, v in model.named_vars_to_dims.items()}))
-    return trace
+    return nutpie.sample(compiled, draws=draws, tune=tune, chains=1, seed=int(seed),
+                         target_accept=target_accept, progress_bar=progressbar,
+                         init_mean=density.start(), cores=1, save_warmup=False, **options)
 
 
 def _nuts_from_gradients(model, tune, target_accept, seed):
