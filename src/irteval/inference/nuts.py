@@ -131,12 +131,18 @@ def _density_chain(density, seed, *, coords, draws, tune, target_accept, options
         return lambda x, **_: {k: np.asarray(v, dtype=float).reshape(density.shapes[k])
                                for k, v in density.expand(x).items()}
 
+    def make_start(start_seed):
+        # PyMC's jitter, U(-1, 1) around the start; nutpie's own, U(-2, 2), put the 2PL's
+        # log-spread of discriminations up to 2 and some chains stuck at a ~ e^15 (R-hat 3)
+        jitter = np.random.default_rng([int(seed), int(start_seed)]).uniform(-1, 1, density.n_dim)
+        return density.start() + jitter
+
     compiled = from_pyfunc(density.n_dim, make_logp, make_expand,
                            [np.dtype("float64")] * len(names), [density.shapes[n] for n in names],
-                           names, coords=coords, dims=dims)
+                           names, coords=coords, dims=dims, make_initial_point_fn=make_start)
     return nutpie.sample(compiled, draws=draws, tune=tune, chains=1, seed=int(seed),
-                         target_accept=target_accept, progress_bar=progressbar,
-                         init_mean=density.start(), cores=1, save_warmup=False, **options)
+                         target_accept=target_accept, progress_bar=progressbar, cores=1,
+                         save_warmup=False, **options)
 
 
 def _nuts_from_gradients(model, tune, target_accept, seed):
