@@ -88,7 +88,7 @@ def run_model(name, args):
 
     ranks, diagnostics = cal.run(spec.simulate, spec.build, args.sims, seed=args.seed,
                                  n_keep=N_KEEP, log=log, draws=args.draws, tune=args.tune,
-                                 chains=args.chains, sampler=args.sampler)
+                                 chains=args.chains, sampler=args.sampler, n_jobs=args.jobs)
     diagnostics = diagnostics.assign(chains=args.chains, draws=args.draws,
                                      tune=args.tune)
     out = Path(args.out)
@@ -186,6 +186,8 @@ def main(argv=None):
     parser.add_argument("--draws", type=int, default=400, help="per chain")
     parser.add_argument("--tune", type=int, default=400)
     parser.add_argument("--chains", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="worker processes for the replicates (the ranks do not change)")
     parser.add_argument("--sampler", default=None,
                         help="pymc, nutpie or numpyro (default: irteval's default for the "
                              "model, the path users run)")

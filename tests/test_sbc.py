@@ -114,7 +114,7 @@ def test_sbc_bradley_terry_is_uniform():
     n_keep = 49
     ranks, diagnostics = cal.run(partial(cal.simulate_bradley_terry, 5, 8),
                                  ie.models.bradley_terry, 25, seed=1, n_keep=n_keep,
-                                 draws=200, tune=250, chains=2)
+                                 draws=200, tune=250, chains=2, n_jobs=2)
     assert ranks.shape == (25, 5) and (diagnostics["divergences"] == 0).all()
     assert cal.uniformity_table(ranks, n_keep)["p_holm"].min() > 0.001
     pooled = np.bincount(ranks.to_numpy().ravel() * 5 // (n_keep + 1), minlength=5)
@@ -129,7 +129,7 @@ def test_sbc_1pl_with_missing_cells_on_the_default_path_is_uniform():
     n_keep = 49
     ranks, diagnostics = cal.run(partial(cal.simulate_onepl, 20, 6, missing=0.15),
                                  ie.models.onepl, 20, seed=4, n_keep=n_keep, draws=250,
-                                 tune=300, chains=2)
+                                 tune=300, chains=2, n_jobs=2)
     assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
     assert cal.uniformity_table(ranks, n_keep)["p_holm"].min() > 0.001
     for name in ("b", "theta"):
@@ -159,3 +159,14 @@ def test_sbc_continuous_is_uniform():
                                  sampler="pymc")
     assert (diagnostics["divergences"] == 0).mean() >= 0.95
     assert cal.uniformity_table(ranks, 99)["p_holm"].min() > 0.001
+
+
+def test_replicates_in_worker_processes_give_the_same_ranks():
+    """Each replicate has its own generator, so joblib workers change nothing but the time."""
+    kwargs = dict(n_keep=19, draws=60, tune=100, chains=2)
+    simulate = partial(cal.simulate_bradley_terry, 4, 6)
+    here = cal.run(simulate, ie.models.bradley_terry, 3, seed=7, **kwargs)
+    workers = cal.run(simulate, ie.models.bradley_terry, 3, seed=7, n_jobs=2, **kwargs)
+    pd.testing.assert_frame_equal(here[0], workers[0])
+    pd.testing.assert_frame_equal(here[1].drop(columns="seconds"),
+                                  workers[1].drop(columns="seconds"))

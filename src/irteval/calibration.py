@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 import pandas as pd
 from arviz.stats.ecdf_utils import ecdf_confidence_band
+from joblib import Parallel, delayed
 from scipy import stats
 
 from .data import Battles, Responses, Scores
@@ -326,14 +327,17 @@ def simulate_and_rank(simulate, build, rng, n_keep=99, **fit_kwargs):
     return posterior_ranks(idata.posterior, truth, n_keep, rng), diagnostics
 
 
-def run(simulate, build, n_sims, seed=0, n_keep=99, log=None, **fit_kwargs):
+def run(simulate, build, n_sims, seed=0, n_keep=99, log=None, n_jobs=None, **fit_kwargs):
     """``n_sims`` replicates of :func:`simulate_and_rank`; replicate k uses the generator
-    ``default_rng([seed, k])``, so each is reproducible alone. ``log(k, ranks, diagnostics)``
-    is called after each. Returns (ranks, diagnostics) DataFrames, one row per replicate."""
+    ``default_rng([seed, k])``, so each is reproducible alone and the result does not depend
+    on ``n_jobs`` (joblib workers; None: in this process). ``log(k, ranks, diagnostics)`` is
+    called after each, in order. Returns (ranks, diagnostics) DataFrames, one row per
+    replicate."""
+    replicates = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(simulate_and_rank)(simulate, build, np.random.default_rng([seed, k]), n_keep,
+                                   **fit_kwargs) for k in range(n_sims))
     ranks, diagnostics = [], []
-    for k in range(n_sims):
-        r, d = simulate_and_rank(simulate, build, np.random.default_rng([seed, k]), n_keep,
-                                 **fit_kwargs)
+    for k, (r, d) in enumerate(replicates):
         ranks.append(r)
         diagnostics.append(d)
         if log is not None:
