@@ -87,8 +87,8 @@ def test_nutpie_on_the_density_matches_pymc_nuts(discrimination, missing):
     ref = quiet_fit(ie.models.onepl(resp, discrimination=discrimination), sampler="pymc",
                     **kwargs)
     assert fast.attrs["irteval_method"] == "nuts:nutpie"
-    # with 6 respondents a 2PL chain started at nutpie's U(-2, 2) jitter could stick at huge
-    # discriminations (R-hat > 2 for 1-2 of seeds 0-7); at PyMC's U(-1, 1) none did
+    # with 6 respondents a 2PL chain started at nutpie's own start could stick at huge
+    # discriminations (R-hat > 2 for 1-2 of seeds 0-7); at PyMC's U(-1, 1) jitter none did
     assert max(fast.attrs["max_rhat"], ref.attrs["max_rhat"]) < 1.05
     assert list(fast.posterior["theta"].dims) == list(ref.posterior["theta"].dims)
     assert list(fast.posterior["respondent"].values) == list(resp.respondents)

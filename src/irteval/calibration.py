@@ -20,7 +20,6 @@ import warnings
 import numpy as np
 import pandas as pd
 from arviz.stats.ecdf_utils import ecdf_confidence_band
-from joblib import Parallel, delayed
 from scipy import stats
 
 from .data import Battles, Responses, Scores
@@ -35,6 +34,7 @@ from .models.onepl import PRIORS as ONEPL_PRIORS
 from .models.onepl import SLIP_PRIOR, guess_prior
 from .models.polytomous_irt import PRIORS as POLYTOMOUS_PRIORS
 from .models.polytomous_irt import category_logp
+from .parallel import imap
 # continuous responses travel as y = logistic(z) on bounds (0, 1); with this clip the round
 # trip z -> y -> z is exact to 5e-4 for |z| <= Z_MAX (1 - y loses digits near y = 1)
 CONTINUOUS_CLIP = 1e-13
@@ -333,9 +333,8 @@ def run(simulate, build, n_sims, seed=0, n_keep=99, log=None, n_jobs=None, **fit
     on ``n_jobs`` (joblib workers; None: in this process). ``log(k, ranks, diagnostics)`` is
     called after each, in order. Returns (ranks, diagnostics) DataFrames, one row per
     replicate."""
-    replicates = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(simulate_and_rank)(simulate, build, np.random.default_rng([seed, k]), n_keep,
-                                   **fit_kwargs) for k in range(n_sims))
+    replicates = imap(lambda k: simulate_and_rank(simulate, build, np.random.default_rng(
+        [seed, k]), n_keep, **fit_kwargs), range(n_sims), n_jobs=n_jobs)
     ranks, diagnostics = [], []
     for k, (r, d) in enumerate(replicates):
         ranks.append(r)

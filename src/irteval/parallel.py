@@ -15,7 +15,13 @@ def map_draws(func, items, *, n_jobs=None, progressbar=False, description="poste
     Results come back in the order of ``items``.
     """
     items = list(items)
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(func)(x) for x in items)
+    results = imap(func, items, n_jobs=n_jobs)
     if progressbar:
         results = track(results, total=len(items), description=description)
     return list(results)
+
+
+def imap(func, items, *, n_jobs=None):
+    """``func(x)`` for each of ``items`` through :class:`joblib.Parallel`, as a generator of
+    the results in order (as :func:`map_draws`, without collecting them)."""
+    return Parallel(n_jobs=n_jobs, return_as="generator")(delayed(func)(x) for x in items)
