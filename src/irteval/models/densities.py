@@ -76,11 +76,18 @@ def irt_probability(eta, c=0.0, d=1.0):
 def bernoulli_logit(sign, eta):
     """sum log sigmoid(sign * eta) and its derivative in eta, sign * sigmoid(-sign * eta), for
     answers coded sign = +1 (correct), -1 (wrong), 0 (missing: adds the constant -log 2 and
-    no gradient)."""
+    no gradient). log sigmoid(t) = min(t, 0) - log1p(e^-|t|); sigmoid(-t) = 1 / (1 + e^t),
+    where e^t overflows to inf and gives 0. Two exponentials instead of one and a
+    ``np.where``: half the time (``np.where`` is slow)."""
     t = sign * eta
-    e = np.exp(-np.abs(t))
-    logp = float(np.sum(np.minimum(t, 0.0) - np.log1p(e)))
-    return logp, sign * np.where(t < 0, 1.0, e) / (1.0 + e)
+    e = np.abs(t)
+    np.negative(e, out=e)
+    np.exp(e, out=e)
+    logp = float(np.minimum(t, 0.0).sum() - np.log1p(e, out=e).sum())
+    with np.errstate(over="ignore"):
+        np.exp(t, out=t)
+    t += 1.0
+    return logp, np.divide(sign, t, out=t)
 
 
 def log_beta_logit(u, alpha, beta):
@@ -171,6 +178,7 @@ class BinaryIRTDensity:
         self.discrimination, self.priors = model.discrimination, model.priors
         self.guess_prior, self.slip_prior = model.guess_prior, model.slip_prior  # None: absent
         self.sign, self.missing_constant = answer_signs(r)
+        self.ones_i, self.ones_j = np.ones(r.n_items), np.ones(r.n_respondents)
         self.n_dim = self.layout.n_dim
         self.names = ["mu_b", "sigma_b", "b", "theta",
                       *(("sigma_log_a", "a_z", "a") if self.discrimination else ("sigma_theta",)),
@@ -236,8 +244,9 @@ class BinaryIRTDensity:
             logp += lp_st + lp_t
             grad[sl["sigma_theta_log__"]] = g_ust + g_ust_t
             a = None
-        diff = theta[None, :] - v["b"][:, None]
-        eta = diff if a is None else a[:, None] * diff
+        # eta = a_i (theta_j - b_i); the sums over cells below are matrix-vector products
+        # (a tenth of the time of .sum(axis=...) on a tall matrix)
+        eta = self._eta(theta, v["b"], 1.0 if a is None else a)
         if "c" in v or "slip" in v:  # 3PL / 4PL
             logp += self._asymptote_priors(v, grad)
             x = {k: sigmoid(v[k]) for k in ("c", "slip") if k in v}  # per item
@@ -247,21 +256,32 @@ class BinaryIRTDensity:
                 if name in x:  # chain rule through x = sigmoid(u): dx/du = x (1 - x)
                     # where 1 - P underflowed (log p = -inf, rejected) this is inf * 0 = nan
                     with np.errstate(invalid="ignore"):
-                        grad[sl[f"{name}_logodds__"]] += (d_x.sum(axis=1) * x[name]
+                        grad[sl[f"{name}_logodds__"]] += (d_x @ self.ones_j * x[name]
                                                           * (1 - x[name]))
         else:
             loglik, resid_y = bernoulli_logit(self.sign, eta)  # resid_y: d loglik / d eta
             loglik += self.missing_constant
         logp += loglik
-        scale = 1.0 if a is None else a[:, None]
-        g_theta = g_theta + (scale * resid_y).sum(axis=0)
-        grad[sl["b"]] = g_b - (scale * resid_y).sum(axis=1)
+        by_item = resid_y @ self.ones_j  # sum_j R_ij, R = d loglik / d eta
+        if a is None:
+            g_theta = g_theta + self.ones_i @ resid_y
+            grad[sl["b"]] = g_b - by_item
+        else:
+            g_theta = g_theta + a @ resid_y
+            grad[sl["b"]] = g_b - a * by_item
         grad[sl["theta_zerosum__"]] = zerosum_forward(g_theta - g_theta.mean())
         if a is not None:
-            g_a = (resid_y * diff).sum(axis=1) * a  # d/d log a
+            # d/d log a_i = a_i sum_j R_ij (theta_j - b_i)
+            g_a = (resid_y @ theta - v["b"] * by_item) * a
             grad[sl["a_z"]] = g_az + s * g_a
             grad[sl["sigma_log_a_log__"]] = g_us + s * float(v["a_z"] @ g_a)
         return logp, grad
+
+    def _eta(self, theta, b, a):
+        """eta_ij = a_i (theta_j - b_i) as the matrix product of (a, -a b) and (theta, 1): a
+        broadcast over a tall matrix takes three times as long."""
+        a = np.broadcast_to(a, b.shape)
+        return np.array([a, -a * b]).T @ np.array([theta, self.ones_j])
 
     def _asymptote_priors(self, v, grad):
         """The Beta priors of the floor c and the slip s: their log density (logit scale) and
@@ -315,7 +335,7 @@ class MultidimensionalDensity:
         loglik, resid = bernoulli_logit(self.sign, a @ theta - v["b"][:, None])
         logp += lp_a + lp_theta + loglik + self.missing_constant
         g_theta = -theta + a.T @ resid
-        grad[sl["b"]] = g_b - resid.sum(axis=1)
+        grad[sl["b"]] = g_b - resid @ np.ones(resid.shape[1])
         grad[sl["theta_zerosum__"]] = zerosum_forward(
             g_theta - g_theta.mean(axis=1, keepdims=True)).ravel()
         grad[sl["a"]] = (g_a + resid @ theta.T).ravel()
