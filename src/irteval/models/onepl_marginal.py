@@ -220,6 +220,8 @@ class MarginalDensity:
         self.shapes = {"mu_b": (), "sigma_b": (), "sigma_theta": (), "theta": (self.n_resp,)}
         self.complete = len(rows.patterns) == 1 and rows.patterns.all()
         self._starts = rows.pattern_starts
+        self._ones_j, self._ones_g = np.ones(self.n_resp), np.ones(len(self.grid))
+        self._log_f0 = np.broadcast_to(self.log_w, (len(rows.row_correct), len(self.grid)))
         self._start = self.pack(**prox_start(rows))
 
     @property
@@ -248,34 +250,34 @@ class MarginalDensity:
         p, rows = self.priors, self.rows
         b = mu + sb * self.grid  # (G,)
         d = theta[None, :] - b[:, None]  # (G, J)
-        e = np.exp(-np.abs(d))
-        soft = np.maximum(d, 0.0) + np.log1p(e)
-        sig = np.where(d > 0, 1.0, e) / (1.0 + e)
+        with np.errstate(over="ignore"):  # e^-d = inf gives sigmoid 0
+            sig = 1.0 / (1.0 + np.exp(-d))
+        soft = np.maximum(d, 0.0) + np.log1p(np.exp(-np.abs(d)))
         if self.complete:  # one pattern: sums over all respondents
-            per_row = soft.sum(axis=1)[None, :]
+            per_row = (soft @ self._ones_j)[None, :]
         else:
             per_row = rows.soft_sums(soft)
-        log_f = -rows.row_correct[:, None] * b[None, :] - per_row + self.log_w[None, :]  # (K, G)
-        top = log_f.max(axis=1, keepdims=True)
-        weights = np.exp(log_f - top)
-        total = weights.sum(axis=1, keepdims=True)
-        post = weights / total  # p_kg
-        item_part = rows.row_count @ (np.log(total[:, 0]) + top[:, 0])
-        weighted = rows.row_count[:, None] * post
-        # the answered respondents' share of each grid point: A_jg = sum_k n_k p_kg [j in O_k]
+        log_f = self._log_f0 - np.multiply.outer(rows.row_correct, b) - per_row  # (K, G)
+        top = log_f.max(axis=1)
+        weights = np.exp(log_f - top[:, None])
+        total = weights @ self._ones_g
+        post = weights / total[:, None]  # p_kg
+        item_part = rows.row_count @ (np.log(total) + top)
+        # the answered respondents' share of each grid point: A_jg = sum_k n_k p_kg [j in O_k];
+        # pulled_jg = A_jg sigmoid(theta_j - b_g)
         if self.complete:
-            share = np.broadcast_to(weighted.sum(axis=0), (self.n_resp, len(b)))
+            pulled = sig.T * (rows.row_count @ post)
         else:
-            share = rows.patterns.T @ np.add.reduceat(weighted, self._starts, axis=0)
-        pulled = share * sig.T  # (J, G)
+            weighted = rows.row_count[:, None] * post
+            pulled = rows.patterns.T @ np.add.reduceat(weighted, self._starts, axis=0) * sig.T
         # d/db_g of the item part: -sum_k n_k r_k p_kg + sum_j A_jg sigmoid(theta_j - b_g)
-        db = -(rows.row_count * rows.row_correct) @ post + pulled.sum(axis=0)
+        db = self._ones_j @ pulled - (rows.row_count * rows.row_correct) @ post
         lp_mu, g_mu = normal_logp(mu, 0.0, p["mu_b"])
         lp_sb, g_usb = log_half_normal(x[1], p["sigma_b"])
         lp_st, g_ust = log_half_normal(x[2], p["sigma_theta"])
         lp_theta, g_theta_prior, g_ust_theta = zerosum_logp(theta, st)
         logp = lp_mu + lp_sb + lp_st + lp_theta + rows.totals @ theta + item_part
-        g_theta = rows.totals - pulled.sum(axis=1) + g_theta_prior
+        g_theta = rows.totals - pulled @ self._ones_g + g_theta_prior
         grad = np.empty(self.n_dim)
         grad[0] = g_mu + db.sum()
         grad[1] = sb * (db @ self.grid) + g_usb
