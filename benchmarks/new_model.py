@@ -2,6 +2,7 @@
 
     python benchmarks/new_model.py                       # optdigits, 5 folds
     python benchmarks/new_model.py --dataset letter wall_robot_navigation --folds 5
+    (a run replaces the rows of the datasets it ran in new_model.csv and keeps the others)
     python benchmarks/new_model.py --adaptive --models 12   # adaptive test vs random, optdigits
 
 Leave-models-out by folds (a cheaper stand-in for leave-one-model-out: the 58 models of a
@@ -137,9 +138,9 @@ def plot(summary, path):
 
 def adaptive(dataset, n_models, seed, stop_width=0.03, max_items=400):
     """For ``n_models`` held-out models (one fold of five): the items ``adaptive_test`` asks
-    until the 94% interval of the accuracy is narrower than ``stop_width``, against the
-    smallest random subset (nested, found by bisection) whose interval is that narrow; and
-    whether each final interval covers the true full accuracy."""
+    under each rule until the 94% interval of the accuracy is narrower than ``stop_width``,
+    against the smallest random subset (nested, found by bisection) whose interval is that
+    narrow; and whether each final interval covers the true full accuracy."""
     wide = ie.datasets.load_responses(dataset, as_frame=True)
     rng = np.random.default_rng(seed)
     models = np.array(wide.columns)
@@ -153,13 +154,20 @@ def adaptive(dataset, n_models, seed, stop_width=0.03, max_items=400):
     rows = []
     for model in held:
         truth = wide[model].mean()
-        start = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            path, score = ie.adaptive_test(idata, lambda item: wide.loc[item, model],
-                                           stop_width=stop_width, max_items=max_items,
-                                           max_draws=300, random_seed=seed)
-        seconds = time.perf_counter() - start
+        row = {"model": model, "truth": truth}
+        for strategy in ie.irt.new_model.ADAPTIVE_STRATEGIES:
+            start = time.perf_counter()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                path, score = ie.adaptive_test(idata, lambda item: wide.loc[item, model],
+                                               stop_width=stop_width, max_items=max_items,
+                                               strategy=strategy, max_draws=300,
+                                               random_seed=seed)
+            final = path.iloc[-1]
+            row.update({f"{strategy}_items": len(path), f"{strategy}_width": final["width"],
+                        f"{strategy}_covered": final["hdi_lower"] <= truth <= final["hdi_upper"],
+                        f"{strategy}_error": abs(final["mean"] - truth),
+                        f"{strategy}_seconds": time.perf_counter() - start})
         order = rng.permutation(wide.index)
 
         def width(n):
@@ -176,16 +184,12 @@ def adaptive(dataset, n_models, seed, stop_width=0.03, max_items=400):
             mid = (low + high) // 2
             low, high = (mid + 1, high) if width(mid)[0] >= stop_width else (low, mid)
         random_table = width(low)[1]
-        final = path.iloc[-1]
-        rows.append({"model": model, "truth": truth, "adaptive_items": len(path),
-                     "adaptive_width": final["width"],
-                     "adaptive_covered": final["hdi_lower"] <= truth <= final["hdi_upper"],
-                     "adaptive_error": abs(final["mean"] - truth), "adaptive_seconds": seconds,
-                     "random_items": low,
-                     "random_covered": (random_table.loc["accuracy", "hdi_lower"] <= truth
-                                        <= random_table.loc["accuracy", "hdi_upper"]),
-                     "random_error": abs(random_table.loc["accuracy", "mean"] - truth)})
-        print(rows[-1], flush=True)
+        row.update({"random_items": low,
+                    "random_covered": (random_table.loc["accuracy", "hdi_lower"] <= truth
+                                       <= random_table.loc["accuracy", "hdi_upper"]),
+                    "random_error": abs(random_table.loc["accuracy", "mean"] - truth)})
+        rows.append(row)
+        print(row, flush=True)
     return pd.DataFrame(rows)
 
 
@@ -202,11 +206,14 @@ def main():
         table = adaptive(args.dataset[0], args.models, args.seed)
         table.to_csv(HERE / "results" / "new_model_adaptive.csv", index=False)
         print(table.round(4).to_string())
-        print(table[["adaptive_items", "random_items"]].median().to_string())
-        print(table[["adaptive_covered", "random_covered"]].mean().to_string())
+        print(table.filter(like="_items").median().to_string())
+        print(table.filter(like="_covered").mean().to_string())
         return
     table = pd.concat([run(d, args.folds, args.seed) for d in args.dataset], ignore_index=True)
     out = HERE / "results"
+    if (out / "new_model.csv").exists():  # the other datasets' rows of an earlier run stay
+        old = pd.read_csv(out / "new_model.csv")
+        table = pd.concat([old[~old["dataset"].isin(args.dataset)], table], ignore_index=True)
     table.to_csv(out / "new_model.csv", index=False)
     summary = summarise(table)
     summary.round(4).to_csv(out / "new_model_summary.csv")

@@ -92,7 +92,8 @@ def test_item_selection_strategies(population):
         ie.select_items(idata, n=100)
 
 
-def test_adaptive_test_stops_when_the_interval_is_narrow(population):
+@pytest.mark.parametrize("strategy", ["stratified", "information"])
+def test_adaptive_test_stops_when_the_interval_is_narrow(population, strategy):
     idata, truth = population
     rng = np.random.default_rng(2)
     theta = 0.3
@@ -102,13 +103,37 @@ def test_adaptive_test_stops_when_the_interval_is_narrow(population):
         return int(rng.random() < 1 / (1 + np.exp(-(theta - truth["b"][k]))))
 
     trajectory, score = ie.adaptive_test(idata, answer, max_items=40, stop_width=0.25,
-                                         random_seed=0)
+                                         strategy=strategy, random_seed=0)
     assert trajectory.index.name == "step" and trajectory["item"].is_unique
     assert {"item", "answer", "mean", "hdi_lower", "hdi_upper", "width"} <= set(trajectory)
     assert trajectory["width"].iloc[-1] < 0.25 or len(trajectory) == 40
     assert len(score.answered) == len(trajectory)
     with pytest.raises(ValueError, match="must return 0 or 1"):
-        ie.adaptive_test(idata, lambda item: 0.5, max_items=3)
+        ie.adaptive_test(idata, lambda item: 0.5, max_items=3, strategy=strategy)
+
+
+def test_adaptive_stratified_rule_asks_across_difficulty(population):
+    """A strong model (theta = 2.5) asked 30 of 60 items: the information rule keeps to the
+    hard items; the stratified rule asks in every one of the 10 difficulty strata, most
+    where the predicted accuracy is nearest 1/2 (the hardest strata)."""
+    idata, truth = population
+    order = np.argsort(truth["b"])
+    stratum_of = {f"i{k}": s for s, part in enumerate(np.array_split(order, 10)) for k in part}
+    rng = np.random.default_rng(3)
+
+    def answer(item):
+        return int(rng.random() < 1 / (1 + np.exp(-(2.5 - truth["b"][int(item[1:])]))))
+
+    asked = {}
+    for strategy in ("stratified", "information"):
+        trajectory, _ = ie.adaptive_test(idata, answer, max_items=30, stop_width=0.0,
+                                         strategy=strategy, random_seed=0)
+        asked[strategy] = np.bincount([stratum_of[i] for i in trajectory["item"]], minlength=10)
+    assert (asked["stratified"] > 0).all()
+    assert asked["stratified"][5:].sum() > asked["stratified"][:5].sum()
+    assert (asked["information"] == 0).sum() >= 3
+    with pytest.raises(ValueError, match="strategy='nope' is not one of"):
+        ie.adaptive_test(idata, answer, strategy="nope")
 
 
 def test_bad_input_is_named(population):

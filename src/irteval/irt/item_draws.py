@@ -81,26 +81,31 @@ class Items:
         take = lambda x: x if np.isscalar(x) else x[index]  # noqa: E731
         return self.a[index], self.b[index], take(self.c), take(self.d)
 
-    def log_posterior(self, where, y, grid):
-        """(sample, grid) log posterior of theta = sigma * grid (z units) given answers ``y``
-        (0/1) to the items at positions ``where``, up to a constant per draw; computed in
-        chunks of draws."""
+    def log_likelihood(self, where, y, grid):
+        """(sample, grid) log-likelihood of theta = sigma * grid (z units) given answers ``y``
+        (0/1) to the items at positions ``where``; computed in chunks of draws."""
         sign = 2.0 * np.asarray(y, dtype=float) - 1.0
-        logp = np.broadcast_to(-0.5 * grid**2, (len(self.sigma), len(grid))).copy()
+        loglik = np.zeros((len(self.sigma), len(grid)))
         chunk = max(1, CELLS_PER_CHUNK // max(1, len(grid) * len(where)))
-        for start in range(0, len(logp) if len(where) else 0, chunk):
+        for start in range(0, len(loglik) if len(where) else 0, chunk):
             s = slice(start, start + chunk)
             theta = self.sigma[s, None] * grid  # (s, grid)
             a, b, c, d = self.at((s, None, where))
-            logp[s] += answer_logp(sign, a * (theta[:, :, None] - b), c, d).sum(axis=-1)
-        return logp - logp.max(axis=1, keepdims=True)
+            loglik[s] = answer_logp(sign, a * (theta[:, :, None] - b), c, d).sum(axis=-1)
+        return loglik
 
-    def draw_abilities(self, where, y, rng):
-        """One theta per draw from its grid posterior, log-linear between grid points (the
-        exact inverse CDF of :func:`irteval.models.onepl_marginal._draw_z`); the grid
-        narrows as answers accumulate (the posterior sd shrinks like 1 / sqrt(answers))."""
-        grid = z_grid(max(1, len(where)))
-        logp = self.log_posterior(where, y, grid)
+    def draw_abilities(self, where, y, rng, grid=None, loglik=None):
+        """One theta per draw from its grid posterior (prior N(0, sigma): z ~ N(0, 1)),
+        log-linear between grid points (the exact inverse CDF of
+        :func:`irteval.models.onepl_marginal._draw_z`). The grid narrows as answers accumulate
+        (the posterior sd shrinks like 1 / sqrt(answers)); ``grid`` and ``loglik`` (its
+        :meth:`log_likelihood`, kept up to date by the caller) spare recomputing it."""
+        if grid is None:
+            grid = z_grid(max(1, len(where)))
+        if loglik is None:
+            loglik = self.log_likelihood(where, y, grid)
+        logp = loglik - 0.5 * grid**2
+        logp -= logp.max(axis=1, keepdims=True)
         return self.sigma * _draw_z(logp[:, None, :], grid, np.array([0]), rng)[:, 0]
 
     def p_correct(self, theta):

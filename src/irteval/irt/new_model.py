@@ -27,9 +27,13 @@ import xarray as xr
 from .. import _intervals
 from .._draws import stacked_draws
 from .._validation import plain, warn_user
+from ..models.onepl_marginal import z_grid
 from .item_draws import Items
 
 STRATEGIES = ("stratified", "information", "random")
+ADAPTIVE_STRATEGIES = ("stratified", "information")
+#: difficulty strata of adaptive_test's stratified rule
+ADAPTIVE_STRATA = 10
 #: person-fit p-value below which score_new_model warns (1 in 100 well-fitting models)
 MISFIT_P = 0.01
 
@@ -92,8 +96,11 @@ def _answers(items, answers):
                                                           index=series.index, name="answer")
 
 
-def _score(items, where, y, answered, rng, prob, kind):
-    theta = items.draw_abilities(where, y, rng)
+def _score(items, where, y, answered, rng, prob, kind, theta=None):
+    """The :class:`NewModelScore` of answers ``y`` to the items at ``where``; ``theta``: the
+    ability draws, when the caller has them."""
+    if theta is None:
+        theta = items.draw_abilities(where, y, rng)
     p = items.p_correct(theta[:, None])
     n_items = p.shape[1]
     rest = np.ones(n_items, dtype=bool)
@@ -166,27 +173,58 @@ def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.In
     return items.labels[np.sort(chosen)]
 
 
-def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, min_items=5,
-                  max_draws=500, random_seed=0, ci_prob=None, ci_kind=None):
+def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy="stratified",
+                  min_items=5, max_draws=500, random_seed=0, ci_prob=None, ci_kind=None):
     """Computerized adaptive testing of a new model: ask ``answer_fn(item) -> 0/1`` one item at
-    a time, each the unasked item of largest posterior expected Fisher information
-    E[I_j(theta) | answers so far] (over the posterior draws of the items and the new
-    model's ability), until the interval of its full-benchmark accuracy is narrower than
-    ``stop_width`` (after at least ``min_items``) or ``max_items`` were asked.
+    a time until the interval of its full-benchmark accuracy is narrower than ``stop_width``
+    (after at least ``min_items``) or ``max_items`` were asked. The next item:
+
+    - ``"stratified"`` (default): the items cut into :data:`ADAPTIVE_STRATA` difficulty strata
+      of equal count; the next item is drawn at random from the stratum furthest below its
+      Neyman allocation n_k ∝ W_k sqrt(P_k (1 - P_k)), where W_k is the stratum's share of the
+      items and P_k the accuracy the posterior so far predicts there (clipped to [0.02, 0.98],
+      so no stratum is left out). Random within strata, as a stratified sample: robust to a
+      new model the IRT misfits, while its questions gather where its answers are uncertain;
+    - ``"information"``: the unasked item of largest posterior expected Fisher information
+      E[I_j(theta) | answers so far] (over the item draws and the new model's ability): the
+      fewest items for a model the IRT describes, but the questions then cluster at one
+      difficulty and the interval trusts the IRT's extrapolation to the others.
 
     Returns (trajectory, score): one row per item asked (``item``, ``answer``, accuracy
     ``mean``, ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``width``), and the final
     :class:`NewModelScore`."""
+    if strategy not in ADAPTIVE_STRATEGIES:
+        raise ValueError(f"strategy={strategy!r} is not one of {ADAPTIVE_STRATEGIES}")
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     items = Items.from_idata(idata, "adaptive_test", max_draws, random_seed)
     rng = np.random.default_rng(random_seed)
+    n_items = len(items.labels)
+    strata = np.array_split(np.argsort(items.b.mean(axis=0), kind="stable"),
+                            min(ADAPTIVE_STRATA, n_items))
+    stratum = np.empty(n_items, dtype=int)
+    for k, members in enumerate(strata):
+        stratum[members] = k
+    share = np.array([len(m) for m in strata]) / n_items
     asked, y, rows = [], [], []
-    unasked = np.ones(len(items.labels), dtype=bool)
+    unasked = np.ones(n_items, dtype=bool)
     score = None
-    for step in range(min(max_items, len(items.labels))):
-        theta = items.draw_abilities(np.array(asked, dtype=int), np.array(y), rng)
-        info = items.information(theta[:, None]).mean(axis=0)
-        nxt = int(np.flatnonzero(unasked)[np.argmax(info[unasked])])
+    # one grid fine enough for the last step; the log-likelihood grows by one answer a step
+    grid = z_grid(min(max_items, n_items))
+    loglik = np.zeros((len(items.sigma), len(grid)))
+    theta = items.draw_abilities([], [], rng, grid, loglik)
+    for step in range(min(max_items, n_items)):
+        if strategy == "information":
+            info = items.information(theta[:, None]).mean(axis=0)
+            nxt = int(np.flatnonzero(unasked)[np.argmax(info[unasked])])
+        else:
+            p = items.p_correct(theta[:, None]).mean(axis=0)
+            level = np.clip([p[m].mean() for m in strata], 0.02, 0.98)
+            target = share * np.sqrt(level * (1 - level))
+            deficit = (step + 1) * target / target.sum() - np.bincount(
+                stratum[asked], minlength=len(strata))
+            deficit[[not unasked[m].any() for m in strata]] = -np.inf
+            k = int(np.argmax(deficit))
+            nxt = int(rng.choice(strata[k][unasked[strata[k]]]))
         answer = answer_fn(items.labels[nxt])
         if answer not in (0, 1, True, False):
             raise ValueError(f"answer_fn must return 0 or 1, got {answer!r} for item "
@@ -194,8 +232,10 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, min_items
         asked.append(nxt)
         y.append(float(answer))
         unasked[nxt] = False
+        loglik += items.log_likelihood([nxt], [y[-1]], grid)
+        theta = items.draw_abilities(asked, y, rng, grid, loglik)
         answered = pd.Series(y, index=items.labels[asked], name="answer")
-        score = _score(items, np.array(asked), np.array(y), answered, rng, prob, kind)
+        score = _score(items, np.array(asked), np.array(y), answered, rng, prob, kind, theta)
         lower, upper = _intervals.interval(score.accuracy.values[:, None], prob, kind)
         rows.append({"item": items.labels[nxt], "answer": float(answer),
                      "mean": float(score.accuracy.mean()), f"{kind}_lower": lower[0],
