@@ -131,7 +131,7 @@ def plot(summary, path):
                           label="anchor points (tinyBenchmarks)")
         axes[0, col].set(title=dataset, ylabel="mean absolute error of the accuracy")
         axes[1, col].set(xlabel="items asked", ylabel="mean width of the 90% interval")
-        axes[0, col].legend(fontsize="small")
+    axes[0, 0].legend(fontsize="small")  # the same lines in every panel
     fig.tight_layout()
     fig.savefig(path, dpi=90)
 
