@@ -100,6 +100,8 @@ class Items:
         :func:`irteval.models.onepl_marginal._draw_z`). The grid narrows as answers accumulate
         (the posterior sd shrinks like 1 / sqrt(answers)); ``grid`` and ``loglik`` (its
         :meth:`log_likelihood`, kept up to date by the caller) spare recomputing it."""
+        if loglik is not None and grid is None:
+            raise ValueError("draw_abilities: pass the grid that loglik was computed on")
         if grid is None:
             grid = z_grid(max(1, len(where)))
         if loglik is None:

@@ -209,7 +209,7 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
     unasked = np.ones(n_items, dtype=bool)
     score = None
     # one grid fine enough for the last step; the log-likelihood grows by one answer a step
-    grid = z_grid(min(max_items, n_items))
+    grid = z_grid(max(1, min(max_items, n_items)))
     loglik = np.zeros((len(items.sigma), len(grid)))
     theta = items.draw_abilities([], [], rng, grid, loglik)
     for step in range(min(max_items, n_items)):
