@@ -4,6 +4,7 @@
     python benchmarks/new_model.py --dataset letter wall_robot_navigation --folds 5
     (a run replaces the rows of the datasets it ran in new_model.csv and keeps the others)
     python benchmarks/new_model.py --adaptive --models 12   # adaptive test vs random, optdigits
+    python benchmarks/new_model.py --adaptive --max-items 800 --rules stratified
 
 Leave-models-out by folds (a cheaper stand-in for leave-one-model-out: the 58 models of a
 bundled response matrix split into ``--folds`` groups at random; for each group the 1PL is
@@ -136,7 +137,8 @@ def plot(summary, path):
     fig.savefig(path, dpi=90)
 
 
-def adaptive(dataset, n_models, seed, stop_width=0.03, max_items=400):
+def adaptive(dataset, n_models, seed, stop_width=0.03, max_items=400,
+             rules=ie.irt.new_model.ADAPTIVE_STRATEGIES):
     """For ``n_models`` held-out models (one fold of five): the items ``adaptive_test`` asks
     under each rule until the 94% interval of the accuracy is narrower than ``stop_width``,
     against the smallest random subset (nested, found by bisection) whose interval is that
@@ -155,7 +157,7 @@ def adaptive(dataset, n_models, seed, stop_width=0.03, max_items=400):
     for model in held:
         truth = wide[model].mean()
         row = {"model": model, "truth": truth}
-        for strategy in ie.irt.new_model.ADAPTIVE_STRATEGIES:
+        for strategy in rules:
             start = time.perf_counter()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -201,10 +203,15 @@ def main():
     parser.add_argument("--adaptive", action="store_true",
                         help="the adaptive test against random subsets instead")
     parser.add_argument("--models", type=int, default=12, help="--adaptive: held-out models")
+    parser.add_argument("--max-items", type=int, default=400, help="--adaptive: items at most")
+    parser.add_argument("--rules", nargs="+", default=list(ie.irt.new_model.ADAPTIVE_STRATEGIES),
+                        help="--adaptive: the rules to run")
     args = parser.parse_args()
     if args.adaptive:
-        table = adaptive(args.dataset[0], args.models, args.seed)
-        table.to_csv(HERE / "results" / "new_model_adaptive.csv", index=False)
+        table = adaptive(args.dataset[0], args.models, args.seed, max_items=args.max_items,
+                         rules=args.rules)
+        suffix = "" if args.max_items == 400 else f"_{args.max_items}"
+        table.to_csv(HERE / "results" / f"new_model_adaptive{suffix}.csv", index=False)
         print(table.round(4).to_string())
         print(table.filter(like="_items").median().to_string())
         print(table.filter(like="_covered").mean().to_string())
