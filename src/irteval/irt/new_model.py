@@ -161,9 +161,7 @@ def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.In
     if strategy == "random":
         chosen = rng.choice(n_items, n, replace=False)
     elif strategy == "stratified":
-        order = np.argsort(items.b.mean(axis=0), kind="stable")
-        bins = np.array_split(order, n)
-        chosen = np.array([rng.choice(b) for b in bins])
+        chosen = np.array([rng.choice(b) for b in _difficulty_strata(items, n)])
     else:
         theta = stacked_draws(idata, "theta", 200, random_seed)  # fitted models' abilities
         info = np.zeros(n_items)
@@ -171,6 +169,12 @@ def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.In
             info += items.information(t[:, None]).mean(axis=0)
         chosen = np.argsort(-info, kind="stable")[:n]
     return items.labels[np.sort(chosen)]
+
+
+def _difficulty_strata(items, n):
+    """The item positions sorted by posterior mean difficulty, cut into ``n`` strata of
+    (nearly) equal count."""
+    return np.array_split(np.argsort(items.b.mean(axis=0), kind="stable"), n)
 
 
 def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy="stratified",
@@ -199,12 +203,11 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
     items = Items.from_idata(idata, "adaptive_test", max_draws, random_seed)
     rng = np.random.default_rng(random_seed)
     n_items = len(items.labels)
-    strata = np.array_split(np.argsort(items.b.mean(axis=0), kind="stable"),
-                            min(ADAPTIVE_STRATA, n_items))
+    strata = _difficulty_strata(items, min(ADAPTIVE_STRATA, n_items))
     stratum = np.empty(n_items, dtype=int)
     for k, members in enumerate(strata):
         stratum[members] = k
-    share = np.array([len(m) for m in strata]) / n_items
+    size = np.bincount(stratum)
     asked, y, rows = [], [], []
     unasked = np.ones(n_items, dtype=bool)
     score = None
@@ -218,11 +221,11 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
             nxt = int(np.flatnonzero(unasked)[np.argmax(info[unasked])])
         else:
             p = items.p_correct(theta[:, None]).mean(axis=0)
-            level = np.clip([p[m].mean() for m in strata], 0.02, 0.98)
-            target = share * np.sqrt(level * (1 - level))
+            level = np.clip(np.bincount(stratum, weights=p) / size, 0.02, 0.98)
+            target = size * np.sqrt(level * (1 - level))
             deficit = (step + 1) * target / target.sum() - np.bincount(
                 stratum[asked], minlength=len(strata))
-            deficit[[not unasked[m].any() for m in strata]] = -np.inf
+            deficit[np.bincount(stratum, weights=unasked) == 0] = -np.inf
             k = int(np.argmax(deficit))
             nxt = int(rng.choice(strata[k][unasked[strata[k]]]))
         answer = answer_fn(items.labels[nxt])

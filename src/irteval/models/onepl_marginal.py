@@ -252,7 +252,7 @@ class MarginalDensity:
         d = theta[None, :] - b[:, None]  # (G, J)
         with np.errstate(over="ignore"):  # e^-d = inf gives sigmoid 0
             sig = 1.0 / (1.0 + np.exp(-d))
-        soft = np.maximum(d, 0.0) + np.log1p(np.exp(-np.abs(d)))
+        soft = softplus(d)
         if self.complete:  # one pattern: sums over all respondents
             per_row = (soft @ self._ones_j)[None, :]
         else:
