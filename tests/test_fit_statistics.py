@@ -112,3 +112,28 @@ def test_bad_input_is_named(small):
         ie.item_fit({"b": 1})
     with pytest.raises(ValueError, match="plot_fit needs"):
         ie.plot_fit(pd.DataFrame({"x": [1]}))
+
+
+def test_grouped_chi_square_equals_a_direct_computation(small):
+    """ppp_groups' discrepancy on one draw: respondents in 5 equal groups by expected score,
+    sum over groups of (observed - expected correct)^2 / sum p (1 - p), per item."""
+    from irteval.irt.fit_statistics import _chi_square, _score_groups
+
+    resp, _, idata = small
+    b = idata.posterior["b"].values[0, 0]
+    theta = idata.posterior["theta"].values[0, 0]
+    y = resp.to_wide(rows="item").to_numpy().astype(float)
+    p = 1 / (1 + np.exp(-(theta[None, :] - b[:, None])))
+    n_items, n_resp = y.shape
+    item_idx, resp_idx = np.divmod(np.arange(y.size), n_resp)
+    groups = _score_groups(resp_idx, p.ravel(), n_resp, 5)
+    cell_group = item_idx * 5 + groups[resp_idx]
+    expected, variance = (np.bincount(cell_group, v, n_items * 5)
+                          for v in (p.ravel(), (p * (1 - p)).ravel()))
+    ours = _chi_square(cell_group, y.ravel(), expected, variance, n_items)
+    rank = np.argsort(np.argsort(p.mean(axis=0)))  # 0: the weakest
+    direct = np.zeros(n_items)
+    for g in range(5):
+        cols = rank * 5 // n_resp == g
+        direct += ((y[:, cols] - p[:, cols]).sum(1) ** 2 / (p[:, cols] * (1 - p[:, cols])).sum(1))
+    np.testing.assert_allclose(ours, direct, rtol=1e-9)

@@ -125,13 +125,13 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=5, c
 def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     """Infit against outfit mean squares from :func:`irteval.item_fit` or
     :func:`irteval.person_fit` (or a fit, whose :func:`irteval.item_fit` is computed): one
-    point per row, misfitting rows (``ppp < 0.05``) in red with their intervals, the
-    ``n_labels`` of smallest ``ppp`` among them labelled; dashed lines at 1 (the model's
-    expectation)."""
+    point per row, misfitting rows (either posterior predictive p-value below 0.05) in red
+    with their intervals, the ``n_labels`` of smallest p-value among them labelled; dashed
+    lines at 1 (the model's expectation)."""
     if hasattr(table, "posterior"):
         table = item_fit(table, ci_prob=ci_prob, ci_kind=ci_kind)
     _intervals.check_matches(table, ci_prob, ci_kind)
-    if not {"infit", "outfit", "ppp", "misfit"} <= set(table.columns):
+    if not {"infit", "outfit", "ppp", "ppp_groups", "misfit"} <= set(table.columns):
         raise ValueError("plot_fit needs the table of irteval.item_fit(idata) or "
                          "irteval.person_fit(idata)")
     ax = ensure_axes(ax)
@@ -149,7 +149,7 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     ax.set(xlabel="infit mean square", ylabel="outfit mean square",
            title=f"{what} fit ({_intervals.label(table.attrs['ci_prob'], table.attrs['ci_kind'])}"
                  " bars on the misfits)")
-    worst = bad.nsmallest(n_labels, "ppp")
+    worst = bad.loc[bad[["ppp", "ppp_groups"]].min(axis=1).nsmallest(n_labels).index]
     if len(worst):  # the labels' column right of every point and bar
         label_points(ax, worst["infit"], worst["outfit"], worst.index,
                      clear=(min(table["infit"].min(), bad["infit_lower"].min(), 0.95),
