@@ -66,6 +66,27 @@ def test_density_is_the_pymc_model(case):
         np.testing.assert_allclose(grad, ref_grad, atol=1e-6)
 
 
+@pytest.mark.parametrize("slip", [False, True])
+def test_asymptote_gradient_is_exact_in_the_tails(slip):
+    """Far from the start (|eta| in the tens: large discriminations) the 3PL/4PL gradient
+    still matches central finite differences of the log density. The floor's derivative once
+    lost 1 - sigmoid(eta) to cancellation there: the 3PL case failed with that version."""
+    density = _binary(True, 0.15, guessing=True, n_options=4, slip=slip).density()
+    rng = np.random.default_rng(2)
+    x = density.start() + 0.3 * rng.standard_normal(density.n_dim)
+    x[density.layout.slices["a_z"]] = 3.0  # a = e^3 = 20 at sigma_log_a = 1
+    x[density.layout.slices["sigma_log_a_log__"]] = 0.0
+    x[density.layout.slices["theta_zerosum__"]] *= 6  # |eta| up to ~50
+    logp, grad = density.logp_grad(x)
+    assert np.isfinite(logp)
+    h = 1e-6
+    for k in rng.choice(density.n_dim, 40, replace=False):
+        step = np.zeros(density.n_dim)
+        step[k] = h
+        numeric = (density.logp_grad(x + step)[0] - density.logp_grad(x - step)[0]) / (2 * h)
+        assert grad[k] == pytest.approx(numeric, rel=1e-5, abs=1e-4)
+
+
 @pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")
 def test_scattered_missing_cells_sample_the_dense_density_blocks_the_collapsed_one():
     """The cost rule of OnePL._collapsible: MCAR cells give about one pattern per item."""
