@@ -63,6 +63,7 @@ def main():
     resp, truth = simulate_multiple_choice(
         args.items, args.respondents, np.random.default_rng(args.seed), slip=args.slip)
     wide = resp.to_wide(rows="item")
+    ours, mirt_seconds = mirt_fit(wide, args.slip)  # first: a missing peer fails at once
     specs = {"true": {"discrimination": True, "guessing": True, "n_options": 4,
                       "slip": args.slip},
              "2pl": {"discrimination": True}, "1pl": {}}
@@ -83,7 +84,6 @@ def main():
     summary = az.summary(true, var_names=kinds, hdi_prob=0.9)
     stats = true.sample_stats
     every = az.summary(true, kind="diagnostics")
-    ours, mirt_seconds = mirt_fit(wide, args.slip)
     rows = []
     for kind in kinds:
         part = summary.loc[[f"{kind}[{q}]" for q in wide.index]]

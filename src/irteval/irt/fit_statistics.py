@@ -132,9 +132,8 @@ def item_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kind=None)
     intervals), ``ppp`` (posterior predictive p-value of the item's deviance), ``ppp_groups``
     (of its observed against expected correct answers in groups of respondents by expected
     score), ``n_obs`` and ``misfit`` (either p-value below 0.05); definitions in the module
-    docstring. Computed on
-    ``max_draws`` posterior draws chosen with ``random_seed`` (None: all).
-    Sort by ``ppp`` to read the worst first.
+    docstring. Computed on ``max_draws`` posterior draws chosen with ``random_seed`` (None:
+    all). Sort by ``ppp`` or ``ppp_groups`` to read the worst first.
     """
     return _fit(idata, "item", "item_fit", max_draws, random_seed, ci_prob, ci_kind)
 
