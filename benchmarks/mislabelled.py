@@ -6,8 +6,8 @@ mislabelled, and does the 4PL reorder the difficulties the robustness workflow b
 
 An instance whose gold label is wrong is missed by strong and weak models alike, so its
 ceiling d_i = 1 - s_i (1 - c_i) (slip s_i ~ Beta(1, 19): prior mean 0.95) stays well below 1.
-For each dataset, on ``--spread`` instances spread over the accuracy order plus the
-``--hardest`` least accurate ones (answered by all 58 models), NUTS 4 x 1000 of the 4PL
+For each dataset, on every (n / ``--spread``)-th instance of the accuracy order (a little over
+``--spread``) plus the ``--hardest`` least accurate ones (answered by all 58 models), NUTS 4 x 1000 of the 4PL
 (``n_options`` = the number of classes) and of the 1PL. Reported: the instances of lowest
 ceiling (mean, 90% interval, accuracy, how many of the ten most accurate models get them right,
 gold label); R-hat, bulk ESS, divergences and time of the 4PL; and how far the 4PL moves the
@@ -30,13 +30,14 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 import irteval as ie
+from irteval._draws import equal_count_bins
 
 HERE = Path(__file__).parent
 LOADERS = {"optdigits": ie.datasets.load_optdigits, "letter": ie.datasets.load_letter}
 
 
 def subset(wide, spread, hardest):
-    """``spread`` instances evenly spaced in the accuracy order plus the ``hardest`` least
+    """Every (n / ``spread``)-th instance of the accuracy order plus the ``hardest`` least
     accurate ones, in the matrix's order."""
     ranked = wide.mean(axis=1).sort_values(ascending=False, kind="stable").index
     chosen = set(ranked[:: max(1, len(ranked) // spread)]) | set(ranked[-hardest:])
@@ -70,7 +71,7 @@ def run(dataset, spread, hardest, seed):
         index=pd.Index(part.index, name="instance")).sort_values("ceiling_d")
     b1 = fits["1pl"].posterior["b"].mean(("chain", "draw")).values
     b4 = post["b"].mean(("chain", "draw")).values
-    bins = [pd.qcut(pd.Series(b).rank(method="first"), 5, labels=False) for b in (b1, b4)]
+    bins = [equal_count_bins(b, 5) for b in (b1, b4)]
     diag = az.summary(fits["4pl"], kind="diagnostics")
     row = {"dataset": dataset, "instances": len(part), "models": part.shape[1],
            "lowest_ceiling": ceilings["ceiling_d"].iloc[0],

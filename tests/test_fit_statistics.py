@@ -114,26 +114,33 @@ def test_bad_input_is_named(small):
         ie.plot_fit(pd.DataFrame({"x": [1]}))
 
 
-def test_grouped_chi_square_equals_a_direct_computation(small):
-    """ppp_groups' discrepancy on one draw: respondents in 5 equal groups by expected score,
-    sum over groups of (observed - expected correct)^2 / sum p (1 - p), per item."""
-    from irteval.irt.fit_statistics import _chi_square, _score_groups
+def test_grouped_chi_square_equals_a_direct_computation():
+    """ppp_groups' discrepancy at one draw, with missing cells: each item's answering
+    respondents in G = min(5, n / 5) equal groups by ability, sum over groups of
+    (observed - expected correct)^2 / sum p (1 - p), against a loop over items."""
+    from irteval.irt.fit_statistics import MAX_GROUPS, _chi_square, _ranks_within
 
-    resp, _, idata = small
-    b = idata.posterior["b"].values[0, 0]
-    theta = idata.posterior["theta"].values[0, 0]
-    y = resp.to_wide(rows="item").to_numpy().astype(float)
-    p = 1 / (1 + np.exp(-(theta[None, :] - b[:, None])))
-    n_items, n_resp = y.shape
-    item_idx, resp_idx = np.divmod(np.arange(y.size), n_resp)
-    groups = _score_groups(resp_idx, p.ravel(), n_resp, 5)
-    cell_group = item_idx * 5 + groups[resp_idx]
-    expected, variance = (np.bincount(cell_group, v, n_items * 5)
-                          for v in (p.ravel(), (p * (1 - p)).ravel()))
-    ours = _chi_square(cell_group, y.ravel(), expected, variance, n_items)
-    rank = np.argsort(np.argsort(p.mean(axis=0)))  # 0: the weakest
+    rng = np.random.default_rng(0)
+    n_items, n_resp = 12, 40
+    theta, b = rng.normal(size=n_resp), rng.normal(size=n_items)
+    p_all = 1 / (1 + np.exp(-(theta[None, :] - b[:, None])))
+    seen = rng.random((n_items, n_resp)) < np.linspace(0.2, 1.0, n_items)[:, None]
+    item_idx, resp_idx = np.nonzero(seen)
+    p = p_all[item_idx, resp_idx]
+    y = (rng.random(p.size) < p).astype(float)
+    count = np.bincount(item_idx, minlength=n_items)
+    groups = np.clip(count // 5, 1, MAX_GROUPS)
+    rank = _ranks_within(item_idx, resp_idx, seen.astype(float), theta)
+    cell_group = item_idx * MAX_GROUPS + rank * groups[item_idx] // count[item_idx]
+    expected, variance = (np.bincount(cell_group, v, n_items * MAX_GROUPS)
+                          for v in (p, p * (1 - p)))
+    ours = _chi_square(cell_group, y, expected, variance, n_items)
     direct = np.zeros(n_items)
-    for g in range(5):
-        cols = rank * 5 // n_resp == g
-        direct += ((y[:, cols] - p[:, cols]).sum(1) ** 2 / (p[:, cols] * (1 - p[:, cols])).sum(1))
+    for i in range(n_items):
+        cells = np.flatnonzero(item_idx == i)
+        cells = cells[np.argsort(theta[resp_idx[cells]])]  # weakest first
+        for part in np.array_split(cells, groups[i]):
+            direct[i] += (y[part] - p[part]).sum() ** 2 / (p[part] * (1 - p[part])).sum()
     np.testing.assert_allclose(ours, direct, rtol=1e-9)
+    complete = _ranks_within(item_idx, resp_idx, None, theta)
+    assert (complete == np.argsort(np.argsort(theta))[resp_idx]).all()

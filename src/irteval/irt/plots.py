@@ -131,7 +131,7 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     if hasattr(table, "posterior"):
         table = item_fit(table, ci_prob=ci_prob, ci_kind=ci_kind)
     _intervals.check_matches(table, ci_prob, ci_kind)
-    if not {"infit", "outfit", "ppp", "ppp_groups", "misfit"} <= set(table.columns):
+    if not {"infit", "outfit", "ppp", "misfit"} <= set(table.columns):
         raise ValueError("plot_fit needs the table of irteval.item_fit(idata) or "
                          "irteval.person_fit(idata)")
     ax = ensure_axes(ax)
@@ -149,7 +149,8 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     ax.set(xlabel="infit mean square", ylabel="outfit mean square",
            title=f"{what} fit ({_intervals.label(table.attrs['ci_prob'], table.attrs['ci_kind'])}"
                  " bars on the misfits)")
-    worst = bad.loc[bad[["ppp", "ppp_groups"]].min(axis=1).nsmallest(n_labels).index]
+    p_values = bad.filter(like="ppp").min(axis=1)  # ppp, and ppp_groups where the table has it
+    worst = bad.loc[p_values.nsmallest(n_labels).index]
     if len(worst):  # the labels' column right of every point and bar
         label_points(ax, worst["infit"], worst["outfit"], worst.index,
                      clear=(min(table["infit"].min(), bad["infit_lower"].min(), 0.95),

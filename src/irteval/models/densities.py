@@ -76,14 +76,13 @@ def irt_probability(eta, c=0.0, d=1.0):
     return c + (d - c) * sigmoid(eta)
 
 
-def bernoulli_logit(sign, eta, spare):
+def bernoulli_logit(sign, eta, spare, ones):
     """sum log sigmoid(sign * eta) and its derivative in eta, sign * sigmoid(-sign * eta), for
     answers coded sign = +1 (correct), -1 (wrong), 0 (missing: adds the constant -log 2 and
     no gradient). log sigmoid(t) = (t - |t|) / 2 - log1p(e^-|t|); sigmoid(-t) = 1 / (1 + e^t),
     where e^t overflows to inf and gives 0. Two exponentials instead of one and a
     ``np.where``: half the time (``np.where`` is slow). The derivative is written over ``eta``;
-    ``spare``: an array of its shape to work in."""
-    ones = np.ones(eta.shape[1])
+    ``spare``: an array of its shape to work in; ``ones``: a vector of ones, one per column."""
     t = np.multiply(sign, eta, out=eta)
     e = np.abs(t, out=spare)
     logp = 0.5 * float((t @ ones).sum() - (e @ ones).sum())
@@ -97,19 +96,21 @@ def bernoulli_logit(sign, eta, spare):
 
 
 class Scratch:
-    """``n`` arrays of one shape that every gradient call reuses, per thread, made on first
-    use and never pickled. A fresh temporary over 128 KB comes from mmap and page-faults on
-    every call: that took 45% of a 3PL gradient at 2000 x 50 and 20% of a 2PL one at
-    1000 x 20."""
+    """``n`` arrays of one shape that every gradient call reuses, one set per thread, made on
+    first use and never pickled. A fresh temporary over 128 KB comes from mmap and
+    page-faults on every call: that took 45% of a 3PL gradient at 2000 x 50 and 20% of a 2PL
+    one at 1000 x 20. Keyed by the thread's id, not ``threading.local``: nutpie calls the
+    density from its own (non-Python) threads with a new Python thread state each time."""
 
     def __init__(self, shape, n):
         self.shape, self.n = tuple(shape), n
-        self._local = threading.local()
+        self._by_thread = {}
 
     def arrays(self):
-        arrays = getattr(self._local, "arrays", None)
+        key = threading.get_ident()
+        arrays = self._by_thread.get(key)
         if arrays is None:
-            arrays = self._local.arrays = [np.empty(self.shape) for _ in range(self.n)]
+            arrays = self._by_thread[key] = [np.empty(self.shape) for _ in range(self.n)]
         return arrays
 
     def __getstate__(self):
@@ -137,9 +138,9 @@ def bernoulli_asymptotes(answers, eta, c, s, spare):
     With t = sign * eta (sign +1 correct, -1 wrong) the probability of the given answer is
     A = f + g sigmoid(t), f = c (correct) or (1 - c) s (wrong): sigmoid(t) = 1 / (1 + e^-t)
     keeps its relative precision in both tails (e^-t = inf gives 0), so log A does too.
-    Derivatives, with B = 1 / A: d log A / d eta = sign g sigmoid(t) sigmoid(-t) B;
+    Derivatives, with B = 1 / A: d log A / d eta = sign g sigmoid(t) (1 - sigmoid(t)) B;
     d log A / dc = (B - 1) / (1 - c) if correct, -1 / (1 - c) if wrong;
-    d log A / ds = -(1 - c) sigmoid(t) B if correct, (1 - c) sigmoid(-t) B if wrong."""
+    d log A / ds = -(1 - c) sigmoid(t) B if correct, (1 - c)(1 - sigmoid(t)) B if wrong."""
     m = answers
     prob, tmp, sig_inv = spare
     sig = np.multiply(m.sign, eta, out=eta)
@@ -153,11 +154,12 @@ def bernoulli_asymptotes(answers, eta, c, s, spare):
     if not np.isscalar(s):
         prob += np.multiply(m.wrong, (1 - c) * s, out=tmp)
     prob += np.multiply(g, sig, out=tmp)
+    if not m.complete:  # a missing cell's "answer" has probability 1: log 1 = 0
+        prob *= m.observed
+        prob += m.missing
     # far out in warm-up A can underflow to 0: log p = -inf, which the sampler rejects
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         log_prob = np.log(prob, out=tmp)
-        if not m.complete:
-            log_prob *= m.observed  # log A of a missing cell is finite: no nan
         loglik = float((log_prob @ m.ones_j).sum())
         inv = np.reciprocal(prob, out=prob)  # B
         np.multiply(sig, inv, out=sig_inv)
@@ -176,7 +178,7 @@ def bernoulli_asymptotes(answers, eta, c, s, spare):
     return loglik, sig, d_c, d_s
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AnswerMasks:
     """The items x respondents answer matrix as 0/1 masks, for :func:`bernoulli_asymptotes`."""
 
@@ -184,6 +186,7 @@ class AnswerMasks:
     correct: np.ndarray
     wrong: np.ndarray
     observed: np.ndarray
+    missing: np.ndarray
     complete: bool
     n_observed: np.ndarray  # (items,) answers per item
     ones_j: np.ndarray
@@ -192,7 +195,8 @@ class AnswerMasks:
     def from_sign(cls, sign):
         observed = (sign != 0).astype(float)
         return cls(sign, (sign > 0).astype(float), (sign < 0).astype(float), observed,
-                   bool(observed.all()), observed.sum(axis=1), np.ones(sign.shape[1]))
+                   1.0 - observed, bool(observed.all()), observed.sum(axis=1),
+                   np.ones(sign.shape[1]))
 
 
 class Layout:
@@ -338,7 +342,8 @@ class BinaryIRTDensity:
                     with np.errstate(invalid="ignore"):
                         grad[sl[f"{name}_logodds__"]] += d_x * x[name] * (1 - x[name])
         else:
-            loglik, resid_y = bernoulli_logit(self.sign, eta, spare[0])  # d loglik / d eta
+            # resid_y: d loglik / d eta
+            loglik, resid_y = bernoulli_logit(self.sign, eta, spare[0], self.ones_j)
             loglik += self.missing_constant
         logp += loglik
         by_item = resid_y @ self.ones_j  # sum_j R_ij, R = d loglik / d eta
@@ -388,7 +393,7 @@ class MultidimensionalDensity:
         self.layout = Layout(model)
         self.n_dim, self.priors = self.layout.n_dim, model.priors
         self.sign, self.missing_constant = answer_signs(r)
-        self.scratch = Scratch(self.sign.shape, 2)
+        self.scratch, self.ones_j = Scratch(self.sign.shape, 2), np.ones(r.n_respondents)
         self.shapes = {"mu_b": (), "sigma_b": (), "b": (r.n_items,),
                        "theta": (k, r.n_respondents), "a": (r.n_items, k)}
 
@@ -415,7 +420,7 @@ class MultidimensionalDensity:
         eta, spare = self.scratch.arrays()
         np.matmul(a, theta, out=eta)
         eta -= v["b"][:, None]
-        loglik, resid = bernoulli_logit(self.sign, eta, spare)
+        loglik, resid = bernoulli_logit(self.sign, eta, spare, self.ones_j)
         logp += lp_a + lp_theta + loglik + self.missing_constant
         g_theta = -theta + a.T @ resid
         grad[sl["b"]] = g_b - resid @ np.ones(resid.shape[1])
