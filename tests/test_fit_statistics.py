@@ -130,7 +130,7 @@ def test_grouped_chi_square_equals_a_direct_computation():
     y = (rng.random(p.size) < p).astype(float)
     count = np.bincount(item_idx, minlength=n_items)
     groups = np.clip(count // 5, 1, MAX_GROUPS)
-    rank = _ranks_within(item_idx, resp_idx, seen.astype(float), theta)
+    rank = _ranks_within(item_idx, resp_idx, seen, theta)
     cell_group = item_idx * MAX_GROUPS + rank * groups[item_idx] // count[item_idx]
     expected, variance = (np.bincount(cell_group, v, n_items * MAX_GROUPS)
                           for v in (p, p * (1 - p)))

@@ -88,8 +88,8 @@ def _fit(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
     count = np.bincount(group, minlength=n)
     seen = None
     if len(y) < n * n_other:
-        seen = np.zeros((n, n_other))
-        seen[group, other] = 1.0
+        seen = np.zeros((n, n_other), dtype=bool)
+        seen[group, other] = True
     cell_groups = np.clip(count // 5, 1, MAX_GROUPS)[group]  # at least 5 cells a group
     rng = np.random.default_rng(random_seed)
     infit, outfit = np.empty((n_draws, n)), np.empty((n_draws, n))
@@ -123,13 +123,13 @@ def _fit(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
 
 def _ranks_within(rows, cols, seen, score):
     """Rank (0 = lowest ``score``) of each cell's column among the columns observed in its
-    row; ``seen``: rows x columns 0/1 of the observed cells, None when all are."""
+    row; ``seen``: rows x columns, True at the observed cells; None when all are."""
     order = np.argsort(score, kind="stable")
     position = np.empty(len(score), dtype=np.int64)
     position[order] = np.arange(len(score))
     if seen is None:
         return position[cols]
-    return np.cumsum(seen[:, order], axis=1)[rows, position[cols]].astype(np.int64) - 1
+    return np.cumsum(seen[:, order], axis=1)[rows, position[cols]] - 1
 
 
 def _chi_square(cell_group, y, expected, variance, n):
@@ -143,8 +143,8 @@ def item_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kind=None)
 
     Columns: ``infit``, ``outfit`` (posterior means, with ``{name}_lower`` / ``{name}_upper``
     intervals), ``ppp`` (posterior predictive p-value of the item's deviance), ``ppp_groups``
-    (of its observed against expected correct answers in groups of respondents by expected
-    score), ``n_obs`` and ``misfit`` (either p-value below 0.05); definitions in the module
+    (of its observed against expected correct answers in groups of its respondents by
+    ability), ``n_obs`` and ``misfit`` (either p-value below 0.05); definitions in the module
     docstring. Computed on ``max_draws`` posterior draws chosen with ``random_seed`` (None:
     all). Sort by ``ppp`` or ``ppp_groups`` to read the worst first.
     """
