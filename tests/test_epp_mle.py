@@ -44,6 +44,19 @@ def test_vtab_paper_probability_and_wald_test(vtab_mle):
         assert test["p_value"] == test.p_value  # the dict of earlier releases, for now
 
 
+def test_covariance_in_attrs_is_labelled_shared_by_copies_and_survives_concat(vtab_mle):
+    import copy
+
+    cov = pd.DataFrame(vtab_mle.attrs["cov"])
+    assert list(cov.index) == list(cov.columns) == list(vtab_mle.index)
+    np.testing.assert_allclose(np.sqrt(np.diag(cov)), vtab_mle["se"], atol=1e-12)
+    # pandas deep-copies attrs on every operation: the matrix is shared, not copied
+    assert copy.deepcopy(vtab_mle.attrs["cov"]) is vtab_mle.attrs["cov"]
+    assert vtab_mle.sort_values("epp").attrs["cov"] is vtab_mle.attrs["cov"]
+    both = pd.concat([vtab_mle.iloc[:3], vtab_mle.iloc[3:]])  # equal attrs are kept
+    assert both.attrs["cov"] == vtab_mle.attrs["cov"]
+
+
 def test_sum_to_zero_is_the_default_and_differences_do_not_change(vtab_mle):
     centred = ie.mle_epp(ie.datasets.load_vtab())
     assert abs(centred["epp"].sum()) < 1e-8

@@ -9,6 +9,7 @@ players and looping only over rounds.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -106,7 +107,12 @@ class Scores:
     def pairs(self) -> pd.DataFrame:
         """One row per unordered pair (i listed before j) that met at least once:
         ``player_i``, ``player_j``, their codes ``i``, ``j``, ``matches``, ``wins_i``
-        (ties count 1/2) and ``ties``."""
+        (ties count 1/2) and ``ties``. Counted once per ``Scores`` (a copy-on-write view of
+        the stored table)."""
+        return self._pairs.copy(deep=False)
+
+    @cached_property
+    def _pairs(self) -> pd.DataFrame:
         wins, matches, ties = self.win_matrices()
         i, j = np.triu_indices(self.n_players, k=1)
         met = matches[i, j] > 0
@@ -128,19 +134,20 @@ def win_matrices(matrix):
 
     Returns (wins, matches, ties), players x players: wins[i, j] counts i's wins over j
     with ties as 1/2, matches[i, j] the rounds where both have a score, ties[i, j] the ties.
+    A comparison with NaN is false, so absent players neither win nor tie; matches are
+    present' present.
     """
     n = matrix.shape[0]
-    wins, matches, ties = np.zeros((n, n)), np.zeros((n, n)), np.zeros((n, n))
+    beats, ties = np.zeros((n, n), np.int32), np.zeros((n, n), np.int32)
+    cell = np.empty((n, n), bool)
     for s in matrix.T:  # one round at a time; all pairs at once
-        ok = ~np.isnan(s)
-        both = ok[:, None] & ok[None, :]
-        np.fill_diagonal(both, False)
-        diff = np.where(both, s[:, None] - s[None, :], np.nan)
-        tie = diff == 0
-        wins += (diff > 0) + 0.5 * tie
-        matches += both
-        ties += tie
-    return wins, matches, ties
+        beats += np.greater.outer(s, s, out=cell)
+        ties += np.equal.outer(s, s, out=cell)
+    present = (~np.isnan(matrix)).astype(float)
+    matches = present @ present.T
+    np.fill_diagonal(matches, 0)
+    np.fill_diagonal(ties, 0)
+    return beats + 0.5 * ties, matches, ties.astype(float)
 
 
 def player_totals(pairs: pd.DataFrame, n_players):

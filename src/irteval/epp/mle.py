@@ -18,11 +18,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
-from scipy import sparse, stats
+from scipy import linalg, sparse, stats
 from scipy.sparse.csgraph import connected_components
-from scipy.special import expit, xlogy
+from scipy.special import expit, logit, xlogy
 
 from .. import _intervals
+from .._attrs import FrameInAttrs
 from .._compat import IndexesWithWarning
 from .._validation import warn_user
 from ..data import Battles, Scores
@@ -56,37 +57,44 @@ def _components(pairs, players):
     return sorted(groups, key=len, reverse=True)
 
 
-def _fit_block(i, j, n, w, n_players, tol=1e-10, max_iter=100):
+def _fit_block(i, j, n, w, n_players, tol=1e-10, max_iter=100, covariance=True):
     """MLE with sum(beta) = 0 over the players 0..n_players-1 of one connected block, by
     Newton's method on the log-likelihood (concave; its Hessian -H is singular only along the
-    constant vector, so steps solve (H + 11'/n) delta = g, which keeps the sum at 0). Returns
-    (beta, cov) with cov = (H + 11'/n)^-1 - 11'/n, the inverse of H on the zero-sum plane."""
-    def loglik(b):
+    constant vector, so steps solve (H + 11'/n) delta = g, which keeps the sum at 0), started
+    at the centred logits of the players' win shares. Returns (beta, cov) with
+    cov = (H + 11'/n)^-1 - 11'/n, the inverse of H on the zero-sum plane (None without
+    ``covariance``)."""
+    def loglik(b):  # w log p + (n - w) log(1 - p) = w d - n log(1 + e^d)
         d = b[i] - b[j]
-        return float((xlogy(w, expit(d)) + xlogy(n - w, expit(-d))).sum())
+        softplus = np.log1p(np.exp(-np.abs(d))) + np.maximum(d, 0.0)
+        return float(w @ d - n @ softplus), expit(d)
 
-    beta = np.zeros(n_players)
     ones = np.full((n_players, n_players), 1.0 / n_players)
-    current = loglik(beta)
+    won = np.bincount(i, w, n_players) + np.bincount(j, n - w, n_players)
+    played = np.bincount(i, n, n_players) + np.bincount(j, n, n_players)
+    beta = logit((won + 0.5) / (played + 1.0))
+    beta -= beta.mean()
+    current, p = loglik(beta)
     for _ in range(max_iter):
-        info, grad = _information(beta, i, j, n, w, n_players)
-        step = np.linalg.solve(info + ones, grad)
+        info, grad = _information(p, i, j, n, w, n_players)
+        step = linalg.cho_solve(linalg.cho_factor(info + ones), grad)
         for _ in range(40):  # halve the step until the log-likelihood does not fall
-            new = loglik(beta + step)
+            new, p_new = loglik(beta + step)
             if new >= current - 1e-12 * abs(current):
                 break
             step /= 2
-        beta, current = beta + step, new
+        beta, current, p = beta + step, new, p_new
         if np.abs(step).max() < tol:
             break
-    info, _ = _information(beta, i, j, n, w, n_players)
+    if not covariance:
+        return beta, None
+    info, _ = _information(p, i, j, n, w, n_players)
     return beta, np.linalg.inv(info + ones) - ones
 
 
-def _information(beta, i, j, n, w, n_players):
+def _information(p, i, j, n, w, n_players):
     """The Fisher information A' diag(n p (1 - p)) A of the pair table (each unordered pair
-    once) and the score A'(w - n p) at beta."""
-    p = expit(beta[i] - beta[j])
+    once) and the score A'(w - n p), at win probabilities p = logistic(beta_i - beta_j)."""
     weight = n * p * (1 - p)
     info = np.zeros((n_players, n_players))
     info[i, j] = -weight
@@ -168,8 +176,7 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
                           "upper": beta + z * se, "elo": 1500 + beta * LOG10_ELO,
                           "component": comp}, index=scores.players)
     table.attrs.update({
-        # as a dict of dicts: DataFrame attrs holding arrays break pd.concat
-        "cov": pd.DataFrame(cov, index=scores.players, columns=scores.players).to_dict(),
+        "cov": FrameInAttrs(pd.DataFrame(cov, index=scores.players, columns=scores.players)),
         "deviance": float(deviance), "df": int(df),
         "p_value": float(stats.chi2.sf(deviance, df)) if df > 0 else float("nan"),
         "components": groups, "ci_prob": prob, "ci_kind": "wald",
@@ -205,7 +212,8 @@ def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob
         if len(_components(pairs, players)) > 1:
             continue
         beta, _ = _fit_block(pairs["i"].to_numpy(), pairs["j"].to_numpy(),
-                             pairs["matches"].to_numpy(), pairs["wins_i"].to_numpy(), n)
+                             pairs["matches"].to_numpy(), pairs["wins_i"].to_numpy(), n,
+                             covariance=False)
         draws.append(beta - (0.0 if ref is None else beta[ref]))
     separated = n_boot - len(draws)
     if not draws:
@@ -262,7 +270,7 @@ def wald_test(table: pd.DataFrame, a, b) -> WaldTest:
     if table.loc[a, "component"] != table.loc[b, "component"]:
         raise ValueError(f"{a!r} and {b!r} are in different strongly connected components: "
                          "their difference has no finite MLE")
-    cov = pd.DataFrame(table.attrs["cov"])
+    cov = pd.DataFrame(table.attrs["cov"])  # a FrameInAttrs, or a dict of dicts read back
     diff = table.loc[a, "epp"] - table.loc[b, "epp"]
     var = cov.loc[a, a] + cov.loc[b, b] - 2 * cov.loc[a, b]
     statistic = diff**2 / var

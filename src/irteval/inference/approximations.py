@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import arviz as az
 import numpy as np
+import pandas as pd
 import pymc as pm
 from pymc.backends.arviz import find_constants, find_observations
 from pymc.blocking import DictToArrayBijection, RaveledVars
@@ -150,7 +151,7 @@ def posterior_idata(model, posterior):
     """{name: (chain, draw, ...) values} -> InferenceData of ``model`` (its dims, coords,
     observed and constant data)."""
     dims = {k: list(v) for k, v in model.named_vars_to_dims.items()}
-    coords = {k: np.asarray(v) for k, v in model.coords.items()}
+    coords = {k: pd.Index(v, dtype=object) for k, v in model.coords.items()}  # converted once, not per group
     return az.from_dict(posterior=posterior, observed_data=find_observations(model),
                         constant_data=find_constants(model), coords=coords, dims=dims)
 

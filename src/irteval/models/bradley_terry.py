@@ -144,10 +144,10 @@ class BradleyTerry(BaseModel):
         else:
             # battles grouped into rounds for the hierarchy: one row per (round, pair)
             pairs = scores.round_pairs() if task_of_round is not None else scores.pairs()
-            coords["pair"] = [f"{a} vs {b}" for a, b in zip(pairs["player_i"], pairs["player_j"])]
+            label = pairs["player_i"].astype(str) + " vs " + pairs["player_j"].astype(str)
             if task_of_round is not None:
-                coords["pair"] = [f"{r}: {p}" for r, p in zip(pairs["round_label"],
-                                                               coords["pair"])]
+                label = pairs["round_label"].astype(str) + ": " + label
+            coords["pair"] = label.to_numpy()
             coords["outcome"] = ["win_i", "win_j", "tie"]
         super().__init__(coords=coords)
         self._build_args = ((scores,), {"likelihood": likelihood, "reference": reference,
