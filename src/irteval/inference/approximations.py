@@ -151,9 +151,16 @@ def posterior_idata(model, posterior):
     """{name: (chain, draw, ...) values} -> InferenceData of ``model`` (its dims, coords,
     observed and constant data)."""
     dims = {k: list(v) for k, v in model.named_vars_to_dims.items()}
-    coords = {k: pd.Index(v, dtype=object) for k, v in model.coords.items()}  # converted once, not per group
+    coords = {k: _index(v) for k, v in model.coords.items()}
     return az.from_dict(posterior=posterior, observed_data=find_observations(model),
                         constant_data=find_constants(model), coords=coords, dims=dims)
+
+
+def _index(labels):
+    """Coordinate labels as the Index xarray keeps (strings as objects), converted once for
+    every group: a 500 000-pair coordinate took 0.3 s a group as a tuple."""
+    index = pd.Index(labels)
+    return index.astype(object) if pd.api.types.is_string_dtype(index.dtype) else index
 
 
 def draws_to_idata(model, flat, start):
