@@ -9,6 +9,7 @@ and never see a placeholder value.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,7 @@ class Responses:
     ----------
     items, respondents : pandas.Index
         Labels, in the order of the integer codes.
-    item_idx, respondent_idx : ndarray of int
+    item_idx, respondent_idx : ndarray of int32
         Codes of each observed cell.
     values : ndarray
         The observed value of each cell (0/1 for ``kind="binary"``; for ``kind="ordinal"``
@@ -113,8 +114,8 @@ class Responses:
         mat = numeric_matrix(df, _fix(kind))
         observed = ~np.isnan(mat)
         if observed.all():  # complete: the codes are a grid, no search needed
-            r_idx = np.repeat(np.arange(mat.shape[0]), mat.shape[1])
-            c_idx = np.tile(np.arange(mat.shape[1]), mat.shape[0])
+            r_idx = np.repeat(np.arange(mat.shape[0], dtype=np.int32), mat.shape[1])
+            c_idx = np.tile(np.arange(mat.shape[1], dtype=np.int32), mat.shape[0])
         else:
             r_idx, c_idx = np.nonzero(observed)
         if rows == "respondent":
@@ -139,8 +140,11 @@ class Responses:
                 f"only one {respondent_name} ({plain(respondents[0])!r}): an IRT model compares "
                 f"{respondent_name}s, so it needs at least two; add more {respondent_name}s"
             )
+        complete = len(values) == len(items) * len(respondents)  # (repeated cells are merged)
         for labels, codes, name in ((items, item_idx, item_name),
                                     (respondents, respondent_idx, respondent_name)):
+            if complete:
+                break
             empty = np.bincount(codes, minlength=len(labels)) == 0
             if empty.any():
                 raise ValueError(
@@ -172,8 +176,8 @@ class Responses:
                          item_name)
             extra = {"lower": lower, "upper": upper, "transform": transform, "clip": clip}
         return cls(items=items, respondents=respondents,
-                   item_idx=np.asarray(item_idx, dtype=np.int64),
-                   respondent_idx=np.asarray(respondent_idx, dtype=np.int64),
+                   item_idx=np.asarray(item_idx, dtype=np.int32),
+                   respondent_idx=np.asarray(respondent_idx, dtype=np.int32),
                    values=values, item_name=item_name, respondent_name=respondent_name,
                    kind=kind, **extra)
 
@@ -189,6 +193,17 @@ class Responses:
     @property
     def n_obs(self) -> int:
         return len(self.values)
+
+    @cached_property
+    def margins(self) -> dict:
+        """Per item and per respondent: the number of observed cells (``item_n``,
+        ``respondent_n``) and the sum of their values (``item_sum``, ``respondent_sum``;
+        the number correct for binary responses). Counted once."""
+        return {f"{name}_{what}": np.bincount(codes, weights, size)
+                for name, codes, size in (("item", self.item_idx, self.n_items),
+                                          ("respondent", self.respondent_idx,
+                                           self.n_respondents))
+                for what, weights in (("n", None), ("sum", self.values))}
 
     @property
     def z(self) -> np.ndarray:

@@ -61,7 +61,7 @@ class ItemRows:
     @classmethod
     def from_responses(cls, responses):
         r = responses
-        correct = np.bincount(r.item_idx, r.values, r.n_items)
+        correct = r.margins["item_sum"]
         if r.n_obs == r.n_items * r.n_respondents:
             patterns, item_pattern = np.ones((1, r.n_respondents)), np.zeros(r.n_items, int)
         else:
@@ -72,8 +72,7 @@ class ItemRows:
                                               axis=0, return_inverse=True, return_counts=True)
         return cls(patterns.astype(float), rows[:, 0], rows[:, 1].astype(float),
                    row_count.astype(float), item_row.ravel(),
-                   np.bincount(r.respondent_idx, r.values, r.n_respondents),
-                   np.bincount(r.respondent_idx, minlength=r.n_respondents).astype(float))
+                   r.margins["respondent_sum"], r.margins["respondent_n"].astype(float))
 
     @property
     def pattern_starts(self):
