@@ -71,16 +71,22 @@ def test_same_seed_same_draws(sampler):
                                           err_msg=f"{sampler}: {name}")
 
 
-def test_density_chains_give_the_same_draws_here_and_in_worker_processes(monkeypatch):
+@pytest.mark.parametrize("fork", [True, False], ids=["forked", "joblib"])
+def test_density_chains_give_the_same_draws_here_and_in_worker_processes(monkeypatch, fork):
     """nutpie on a NumPy density runs each chain with its own seed, in this process or (for a
-    long fit) in worker processes: the draws are the same either way."""
+    long fit) in worker processes, forked (Linux) or joblib's: the draws are the same."""
     pytest.importorskip("nutpie")
+    from irteval import parallel
     from irteval.inference import nuts
 
+    if fork and not parallel.can_fork():
+        pytest.skip("fork is used on Linux only")
+    monkeypatch.setattr(parallel, "can_fork", lambda: fork)
+    monkeypatch.setattr(nuts, "can_fork", lambda: fork)
     resp, _ = simulate(30, 8, seed=3)
     fits = {}
     for where, threshold in (("here", np.inf), ("workers", 0.0)):
-        monkeypatch.setattr(nuts, "PARALLEL_CHAINS_FROM_S", threshold)
+        monkeypatch.setattr(nuts, "PARALLEL_CHAINS_FROM_S", {"fork": threshold, "loky": threshold})
         assert (nuts.chain_jobs(ie.models.onepl(resp).density(), 2, 10)
                 is None) == (where == "here")
         with warnings.catch_warnings():

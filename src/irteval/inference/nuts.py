@@ -15,7 +15,7 @@ import pymc as pm
 from pymc.blocking import DictToArrayBijection
 
 from .._validation import quiet_pymc
-from ..parallel import map_draws
+from ..parallel import can_fork, map_processes
 
 SAMPLERS = ("pymc", "nutpie", "numpyro")
 def cores(chains):
@@ -69,8 +69,9 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
 
     Each chain is its own nutpie run with its own seed, so the draws do not depend on where
     the chains run: in this process one after the other, or (when the fit is long enough to
-    pay for starting them, :func:`chain_jobs`) in worker processes through joblib, one per
-    core. The density runs in Python, so threads would only fight over the GIL.
+    pay for starting them, :func:`chain_jobs`) in worker processes, one per core
+    (:func:`irteval.parallel.map_processes`). The density runs in Python, so threads would
+    only fight over the GIL.
     """
     from pymc.backends.arviz import find_constants, find_observations
 
@@ -82,8 +83,8 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
                   target_accept=target_accept, options=options or {},
                   progressbar=progressbar and n_jobs is None)
     with quiet_pymc(not progressbar):
-        traces = map_draws(run, seeds, n_jobs=n_jobs, description="chains",
-                           progressbar=progressbar and n_jobs is not None)
+        traces = ([run(s) for s in seeds] if n_jobs is None
+                  else map_processes(run, seeds, n_jobs=n_jobs, progressbar=progressbar))
     trace = az.concat(traces, dim="chain") if chains > 1 else traces[0]
     trace.extend(az.from_dict(observed_data=find_observations(model),
                               constant_data=find_constants(model),
@@ -92,17 +93,17 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
     return trace
 
 
-#: seconds of sampling (estimated) from which chains go to worker processes: starting a
-#: worker costs ~3.5 s of imports
-PARALLEL_CHAINS_FROM_S = 10.0
+#: seconds of sampling (estimated) from which chains go to worker processes: forked workers
+#: start in ~0.1 s, joblib's loky workers in ~3.5 s (imports; where fork is not used)
+PARALLEL_CHAINS_FROM_S = {"fork": 1.0, "loky": 10.0}
 #: leapfrog steps per iteration assumed by that estimate (the 1PL/2PL at 1000 x 20 take ~30)
 STEPS_PER_ITERATION = 16
 
 
 def chain_jobs(density, chains, iterations):
     """Worker processes for the chains (None: run them here): one per core, when the sampling
-    would take more than :data:`PARALLEL_CHAINS_FROM_S` seconds, estimated from the time of
-    a few gradients."""
+    would take more than :data:`PARALLEL_CHAINS_FROM_S` seconds (for the kind of workers),
+    estimated from the time of a few gradients."""
     n_jobs = cores(chains)
     if n_jobs < 2:
         return None
@@ -113,7 +114,8 @@ def chain_jobs(density, chains, iterations):
         density.logp_grad(x)
     per_gradient = (time.perf_counter() - start) / 5
     estimate = chains * iterations * STEPS_PER_ITERATION * per_gradient
-    return n_jobs if estimate > PARALLEL_CHAINS_FROM_S else None
+    threshold = PARALLEL_CHAINS_FROM_S["fork" if can_fork() else "loky"]
+    return n_jobs if estimate > threshold else None
 
 
 def _density_chain(density, seed, *, coords, draws, tune, target_accept, options, progressbar):
