@@ -63,6 +63,12 @@ def _finder(neg, method):
     return find
 
 
+def mode_finder_of(density, method="CG"):
+    """:func:`mode_finder` for a NumPy density (:mod:`irteval.models.densities`): ``find(x0)
+    -> (mode, log density, max |gradient|)``, nothing compiled."""
+    return _finder(_negated(density.logp_grad), method)
+
+
 def mode_finder(model, method="CG"):
     """``(find, start)``: ``find(x0)`` maximises the log density (with Jacobian) on the
     unconstrained space from the raveled point ``x0`` and returns (mode, log density,
@@ -129,11 +135,12 @@ def laplace(model, draws, chains, seed, point_only, method="CG", start_point=Non
                           start)
 
 
-def laplace_density(density, model, draws, chains, seed, point_only):
+def laplace_density(density, model, draws, chains, seed, point_only, start=None):
     """:func:`laplace` for a NumPy density (:mod:`irteval.models.densities`), by L-BFGS
-    from its start: no compilation."""
+    from ``start`` (by default the density's own): no compilation."""
     find = _finder(_negated(density.logp_grad), "L-BFGS-B")
-    flat = _mode_and_draws(find, density.start(), draws, chains, seed, point_only)
+    start = density.start() if start is None else start
+    flat = _mode_and_draws(find, start, draws, chains, seed, point_only)
     return density_idata(density, model, flat)
 
 

@@ -208,8 +208,10 @@ def _fit_nuts(spec, model, seeds, run, sample_kwargs):
     else the chosen sampler on the PyMC graph from the model's starting points."""
     density = spec.density() if run["sampler"] == "nutpie" and not sample_kwargs else None
     if density is not None:
+        starts = spec.start_points(run["chains"], seeds.init)
         return nuts.sample_density(density, model, seed=seeds.sampling, **_without_sampler(run),
-                                   options=spec.nutpie_options)
+                                   options=spec.nutpie_options,
+                                   start=starts and density.layout.ravel(starts.best))
     starts = (spec.start_points(run["chains"], seeds.init)
               if "initvals" not in sample_kwargs else None)
     if run["sampler"] == "nutpie" and spec.nutpie_options:
@@ -228,10 +230,11 @@ def _fit_mode(spec, model, method, seeds, run, sample_kwargs):
         return posterior_idata(model, {name: np.asarray(value)[None, None]
                                        for name, value in mode.items()})
     density = None if sample_kwargs else spec.density()
+    start = spec.start_points(1, seeds.sampling)
     if density is not None:
         return laplace_density(density, model, run["draws"], run["chains"], seeds.sampling,
-                               point_only=point_only)
-    start = spec.start_points(1, seeds.sampling)
+                               point_only=point_only,
+                               start=start and density.layout.ravel(start.best))
     return laplace(model, run["draws"], run["chains"], seeds.sampling, point_only=point_only,
                    method=spec.mode_optimizer, start_point=start and start.best)
 

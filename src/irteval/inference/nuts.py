@@ -61,11 +61,14 @@ def sample(model, *, draws, tune, chains, seed, sampler, target_accept, progress
 
 
 def sample_density(density, model, *, draws, tune, chains, seed, target_accept, progressbar,
-                   options=None):
+                   options=None, start=None):
     """nutpie on a NumPy density (:mod:`irteval.models.densities`; nutpie's ``from_pyfunc``):
     no compilation at all, so a first fit in a fresh process starts sampling at once. The
     result has ``model``'s dims, coords, observed and constant data. ``options``: more
-    keywords of ``nutpie.sample`` (the model's ``nutpie_options``).
+    keywords of ``nutpie.sample`` (the model's ``nutpie_options``). Chains start at
+    U(-1, 1) around ``density.start()`` (PyMC's jitter), or at U(-0.01, 0.01) around
+    ``start`` (an optimised unconstrained point: the model's ``start_points``, which a wide
+    jitter could move into another mode).
 
     Each chain is its own nutpie run with its own seed, so the draws do not depend on where
     the chains run: in this process one after the other, or (when the fit is long enough to
@@ -79,8 +82,9 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
     n_jobs = chain_jobs(density, chains, draws + tune)
     coords = {d: pd.Index(model.coords[d]) for dim in density.dims.values() for d in dim
               if d in model.coords}
+    start = (density.start(), 1.0) if start is None else (np.asarray(start, float), 0.01)
     run = partial(_density_chain, density, coords=coords, draws=draws, tune=tune,
-                  target_accept=target_accept, options=options or {},
+                  target_accept=target_accept, options=options or {}, start=start,
                   progressbar=progressbar and n_jobs is None)
     with quiet_pymc(not progressbar):
         traces = ([run(s) for s in seeds] if n_jobs is None
@@ -118,8 +122,10 @@ def chain_jobs(density, chains, iterations):
     return n_jobs if estimate > threshold else None
 
 
-def _density_chain(density, seed, *, coords, draws, tune, target_accept, options, progressbar):
-    """One nutpie chain on a NumPy density -> InferenceData (posterior, sample_stats)."""
+def _density_chain(density, seed, *, coords, draws, tune, target_accept, options, progressbar,
+                   start):
+    """One nutpie chain on a NumPy density -> InferenceData (posterior, sample_stats), from
+    ``start`` = (point, jitter half-width)."""
     import nutpie
     from nutpie.compiled_pyfunc import from_pyfunc
 
@@ -136,8 +142,9 @@ def _density_chain(density, seed, *, coords, draws, tune, target_accept, options
     def make_start(start_seed):
         # PyMC's jitter, U(-1, 1) around the start; with nutpie's own start some 2PL chains
         # began at huge discriminations and stayed there (R-hat 3.05 at 1000 x 20)
-        jitter = np.random.default_rng([int(seed), int(start_seed)]).uniform(-1, 1, density.n_dim)
-        return density.start() + jitter
+        point, width = start
+        rng = np.random.default_rng([int(seed), int(start_seed)])
+        return point + rng.uniform(-width, width, density.n_dim)
 
     compiled = from_pyfunc(density.n_dim, make_logp, make_expand,
                            [np.dtype("float64")] * len(names), [density.shapes[n] for n in names],

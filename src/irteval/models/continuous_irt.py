@@ -32,13 +32,13 @@ import pandas as pd
 import pymc as pm
 import pytensor
 import pytensor.tensor as pt
-from pymc.blocking import DictToArrayBijection, RaveledVars
 
 from .._validation import warn_user
 from ..data import Responses
 from ..exceptions import ConvergenceWarning
-from ..inference.approximations import mode_finder
+from ..inference.approximations import mode_finder_of
 from .base import BaseModel, StartPoints
+from .densities import ContinuousIRTDensity
 
 #: prior scales: tau_j ~ N(0, tau), lambda_j ~ N(0, lam), log s_j ~ N(0, s)
 PRIORS = {"tau": 5.0, "lam": 5.0, "s": 1.0}
@@ -158,6 +158,9 @@ class ContinuousIRT(BaseModel):
     def start_points(self, chains, random_seed):
         return multistart(self, chains, random_seed)
 
+    def density(self):
+        return ContinuousIRTDensity(self)
+
     def postprocess(self, idata, random_seed):
         identify(self.responses, idata, random_seed)
         idata.posterior = idata.posterior.assign_coords(
@@ -258,14 +261,15 @@ def multistart(model: ContinuousIRT, chains, random_seed=None) -> StartPoints:
         starts.append((col_mean + 0.3 * col_sd * rng.standard_normal(len(col_sd)),
                        col_sd * rng.standard_normal(len(col_sd)),
                        col_sd * rng.uniform(0.2, 1.0, len(col_sd))))
-    find, layout = mode_finder(model)
+    density = model.density()  # NumPy, on sufficient statistics: nothing to compile
+    find = mode_finder_of(density)
     optima = []
     for tau, lam, s in starts:
-        x0 = DictToArrayBijection.map({"tau": tau, "lam": lam, "s_log__": np.log(s)}).data
-        mode, logp, _ = find(x0)
+        mode, logp, _ = find(density.layout.ravel({"tau": tau, "lam": lam,
+                                                   "s_log__": np.log(s)}))
         if np.isfinite(logp):
-            optima.append((DictToArrayBijection.rmap(RaveledVars(mode, layout.point_map_info)),
-                           logp))
+            optima.append(({name: density.layout.take(mode, name)
+                            for name in ("tau", "lam", "s_log__")}, logp))
     if not optima:
         raise RuntimeError("no optimisation of the continuous IRT posterior converged; "
                            "check the responses for extreme values")

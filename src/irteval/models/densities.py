@@ -222,6 +222,10 @@ class Layout:
         value = x[self.slices[name]]
         return value.reshape(self.shapes[name]) if self.shapes[name] else value[0]
 
+    def ravel(self, point):
+        """The raveled unconstrained vector of a point {value variable name: value}."""
+        return np.concatenate([np.ravel(point[name]) for name in self.slices])
+
 
 def difficulty_prior(v, priors, layout, grad):
     """log p(mu_b, sigma_b, b) of the binary IRT models (b ~ N(mu_b, sigma_b)), the gradients
@@ -558,3 +562,78 @@ class GPCMDensity:
         grad[sl["c"]] = (g_c + np.einsum("ij,ijv->jv", self.mask, at_least)
                          - self.count_ge).ravel()
         return lp_t + lp_a + lp_c + loglik, grad
+
+
+class ContinuousIRTDensity:
+    """The continuous IRT of :class:`~irteval.models.continuous_irt.ContinuousIRT` with the
+    traits integrated out, on sufficient statistics: datasets with the same observed
+    algorithms (one pattern O_k, n_k datasets, mean zbar_k, scatter matrix S_k) share one
+    term, so a gradient costs O(patterns x items^2) whatever the number of datasets. With
+    a = 1/s^2, w = a lambda, q = 1 + sum a lambda^2 and d = zbar_k - tau (all on O_k), the
+    Woodbury identity gives
+
+        log p_k = -1/2 [n_k |O_k| log 2 pi + n_k (sum 2 log s + log q) + sum a diag(S_k)
+                        - w'S_k w / q + n_k (sum a d^2 - (w'd)^2 / q)],
+
+    the sum over the pattern's datasets of ``marginal_logp``."""
+
+    names = ["tau", "lam", "s"]
+    dims = {"tau": ("item",), "lam": ("item",), "s": ("item",)}
+
+    def __init__(self, model):
+        from .continuous_irt import _matrix  # (that module imports this one)
+
+        self.layout = Layout(model)
+        self.n_dim = self.layout.n_dim
+        self.priors = model.priors
+        z, mask = _matrix(model.responses)
+        patterns, which = np.unique(mask > 0, axis=0, return_inverse=True)
+        which = which.ravel()
+        self.m = patterns.astype(float)  # (K, J)
+        self.n = np.bincount(which, minlength=len(patterns)).astype(float)
+        self.zbar = np.stack([z[which == k].mean(axis=0) for k in range(len(patterns))])
+        self.zbar *= self.m
+        centred = (z - self.zbar[which]) * mask
+        self.scatter = np.stack([centred[which == k].T @ centred[which == k]
+                                 for k in range(len(patterns))])  # (K, J, J)
+        self.scatter_diag = np.einsum("kjj->kj", self.scatter)
+        self.constant = -0.5 * np.log(2 * np.pi) * float(self.n @ self.m.sum(axis=1))
+        n_item = z.shape[1]
+        self.shapes = {"tau": (n_item,), "lam": (n_item,), "s": (n_item,)}
+        self._start = self.layout.initial
+
+    def expand(self, x):
+        tau, lam, u = (self.layout.take(x, name) for name in ("tau", "lam", "s_log__"))
+        return {"tau": tau, "lam": lam, "s": np.exp(u)}
+
+    def start(self):
+        return self._start
+
+    def logp_grad(self, x):
+        tau, lam, u = (self.layout.take(x, name) for name in ("tau", "lam", "s_log__"))
+        lp_tau, g_tau = normal_logp(tau, 0.0, self.priors["tau"])
+        lp_lam, g_lam = normal_logp(lam, 0.0, self.priors["lam"])
+        lp_u, g_u = normal_logp(u, 0.0, self.priors["s"])  # log-normal s with its Jacobian
+        m, n = self.m, self.n[:, None]
+        a = m * np.exp(-2 * u)  # (K, J)
+        w = a * lam
+        q = (1 + w @ lam)[:, None]
+        sw = np.einsum("kij,kj->ki", self.scatter, w)
+        t = (w * sw).sum(axis=1, keepdims=True)
+        d = (self.zbar - tau) * m
+        g = (w * d).sum(axis=1, keepdims=True)
+        loglik = self.constant - 0.5 * float(np.sum(
+            n * (2 * (m * u).sum(axis=1, keepdims=True) + np.log(q)) + (a * self.scatter_diag)
+            .sum(axis=1, keepdims=True) - t / q + n * ((a * d**2).sum(axis=1, keepdims=True)
+                                                     - g**2 / q)))
+        g_tau = g_tau + (n * (a * d - g * w / q)).sum(axis=0)
+        g_lam = g_lam + (-n * w / q + a * sw / q - t * w / q**2 + n * g * a * d / q
+                         - n * g**2 * w / q**2).sum(axis=0)
+        wl = w * lam
+        g_u = g_u + (-n * m + n * wl / q + a * self.scatter_diag - 2 * w * sw / q
+                     + t * wl / q**2 + n * a * d**2 - 2 * n * g * w * d / q
+                     + n * g**2 * wl / q**2).sum(axis=0)
+        grad = np.empty(self.n_dim)
+        sl = self.layout.slices
+        grad[sl["tau"]], grad[sl["lam"]], grad[sl["s_log__"]] = g_tau, g_lam, g_u
+        return lp_tau + lp_lam + lp_u + loglik, grad
