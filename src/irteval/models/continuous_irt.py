@@ -201,19 +201,21 @@ def identify(responses, idata, random_seed=None):
     lam = lam * flip
     tau, s = post["tau"].values, post["s"].values
     n_chain, n_draw = lam.shape[:2]
-    noise = np.random.default_rng(random_seed).standard_normal((n_chain, n_draw, z.shape[0]))
-    theta = np.empty_like(noise)
-    # theta | z_i: precision 1 + c_i, mean v_i sum_j w_ij lambda_j r_ij; in blocks of draws
-    # (all at once, 4 x 2000 draws of 6712 x 8 cells took 11 GB)
-    block = max(1, 4_000_000 // z.size)
+    rng = np.random.default_rng(random_seed)
+    theta = np.empty((n_chain, n_draw, z.shape[0]))
+    # theta_i | z_i: precision 1 + sum_j m_ij lambda_j^2 / s_j^2, mean
+    # sum_j m_ij (lambda_j / s_j^2)(z_ij - tau_j) / precision: matrix products over the
+    # datasets, in blocks of draws (elementwise over (draw, dataset, item) took 12 s at
+    # 4 x 2000 draws of 6712 x 8)
+    observed_z = (z * mask).T
+    block = max(1, 4_000_000 // z.shape[0])
     for c in range(n_chain):
         for start in range(0, n_draw, block):
             sl = (c, slice(start, start + block))
-            w = mask / s[sl][:, None, :] ** 2
-            weighted = w * lam[sl][:, None, :]
-            prec = 1 + (weighted * lam[sl][:, None, :]).sum(axis=-1)
-            mean = (weighted * (z - tau[sl][:, None, :]) * mask).sum(axis=-1) / prec
-            theta[sl] = mean + noise[sl] / np.sqrt(prec)
+            slope = lam[sl] / s[sl] ** 2  # (draws, items)
+            prec = 1 + (slope * lam[sl]) @ mask.T
+            mean = (slope @ observed_z - (slope * tau[sl]) @ mask.T) / prec
+            theta[sl] = mean + rng.standard_normal(prec.shape) / np.sqrt(prec)
     item, resp = ("chain", "draw", "item"), ("chain", "draw", "respondent")
     post["lam"] = (item, lam)
     post["gamma"] = (item, lam)
