@@ -52,6 +52,8 @@ CASES = {
     "1pl collapsed, missing": lambda: (_binary(False, 0.15), "marginal"),
     "bt plackett-luce, missing": lambda: (
         ie.models.bradley_terry(simulate_scores(12, 6, missing=0.2)[0]), "density"),
+    "bt plackett-luce, complete, untied": lambda: (
+        ie.models.bradley_terry(simulate_scores(12, 6)[0]), "density"),
     "bt pairwise": lambda: (
         ie.models.bradley_terry(simulate_scores(12, 6)[0], likelihood="pairwise"), "density"),
     "gpcm, missing, uneven levels": lambda: (_gpcm(), "density"),
@@ -67,6 +69,8 @@ def test_density_is_the_pymc_model(case):
         density, graph = marginal.density, marginal.model
     else:
         density, graph = model.density(), model
+    if case.endswith("untied"):
+        assert density.untied  # the Plackett-Luce density's path without ties
     fn = graph.logp_dlogp_function(ravel_inputs=True)
     fn.set_extra_values({})
     rng = np.random.default_rng(0)

@@ -154,6 +154,9 @@ class BradleyTerry(BaseModel):
                                         "prior_scale": prior_scale, "hierarchy": hierarchy})
         self.scores, self.likelihood, self.hierarchy = scores, likelihood, hierarchy
         self.reference, self.prior_scale = reference, prior_scale
+        # strength is epp shifted (equal without a reference): checking both doubled the cost
+        self.diagnostic_vars = (("epp",) + (("tau", "deviation") if hierarchy else ())
+                                + (("log_nu",) if likelihood == "davidson" else ()))
 
         strength = pm.ZeroSumNormal("strength", sigma=prior_scale, dims="player")
         shift = 0.0 if reference is None else strength[scores.players.get_loc(reference)]
