@@ -100,7 +100,8 @@ class ContinuousIRT(BaseModel):
 
     family = "continuous_irt"
     # MiniZinc's MIP solvers have residual sds near 0: with 1000 draws and 1000 warm-up steps
-    # their tail ESS was 270, with 2000 draws 366, with 2000 of both 459 (>= 400)
+    # their tail ESS was 270, with 2000 draws 366, with 2000 of both 459 (>= 400) in one run;
+    # over seeds 0-2, 201-595 (4000 draws: 520-1153, what the demo and notebook 03 use)
     default_draws = 2000
     default_tune = 2000
     sampler = "nutpie"  # its mass matrix adaptation gave 2-5x the ESS of PyMC's here
@@ -263,7 +264,7 @@ def multistart(model: ContinuousIRT, chains, random_seed=None) -> StartPoints:
         starts.append((col_mean + 0.3 * col_sd * rng.standard_normal(len(col_sd)),
                        col_sd * rng.standard_normal(len(col_sd)),
                        col_sd * rng.uniform(0.2, 1.0, len(col_sd))))
-    density = model.density()  # NumPy, on sufficient statistics: nothing to compile
+    density = ContinuousIRTDensity(model)  # NumPy, on sufficient statistics: nothing to compile
     find = mode_finder_of(density)
     optima = []
     for tau, lam, s in starts:
