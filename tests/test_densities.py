@@ -27,15 +27,20 @@ def _gpcm():
     return ie.models.polytomous_irt(resp)
 
 
-def _continuous():
+def _continuous(scattered=False):
     """Missing cells in several patterns (datasets with the same observed algorithms share
-    one term of the density)."""
+    one term of the density), or scattered (a term per dataset)."""
     from .test_continuous import responses, simulate_airt
 
-    wide, _ = simulate_airt(n=60, n_items=5, seed=2)
-    wide.iloc[:6, 1] = np.nan
-    wide.iloc[3:9, 4] = np.nan
-    return ie.models.continuous_irt(responses(wide, bounds=(0, 1), clip=1e-9))
+    wide, _ = simulate_airt(n=60, n_items=5 + 7 * scattered, seed=2)
+    if scattered:
+        wide = wide.mask(np.random.default_rng(3).random(wide.shape) < 0.3)
+    else:
+        wide.iloc[:6, 1] = np.nan
+        wide.iloc[3:9, 4] = np.nan
+    model = ie.models.continuous_irt(responses(wide, bounds=(0, 1), clip=1e-9))
+    assert (model.density().scatter is None) == scattered
+    return model
 
 
 CASES = {
@@ -57,7 +62,8 @@ CASES = {
     "bt pairwise": lambda: (
         ie.models.bradley_terry(simulate_scores(12, 6)[0], likelihood="pairwise"), "density"),
     "gpcm, missing, uneven levels": lambda: (_gpcm(), "density"),
-    "continuous, missing": lambda: (_continuous(), "density"),
+    "continuous, missing in blocks": lambda: (_continuous(), "density"),
+    "continuous, scattered missing": lambda: (_continuous(scattered=True), "density"),
 }
 
 

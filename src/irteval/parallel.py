@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 
 from joblib import Parallel, delayed
 from joblib.parallel import BACKENDS, get_active_backend
 from rich.progress import track
+from threadpoolctl import threadpool_limits
 
 
 def map_draws(func, items, *, n_jobs=None, progressbar=False, description="posterior draws"):
@@ -32,28 +35,52 @@ def imap(func, items, *, n_jobs=None):
 
 
 def can_fork() -> bool:
-    """Whether :func:`map_processes` forks its workers: on Linux, unless a joblib backend
-    other than the default (loky) is configured (Dask, Ray; inside a joblib worker, where
-    joblib runs nested calls in threads)."""
-    return sys.platform.startswith("linux") and isinstance(get_active_backend()[0],
-                                                           BACKENDS["loky"])
+    """Whether :func:`map_processes` forks its workers: on Linux, outside daemonic processes
+    (a ``multiprocessing.Pool`` worker may not have children), unless a joblib backend other
+    than the default (loky) is configured (Dask, Ray; inside a joblib worker, where joblib
+    runs nested calls in threads)."""
+    return (sys.platform.startswith("linux") and not multiprocessing.current_process().daemon
+            and isinstance(get_active_backend()[0], BACKENDS["loky"]))
+
+
+#: the function a forked worker runs: set before the workers are forked, so that each one
+#: inherits it (a density of a large matrix is not pickled once per task)
+_FORKED_FUNC = None
 
 
 def map_processes(func, items, *, n_jobs, progressbar=False, description="chains"):
     """``[func(x) for x in items]`` in ``n_jobs`` worker processes, results in order.
 
     Where :func:`can_fork`, the workers are forked from this process: they start in about
-    0.1 s with everything already imported, where joblib's loky workers import irteval again
-    (~3.5 s, once a session), and they end with the call (an interrupt stops them too).
-    Elsewhere (macOS and Windows, where fork is unsafe or absent, or another joblib backend)
-    through :func:`map_draws`.
+    0.1 s with ``func`` and everything else already in memory (joblib's loky workers import
+    irteval again, ~3.5 s once a session), run with one BLAS thread per core they share, and
+    end with the call; an interrupt or an error stops them, and a worker that dies (killed
+    for memory) raises ``BrokenProcessPool`` instead of hanging. Elsewhere (macOS and
+    Windows, where fork is unsafe or absent, or another joblib backend) through
+    :func:`map_draws`.
     """
+    global _FORKED_FUNC
     items = list(items)
     if not can_fork():
         return map_draws(func, items, n_jobs=n_jobs, progressbar=progressbar,
                          description=description)
-    with multiprocessing.get_context("fork").Pool(n_jobs) as pool:
-        results = pool.imap(func, items, chunksize=1)
+    threads = max(1, (os.cpu_count() or 1) // n_jobs)
+    _FORKED_FUNC = func
+    executor = ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=threadpool_limits, initargs=(threads,))
+    try:
+        results = executor.map(_call_forked, items)
         if progressbar:
             results = track(results, total=len(items), description=description)
         return list(results)
+    except BaseException:
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.terminate()  # (Python 3.14 has executor.terminate_workers())
+        raise
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+        _FORKED_FUNC = None
+
+
+def _call_forked(x):
+    return _FORKED_FUNC(x)

@@ -107,9 +107,8 @@ class Scores:
     def pairs(self) -> pd.DataFrame:
         """One row per unordered pair (i listed before j) that met at least once:
         ``player_i``, ``player_j``, their codes ``i``, ``j``, ``matches``, ``wins_i``
-        (ties count 1/2) and ``ties``. Counted once per ``Scores`` (a copy-on-write view of
-        the stored table)."""
-        return self._pairs.copy(deep=False)
+        (ties count 1/2) and ``ties``. Counted once per ``Scores`` (each call returns a copy)."""
+        return self._pairs.copy()
 
     @cached_property
     def _pairs(self) -> pd.DataFrame:

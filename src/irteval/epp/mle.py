@@ -82,7 +82,9 @@ def _fit_block(i, j, n, w, n_players, tol=1e-10, max_iter=100, covariance=True):
             new, p_new = loglik(beta + step)
             if new >= current - 1e-12 * abs(current):
                 break
-            step /= 2
+            step = step / 2
+        else:  # no step up: stay
+            step, new, p_new = 0.0 * step, current, p
         beta, current, p = beta + step, new, p_new
         if np.abs(step).max() < tol:
             break
@@ -114,7 +116,9 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
 
     Returns a DataFrame indexed by player: ``epp``, ``se``, ``lower``, ``upper``,
     ``elo`` (1500 + epp * 400 / ln 10), ``component`` (0 = the largest strongly connected
-    component). ``attrs`` holds ``cov`` (covariance of the EPPs, ``pd.DataFrame(attrs["cov"])``),
+    component). ``attrs`` holds ``cov`` (covariance of the EPPs, ``pd.DataFrame(attrs["cov"])``;
+    shared by the table's copies, and not JSON: ``table.attrs.pop("cov")`` before
+    ``to_parquet``),
     ``deviance``,
     ``df`` and ``p_value`` (chi-square goodness of fit against the saturated model) and
     ``components``. With ``reference`` that player's EPP is 0 (its se then 0); by default

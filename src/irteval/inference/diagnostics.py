@@ -55,7 +55,8 @@ def _rhat(z):
     n = z.shape[2]
     between = n * z.mean(axis=2).var(axis=1, ddof=1)
     within = z.var(axis=2, ddof=1).mean(axis=1)
-    return np.sqrt((between / within + n - 1) / n)
+    with np.errstate(invalid="ignore", divide="ignore"):  # constant: NaN, as ArviZ
+        return np.sqrt((between / within + n - 1) / n)
 
 
 def convergence(x, block=500):

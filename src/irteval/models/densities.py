@@ -598,18 +598,22 @@ class ContinuousIRTDensity:
         self.n_dim = self.layout.n_dim
         self.priors = model.priors
         z, mask = _matrix(model.responses)
-        patterns, which = np.unique(mask > 0, axis=0, return_inverse=True)
-        which = which.ravel()
-        self.m = patterns.astype(float)  # (K, J)
-        self.n = np.bincount(which, minlength=len(patterns)).astype(float)
-        self.zbar = np.stack([z[which == k].mean(axis=0) for k in range(len(patterns))])
-        self.zbar *= self.m
-        centred = (z - self.zbar[which]) * mask
-        self.scatter = np.stack([centred[which == k].T @ centred[which == k]
-                                 for k in range(len(patterns))])  # (K, J, J)
-        self.scatter_diag = np.einsum("kjj->kj", self.scatter)
+        n_data, n_item = z.shape
+        patterns, which, counts = np.unique(mask > 0, axis=0, return_inverse=True,
+                                            return_counts=True)
+        if len(patterns) * n_item > n_data:
+            # scattered missing cells, nearly a pattern per dataset: a term per dataset
+            # (no scatter; O(datasets x items) a gradient, as the graph)
+            self.m, self.n, self.zbar = mask, np.ones(n_data), z * mask
+            self.scatter = self.scatter_diag = None
+        else:
+            groups = np.split(np.argsort(which.ravel(), kind="stable"), np.cumsum(counts)[:-1])
+            self.m, self.n = patterns.astype(float), counts.astype(float)  # (K, J), (K,)
+            self.zbar = np.stack([z[rows].mean(axis=0) for rows in groups]) * self.m
+            centred = [(z[rows] - self.zbar[k]) * self.m[k] for k, rows in enumerate(groups)]
+            self.scatter = np.stack([c.T @ c for c in centred])  # (K, J, J)
+            self.scatter_diag = np.einsum("kjj->kj", self.scatter)
         self.constant = -0.5 * np.log(2 * np.pi) * float(self.n @ self.m.sum(axis=1))
-        n_item = z.shape[1]
         self.shapes = {"tau": (n_item,), "lam": (n_item,), "s": (n_item,)}
         self._start = self.layout.initial
 
@@ -629,19 +633,22 @@ class ContinuousIRTDensity:
         a = m * np.exp(-2 * u)  # (K, J)
         w = a * lam
         q = (1 + w @ lam)[:, None]
-        sw = np.einsum("kij,kj->ki", self.scatter, w)
-        t = (w * sw).sum(axis=1, keepdims=True)
+        if self.scatter is None:  # one dataset a term: no spread around the means
+            sw, t, a_diag = 0.0, 0.0, 0.0
+        else:
+            sw = np.einsum("kij,kj->ki", self.scatter, w)
+            t = (w * sw).sum(axis=1, keepdims=True)
+            a_diag = a * self.scatter_diag
         d = (self.zbar - tau) * m
         g = (w * d).sum(axis=1, keepdims=True)
-        loglik = self.constant - 0.5 * float(np.sum(
-            n * (2 * (m * u).sum(axis=1, keepdims=True) + np.log(q)) + (a * self.scatter_diag)
-            .sum(axis=1, keepdims=True) - t / q + n * ((a * d**2).sum(axis=1, keepdims=True)
-                                                     - g**2 / q)))
+        loglik = self.constant - 0.5 * float(
+            np.sum(n * (2 * (m * u).sum(axis=1, keepdims=True) + np.log(q)) - t / q
+                   + n * ((a * d**2).sum(axis=1, keepdims=True) - g**2 / q)) + np.sum(a_diag))
         g_tau = g_tau + (n * (a * d - g * w / q)).sum(axis=0)
         g_lam = g_lam + (-n * w / q + a * sw / q - t * w / q**2 + n * g * a * d / q
                          - n * g**2 * w / q**2).sum(axis=0)
         wl = w * lam
-        g_u = g_u + (-n * m + n * wl / q + a * self.scatter_diag - 2 * w * sw / q
+        g_u = g_u + (-n * m + n * wl / q + a_diag - 2 * w * sw / q
                      + t * wl / q**2 + n * a * d**2 - 2 * n * g * w * d / q
                      + n * g**2 * wl / q**2).sum(axis=0)
         grad = np.empty(self.n_dim)
