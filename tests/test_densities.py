@@ -135,42 +135,31 @@ def test_nutpie_on_the_density_matches_pymc_nuts(discrimination, missing):
     assert max(fast.attrs["max_rhat"], ref.attrs["max_rhat"]) < 1.05
     assert list(fast.posterior["theta"].dims) == list(ref.posterior["theta"].dims)
     assert list(fast.posterior["respondent"].values) == list(resp.respondents)
-    for name in ("theta", "b"):
+    _assert_same_means(fast, ref, ("theta", "b"))
+
+
+def _assert_same_means(fast, ref, names, draws=300):
+    """Posterior means of two fits within 4.5 Monte Carlo standard errors of their difference
+    (``draws``: a conservative effective sample size of each)."""
+    for name in names:
         a, b = (idata.posterior[name] for idata in (fast, ref))
-        # difference of two posterior means, in units of its Monte Carlo standard error
-        se = np.sqrt(a.var(("chain", "draw")) / 300 + b.var(("chain", "draw")) / 300)
+        se = np.sqrt(a.var(("chain", "draw")) / draws + b.var(("chain", "draw")) / draws)
         gap = abs(a.mean(("chain", "draw")) - b.mean(("chain", "draw"))) / se
         assert float(gap.max()) < 4.5, name
 
 
 @pytest.mark.slow
-def test_nutpie_on_the_gpcm_density_matches_the_graph():
+@pytest.mark.parametrize("build,names", [(_gpcm, ("theta", "a", "c")),
+                                         (_continuous, ("tau", "lam", "s", "theta"))],
+                         ids=["gpcm", "continuous"])
+def test_nutpie_on_the_density_matches_the_graph(build, names):
     pytest.importorskip("nutpie")
-    model = _gpcm()
+    model = build()
     kwargs = dict(draws=600, tune=600, chains=2, random_seed=4, log_likelihood=False)
     fast = quiet_fit(model, **kwargs)
     ref = quiet_fit(model.copy(), sampler="pymc", **kwargs)
     assert fast.attrs["irteval_method"] == "nuts:nutpie"
-    for name in ("theta", "a", "c"):
-        a, b = (idata.posterior[name] for idata in (fast, ref))
-        se = np.sqrt(a.var(("chain", "draw")) / 300 + b.var(("chain", "draw")) / 300)
-        gap = abs(a.mean(("chain", "draw")) - b.mean(("chain", "draw"))) / se
-        assert float(gap.max()) < 4.5, name
-
-
-@pytest.mark.slow
-def test_nutpie_on_the_continuous_density_matches_the_graph():
-    pytest.importorskip("nutpie")
-    model = _continuous()
-    kwargs = dict(draws=600, tune=600, chains=2, random_seed=4, log_likelihood=False)
-    fast = quiet_fit(model, **kwargs)
-    ref = quiet_fit(model.copy(), sampler="pymc", **kwargs)
-    assert fast.attrs["irteval_method"] == "nuts:nutpie"
-    for name in ("tau", "lam", "s", "theta"):
-        a, b = (idata.posterior[name] for idata in (fast, ref))
-        se = np.sqrt(a.var(("chain", "draw")) / 300 + b.var(("chain", "draw")) / 300)
-        gap = abs(a.mean(("chain", "draw")) - b.mean(("chain", "draw"))) / se
-        assert float(gap.max()) < 4.5, name
+    _assert_same_means(fast, ref, names)
 
 
 def test_map_with_missing_cells_goes_through_the_collapsed_model():

@@ -138,7 +138,7 @@ def laplace(model, draws, chains, seed, point_only, method="CG", start_point=Non
 def laplace_density(density, model, draws, chains, seed, point_only, start=None):
     """:func:`laplace` for a NumPy density (:mod:`irteval.models.densities`), by L-BFGS
     from ``start`` (by default the density's own): no compilation."""
-    find = _finder(_negated(density.logp_grad), "L-BFGS-B")
+    find = mode_finder_of(density, "L-BFGS-B")
     start = density.start() if start is None else start
     flat = _mode_and_draws(find, start, draws, chains, seed, point_only)
     return density_idata(density, model, flat)
