@@ -1,4 +1,5 @@
-"""Per-draw loops through joblib, so a Dask or Ray backend can spread them over a cluster."""
+"""Per-draw loops through joblib, so a Dask or Ray backend can spread them over a cluster;
+NUTS chains in worker processes forked from this one (:func:`map_processes`)."""
 
 from __future__ import annotations
 
