@@ -42,6 +42,10 @@ def test_warm_up_draws_are_dropped_unless_asked():
     kept = quiet_fit(model, keep_warmup=True, **kw)
     assert "warmup_posterior" in kept.groups()
     assert "s_log__" not in kept.posterior  # nutpie's unconstrained draws are not kept
+    assert kept.warmup_posterior.sizes["draw"] == 50
+    resp, _ = simulate(150, 5, seed=2)  # the collapsed 1PL draws b after sampling: it says so
+    with pytest.warns(UserWarning, match="collapse=False, keep_warmup=True"):
+        ie.fit(ie.models.onepl(resp), keep_warmup=True, progressbar=False, **kw)
 
 
 def test_a_fit_without_progress_bar_prints_nothing_but_its_warnings(caplog, capsys):

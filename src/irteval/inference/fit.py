@@ -112,11 +112,14 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
                target_accept=target_accept, progressbar=progressbar)
 
     if marginal is not None:
+        if keep_warmup and method == "nuts":
+            warn_user("the collapsed 1PL keeps no warm-up draws (its difficulties are drawn "
+                      "after sampling); fit(..., collapse=False, keep_warmup=True) keeps them")
         idata = _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs)
     elif method == "advi":
         idata = advi(model, draws * chains, advi_iterations, seeds.sampling, progressbar)
     elif method == "nuts":
-        idata = _fit_nuts(spec, model, seeds, run, sample_kwargs)
+        idata = _fit_nuts(spec, model, seeds, run, sample_kwargs, keep_warmup)
     else:
         idata = _fit_mode(spec, model, method, seeds, run, sample_kwargs)
 
@@ -203,14 +206,14 @@ def _without_sampler(run):
     return {k: v for k, v in run.items() if k != "sampler"}
 
 
-def _fit_nuts(spec, model, seeds, run, sample_kwargs):
+def _fit_nuts(spec, model, seeds, run, sample_kwargs, keep_warmup=False):
     """NUTS: nutpie on the model's NumPy density where it has one (nothing to compile),
     else the chosen sampler on the PyMC graph from the model's starting points."""
     density = spec.density() if run["sampler"] == "nutpie" and not sample_kwargs else None
     if density is not None:
         starts = spec.start_points(run["chains"], seeds.init)
         return nuts.sample_density(density, model, seed=seeds.sampling, **_without_sampler(run),
-                                   options=spec.nutpie_options,
+                                   options=spec.nutpie_options, keep_warmup=keep_warmup,
                                    start=starts and density.layout.ravel(starts.best))
     starts = (spec.start_points(run["chains"], seeds.init)
               if "initvals" not in sample_kwargs else None)

@@ -61,14 +61,15 @@ def sample(model, *, draws, tune, chains, seed, sampler, target_accept, progress
 
 
 def sample_density(density, model, *, draws, tune, chains, seed, target_accept, progressbar,
-                   options=None, start=None):
+                   options=None, start=None, keep_warmup=False):
     """nutpie on a NumPy density (:mod:`irteval.models.densities`; nutpie's ``from_pyfunc``):
     no compilation at all, so a first fit in a fresh process starts sampling at once. The
     result has ``model``'s dims, coords, observed and constant data. ``options``: more
     keywords of ``nutpie.sample`` (the model's ``nutpie_options``). Chains start at
     U(-1, 1) around ``density.start()`` (PyMC's jitter), or at U(-0.01, 0.01) around
     ``start`` (an optimised unconstrained point: the model's ``start_points``, which a wide
-    jitter could move into another mode).
+    jitter could move into another mode). ``keep_warmup``: keep the warm-up draws
+    (``warmup_posterior``, ``warmup_sample_stats``).
 
     Each chain is its own nutpie run with its own seed, so the draws do not depend on where
     the chains run: in this process one after the other, or (when the fit is long enough to
@@ -85,6 +86,7 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
     start = (density.start(), 1.0) if start is None else (np.asarray(start, float), 0.01)
     run = partial(_density_chain, density, coords=coords, draws=draws, tune=tune,
                   target_accept=target_accept, options=options or {}, start=start,
+                  keep_warmup=keep_warmup,
                   progressbar=progressbar and n_jobs is None)
     with quiet_pymc(not progressbar):
         traces = ([run(s) for s in seeds] if n_jobs is None
@@ -123,7 +125,7 @@ def chain_jobs(density, chains, iterations):
 
 
 def _density_chain(density, seed, *, coords, draws, tune, target_accept, options, progressbar,
-                   start):
+                   start, keep_warmup):
     """One nutpie chain on a NumPy density -> InferenceData (posterior, sample_stats), from
     ``start`` = (point, jitter half-width)."""
     import nutpie
@@ -151,7 +153,7 @@ def _density_chain(density, seed, *, coords, draws, tune, target_accept, options
                            names, coords=coords, dims=dims, make_initial_point_fn=make_start)
     return nutpie.sample(compiled, draws=draws, tune=tune, chains=1, seed=int(seed),
                          target_accept=target_accept, progress_bar=progressbar, cores=1,
-                         save_warmup=False, **options)
+                         save_warmup=keep_warmup, **options)
 
 
 def _nuts_from_gradients(model, tune, target_accept, seed):
