@@ -19,9 +19,6 @@ class FrameInAttrs(dict):
         super().__init__(frame.items())
         self._frame = frame
 
-    def to_frame(self) -> pd.DataFrame:
-        return self._frame.copy()
-
     def __deepcopy__(self, memo):
         return self
 

@@ -140,17 +140,15 @@ class Responses:
                 f"only one {respondent_name} ({plain(respondents[0])!r}): an IRT model compares "
                 f"{respondent_name}s, so it needs at least two; add more {respondent_name}s"
             )
-        complete = len(values) == len(items) * len(respondents)  # (repeated cells are merged)
-        for labels, codes, name in ((items, item_idx, item_name),
-                                    (respondents, respondent_idx, respondent_name)):
-            if complete:
-                break
-            empty = np.bincount(codes, minlength=len(labels)) == 0
-            if empty.any():
-                raise ValueError(
-                    f"{int(empty.sum())} {name} labels have no observed value "
-                    f"(e.g. {list(labels[empty][:5])}); drop those empty rows/columns first"
-                )
+        if len(values) < len(items) * len(respondents):  # (a complete grid has no empty label)
+            for labels, codes, name in ((items, item_idx, item_name),
+                                        (respondents, respondent_idx, respondent_name)):
+                empty = np.bincount(codes, minlength=len(labels)) == 0
+                if empty.any():
+                    raise ValueError(
+                        f"{int(empty.sum())} {name} labels have no observed value "
+                        f"(e.g. {list(labels[empty][:5])}); drop those empty rows/columns "
+                        "first")
         if kind == "binary":
             bad = (values != 0.0) & (values != 1.0)
             if bad.any():
