@@ -160,7 +160,10 @@ class ContinuousIRT(BaseModel):
         return multistart(self, chains, random_seed)
 
     def density(self):
-        return ContinuousIRTDensity(self)
+        # built once: the multistart and the sampler use the same sufficient statistics
+        if getattr(self, "_density", None) is None:
+            self._density = ContinuousIRTDensity(self)
+        return self._density
 
     def postprocess(self, idata, random_seed):
         identify(self.responses, idata, random_seed)
@@ -264,7 +267,7 @@ def multistart(model: ContinuousIRT, chains, random_seed=None) -> StartPoints:
         starts.append((col_mean + 0.3 * col_sd * rng.standard_normal(len(col_sd)),
                        col_sd * rng.standard_normal(len(col_sd)),
                        col_sd * rng.uniform(0.2, 1.0, len(col_sd))))
-    density = ContinuousIRTDensity(model)  # NumPy, on sufficient statistics: nothing to compile
+    density = model.density()  # NumPy, on sufficient statistics: nothing to compile
     find = mode_finder_of(density)
     optima = []
     for tau, lam, s in starts:
