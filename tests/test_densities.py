@@ -167,3 +167,38 @@ def test_map_with_missing_cells_goes_through_the_collapsed_model():
     point = quiet_fit(ie.models.onepl(resp), method="map", random_seed=0, log_likelihood=False)
     assert 0.5 < point.posterior["sigma_b"].item() < 2.5
     assert np.corrcoef(point.posterior["b"].values.ravel(), truth["b"])[0, 1] > 0.95
+
+
+@pytest.mark.parametrize("missing", [0.0, 0.15])
+def test_collapsed_difficulty_draws_do_not_depend_on_the_threads(monkeypatch, missing):
+    """draw_difficulties seeds each chunk of draws on its own: one thread or several, the
+    same draws; and their mean and sd are those of each b's exact conditional, sampled by
+    inverse CDF on a fine grid independently."""
+    from irteval.models import onepl_marginal as om
+
+    resp, _ = simulate(30, 8, missing=missing, seed=5)
+    rows = om.ItemRows.from_responses(resp)
+    rng = np.random.default_rng(0)
+    n = 3000
+    mu, sigma = rng.normal(-0.5, 0.1, n), np.exp(rng.normal(0, 0.1, n))
+    theta = rng.normal(0, 1, (n, 8))
+
+    def draws(cpus):
+        monkeypatch.setattr(om.os, "cpu_count", lambda: cpus)
+        return om.draw_difficulties(rows, mu, sigma, theta, np.random.default_rng(1),
+                                    cells_per_chunk=20_000)
+
+    one = draws(1)
+    np.testing.assert_array_equal(one, draws(3))
+    # the conditional of item 0's b at draw s, on a fine grid, averaged over draws
+    y = np.zeros(8)
+    y[resp.respondent_idx[resp.item_idx == 0]] = 2 * resp.values[resp.item_idx == 0] - 1
+    b = np.linspace(-9, 8, 1201)
+    eta = theta[:, None, :] - b[None, :, None]
+    log_f = (-np.logaddexp(0, -y * eta)).sum(axis=2) - 0.5 * ((b - mu[:, None]) / sigma[:, None]) ** 2
+    f = np.exp(log_f - log_f.max(axis=1, keepdims=True))
+    f /= f.sum(axis=1, keepdims=True)
+    mean = (f * b).sum(axis=1)
+    sd = np.sqrt((f * b**2).sum(axis=1) - mean**2)
+    z = (one[:, 0] - mean) / sd  # standardised draws: mean 0, sd 1 if exact
+    assert abs(z.mean()) < 4 / np.sqrt(n) and abs(z.std() - 1) < 0.05

@@ -65,7 +65,9 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     draws, tune, chains : int
         Posterior draws and warm-up steps per chain; ``draws`` and ``tune`` by default the
         model's (1000 each; 2000 each for the continuous IRT, whose residual scales near zero
-        need the longer warm-up and more draws for a tail ESS of 400).
+        need the longer warm-up and more draws for a tail ESS of 400; 500 warm-up steps for
+        the collapsed 1PL, a near-Gaussian posterior of J + 3 parameters started at its PROX
+        estimates).
     random_seed : int, optional
         Seeds every random step (sampling, initialisation, predictive draws).
     sampler : {"pymc", "nutpie", "numpyro"}, optional
@@ -97,9 +99,11 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     """
     spec = _spec(model)
     draws = spec.default_draws if draws is None else draws
-    tune = spec.default_tune if tune is None else tune
     _check_arguments(model, spec, method, draws, chains, posterior_predictive, log_likelihood)
     marginal = spec.marginal(method) if collapse and method != "advi" else None
+    if tune is None:
+        tune = (marginal.default_tune if marginal is not None and marginal.default_tune
+                else spec.default_tune)
     sampler = sampler or nuts.default_sampler(
         "nutpie" if marginal is not None else spec.preferred_sampler())
     if sampler not in SAMPLERS:

@@ -33,6 +33,8 @@ class Marginal:
     density: object = None
     #: optimiser for MAP/Laplace on the marginal model
     mode_optimizer: str = "L-BFGS-B"
+    #: NUTS warm-up steps per chain unless fit is told otherwise (None: the model's)
+    default_tune: int | None = None
 
 
 @dataclass(frozen=True)

@@ -25,14 +25,17 @@ model) the mode does not collapse sigma_b to 0. Every method starts from the PRO
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
 from scipy.special import exprel
+from threadpoolctl import threadpool_limits
 
-from .densities import (log_half_normal, normal_logp, softplus, zerosum_backward,
+from .densities import (Scratch, log_half_normal, normal_logp, softplus, zerosum_backward,
                         zerosum_forward, zerosum_logp)
 
 
@@ -140,12 +143,16 @@ def draw_difficulties(rows, mu_b, sigma_b, theta, rng, mode=False, cells_per_chu
     its conditional on the integration grid with the log density linear between grid points
     (exact inverse CDF of that piecewise-exponential density); with ``mode=True`` the
     conditional modes (parabolic refinement of the best grid point). Draws go in chunks of
-    about ``cells_per_chunk`` (draw, row, grid point) cells."""
+    about ``cells_per_chunk`` (draw, row, grid point) cells, each with its own generator
+    spawned from ``rng``, in threads (one per core; NumPy releases the GIL): the draws do not
+    depend on the number of threads."""
     grid = z_grid(theta.shape[1])
     n_rows = len(rows.row_count)
     chunk = max(1, cells_per_chunk // (n_rows * len(grid)))
     out = np.empty((len(mu_b), len(rows.item_row)))
-    for start in range(0, len(mu_b), chunk):
+    starts = range(0, len(mu_b), chunk)
+
+    def fill(start, chunk_rng):
         sl = slice(start, start + chunk)
         b_grid = mu_b[sl, None] + sigma_b[sl, None] * grid[None, :]  # (s, G)
         soft = softplus(theta[sl, None, :] - b_grid[:, :, None])  # (s, G, J)
@@ -153,8 +160,18 @@ def draw_difficulties(rows, mu_b, sigma_b, theta, rng, mode=False, cells_per_chu
                  - rows.soft_sums(soft) - 0.5 * grid**2)  # (s, K, G)
         log_f -= log_f.max(axis=2, keepdims=True)
         z = (_refined_mode(log_f, grid)[:, rows.item_row] if mode
-             else _draw_z(log_f, grid, rows.item_row, rng))
-        out[sl] = mu_b[sl, None] + sigma_b[sl, None] * z
+             else _draw_z(log_f, grid, rows.item_row, chunk_rng))
+        np.multiply(sigma_b[sl, None], z, out=out[sl])
+        out[sl] += mu_b[sl, None]
+
+    chunk_rngs = rng.spawn(len(starts))
+    n_threads = min(len(starts), os.cpu_count() or 1)
+    if n_threads < 2:
+        for start, chunk_rng in zip(starts, chunk_rngs):
+            fill(start, chunk_rng)
+        return out
+    with threadpool_limits(1), ThreadPoolExecutor(n_threads) as threads:
+        list(threads.map(fill, starts, chunk_rngs))  # list(): re-raises a chunk's error
     return out
 
 
@@ -220,7 +237,8 @@ class MarginalDensity:
         self.complete = len(rows.patterns) == 1 and rows.patterns.all()
         self._starts = rows.pattern_starts
         self._ones_j, self._ones_g = np.ones(self.n_resp), np.ones(len(self.grid))
-        self._log_f0 = np.broadcast_to(self.log_w, (len(rows.row_correct), len(self.grid)))
+        self._cells = Scratch((len(self.grid), self.n_resp), 3)
+        self._rows = Scratch((len(rows.row_correct), len(self.grid)), 1)
         self._start = self.pack(**prox_start(rows))
 
     @property
@@ -248,35 +266,51 @@ class MarginalDensity:
         mu, sb, st, theta = self.unpack(x)
         p, rows = self.priors, self.rows
         b = mu + sb * self.grid  # (G,)
-        d = theta[None, :] - b[:, None]  # (G, J)
-        with np.errstate(over="ignore"):  # e^-d = inf gives sigmoid 0
-            sig = 1.0 / (1.0 + np.exp(-d))
-        soft = softplus(d)
+        d, e, soft = self._cells.arrays()  # (G, J)
+        log_f, = self._rows.arrays()  # (K, G)
+        # softplus(d) = d + log1p(e^-d) and sigmoid(d) = 1 / (1 + e^-d) from one exponential;
+        # d >= -700 keeps e^-d finite (softplus is then 0 to 1e-304 either way)
+        np.maximum(np.subtract.outer(-b, -theta, out=d), -700.0, out=d)  # theta_j - b_g
+        np.exp(np.negative(d, out=e), out=e)
+        np.log1p(e, out=soft)
+        soft += d
+        e += 1.0
+        sig = np.reciprocal(e, out=e)
         if self.complete:  # one pattern: sums over all respondents
             per_row = (soft @ self._ones_j)[None, :]
         else:
             per_row = rows.soft_sums(soft)
-        log_f = self._log_f0 - np.multiply.outer(rows.row_correct, b) - per_row  # (K, G)
+        np.multiply.outer(rows.row_correct, -b, out=log_f)
+        log_f += self.log_w
+        log_f -= per_row  # (K, G)
         top = log_f.max(axis=1)
-        weights = np.exp(log_f - top[:, None])
+        # exp(-700) and below: 0 to 1e-304 (the vectorised exp is ten times slower where its
+        # result would be subnormal)
+        np.maximum(np.subtract(log_f, top[:, None], out=log_f), -700.0, out=log_f)
+        weights = np.exp(log_f, out=log_f)
         total = weights @ self._ones_g
-        post = weights / total[:, None]  # p_kg
         item_part = rows.row_count @ (np.log(total) + top)
-        # the answered respondents' share of each grid point: A_jg = sum_k n_k p_kg [j in O_k];
-        # pulled_jg = A_jg sigmoid(theta_j - b_g)
+        # p_kg = weights_kg / total_k, the posterior weight of grid point g for an item of row
+        # k; the answered respondents' share of each grid point, A_jg = sum_k n_k p_kg [j in
+        # O_k], pulls theta_j by A_jg sigmoid(theta_j - b_g)
+        share = rows.row_count / total
         if self.complete:
-            pulled = sig.T * (rows.row_count @ post)
+            w = share @ weights  # A_jg = w_g for every j
+            pulled_by_resp = w @ sig  # (J,)
+            pulled_by_grid = w * (sig @ self._ones_j)  # (G,)
         else:
-            weighted = rows.row_count[:, None] * post
-            pulled = rows.patterns.T @ np.add.reduceat(weighted, self._starts, axis=0) * sig.T
+            weighted = share[:, None] * weights
+            a = rows.patterns.T @ np.add.reduceat(weighted, self._starts, axis=0)  # (J, G)
+            pulled = a * sig.T
+            pulled_by_resp, pulled_by_grid = pulled @ self._ones_g, self._ones_j @ pulled
         # d/db_g of the item part: -sum_k n_k r_k p_kg + sum_j A_jg sigmoid(theta_j - b_g)
-        db = self._ones_j @ pulled - (rows.row_count * rows.row_correct) @ post
+        db = pulled_by_grid - (share * rows.row_correct) @ weights
         lp_mu, g_mu = normal_logp(mu, 0.0, p["mu_b"])
         lp_sb, g_usb = log_half_normal(x[1], p["sigma_b"])
         lp_st, g_ust = log_half_normal(x[2], p["sigma_theta"])
         lp_theta, g_theta_prior, g_ust_theta = zerosum_logp(theta, st)
         logp = lp_mu + lp_sb + lp_st + lp_theta + rows.totals @ theta + item_part
-        g_theta = rows.totals - pulled @ self._ones_g + g_theta_prior
+        g_theta = rows.totals - pulled_by_resp + g_theta_prior
         grad = np.empty(self.n_dim)
         grad[0] = g_mu + db.sum()
         grad[1] = sb * (db @ self.grid) + g_usb
