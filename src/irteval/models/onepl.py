@@ -244,7 +244,7 @@ class OnePL(BaseModel):
         rows = self.item_rows
         small = onepl_marginal.marginal_model(rows, self.coords["respondent"], self.priors)
         # warm-up: 500 steps (nutpie's own default is 300): the same R-hat and ESS as 1000
-        # at 30 x 100, 1000 x 20 and 20000 x 200 (benchmarks/README.md, issue 14)
+        # at 1000 x 20, 20000 x 200 and on the bundled matrices (benchmarks/README.md)
         return Marginal(small, density=onepl_marginal.MarginalDensity(rows, self.priors),
                         mode_optimizer="L-BFGS-B", default_tune=500)
 
