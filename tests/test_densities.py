@@ -183,8 +183,8 @@ def test_collapsed_difficulty_draws_do_not_depend_on_the_threads(monkeypatch, mi
     mu, sigma = rng.normal(-0.5, 0.1, n), np.exp(rng.normal(0, 0.1, n))
     theta = rng.normal(0, 1, (n, 8))
 
-    def draws(cpus):
-        monkeypatch.setattr(om.os, "cpu_count", lambda: cpus)
+    def draws(threads):
+        monkeypatch.setattr(om, "DRAW_THREADS", threads)
         return om.draw_difficulties(rows, mu, sigma, theta, np.random.default_rng(1),
                                     cells_per_chunk=20_000)
 

@@ -25,13 +25,13 @@ model) the mode does not collapse sigma_b to 0. Every method starts from the PRO
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
+from joblib import cpu_count
 from scipy.special import exprel
 from threadpoolctl import threadpool_limits
 
@@ -138,14 +138,18 @@ def marginal_model(rows, respondents, priors):
     return marginal
 
 
+#: at most this many chunks of difficulty draws at once (each works in ~250 MB)
+DRAW_THREADS = 4
+
+
 def draw_difficulties(rows, mu_b, sigma_b, theta, rng, mode=False, cells_per_chunk=4_000_000):
     """Draws of every b_i given (mu_b, sigma_b, theta) draws of shape (S,), (S,), (S, J), from
     its conditional on the integration grid with the log density linear between grid points
     (exact inverse CDF of that piecewise-exponential density); with ``mode=True`` the
     conditional modes (parabolic refinement of the best grid point). Draws go in chunks of
     about ``cells_per_chunk`` (draw, row, grid point) cells, each with its own generator
-    spawned from ``rng``, in threads (one per core; NumPy releases the GIL): the draws do not
-    depend on the number of threads."""
+    spawned from ``rng``, in threads (one per core, at most :data:`DRAW_THREADS`; NumPy
+    releases the GIL): the draws do not depend on the number of threads."""
     grid = z_grid(theta.shape[1])
     n_rows = len(rows.row_count)
     chunk = max(1, cells_per_chunk // (n_rows * len(grid)))
@@ -165,7 +169,7 @@ def draw_difficulties(rows, mu_b, sigma_b, theta, rng, mode=False, cells_per_chu
         out[sl] += mu_b[sl, None]
 
     chunk_rngs = rng.spawn(len(starts))
-    n_threads = min(len(starts), os.cpu_count() or 1)
+    n_threads = min(len(starts), cpu_count(), DRAW_THREADS)
     if n_threads < 2:
         for start, chunk_rng in zip(starts, chunk_rngs):
             fill(start, chunk_rng)
