@@ -190,12 +190,13 @@ def test_collapsed_difficulty_draws_do_not_depend_on_the_threads(monkeypatch, mi
 
     one = draws(1)
     np.testing.assert_array_equal(one, draws(3))
-    # the conditional of item 0's b at draw s, on a fine grid, averaged over draws
+    # the conditional of item 0's b at each draw, on a fine grid (missing answers: y = 0)
     y = np.zeros(8)
     y[resp.respondent_idx[resp.item_idx == 0]] = 2 * resp.values[resp.item_idx == 0] - 1
     b = np.linspace(-9, 8, 1201)
     eta = theta[:, None, :] - b[None, :, None]
-    log_f = (-np.logaddexp(0, -y * eta)).sum(axis=2) - 0.5 * ((b - mu[:, None]) / sigma[:, None]) ** 2
+    prior = -0.5 * ((b - mu[:, None]) / sigma[:, None]) ** 2
+    log_f = prior - np.logaddexp(0, -y * eta).sum(axis=2)
     f = np.exp(log_f - log_f.max(axis=1, keepdims=True))
     f /= f.sum(axis=1, keepdims=True)
     mean = (f * b).sum(axis=1)
