@@ -14,7 +14,8 @@ For each of 5 folds of the 58 models, the 1PL is fitted by MAP to the other mode
   within-stratum sd of the fitted models' answers, at least 2 per stratum): the post-stratified
   mean sum_h W_h ybar_h (``neyman_poststratified``), the difference estimator mean(p) +
   sum_h W_h mean_h(y - p) with p the 1PL's P(correct) at the model's MAP ability
-  (``neyman_difference``: unbiased by design whatever the 1PL's fit), and the 1PL prediction
+  (``neyman_difference``: unbiased by design for any fixed p, whatever the 1PL's fit; here p
+  uses an ability fitted to the same answers, so nearly), and the 1PL prediction
   (``neyman_irt``).
 
 Prints the mean absolute error of each and its ratio to ``naive_random``.

@@ -183,17 +183,21 @@ def test_collapsed_difficulty_draws_do_not_depend_on_the_threads(monkeypatch, mi
     mu, sigma = rng.normal(-0.5, 0.1, n), np.exp(rng.normal(0, 0.1, n))
     theta = rng.normal(0, 1, (n, 8))
 
-    def draws(threads):
+    def draws(threads, mu=mu, sigma=sigma, theta=theta):
         monkeypatch.setattr(om, "DRAW_THREADS", threads)
+        monkeypatch.setattr(om, "cpu_count", lambda: threads)
         return om.draw_difficulties(rows, mu, sigma, theta, np.random.default_rng(1),
                                     cells_per_chunk=20_000)
 
     one = draws(1)
     np.testing.assert_array_equal(one, draws(3))
+    # the same conditional at every draw: chunks with the same generator would repeat rows
+    same = draws(3, np.zeros(n), np.ones(n), np.zeros((n, 8)))
+    assert len(np.unique(same, axis=0)) == n
     # the conditional of item 0's b at each draw, on a fine grid (missing answers: y = 0)
     y = np.zeros(8)
     y[resp.respondent_idx[resp.item_idx == 0]] = 2 * resp.values[resp.item_idx == 0] - 1
-    b = np.linspace(-9, 8, 1201)
+    b = np.linspace(-9, 8, 401)
     eta = theta[:, None, :] - b[None, :, None]
     prior = -0.5 * ((b - mu[:, None]) / sigma[:, None]) ** 2
     log_f = prior - np.logaddexp(0, -y * eta).sum(axis=2)
@@ -203,3 +207,25 @@ def test_collapsed_difficulty_draws_do_not_depend_on_the_threads(monkeypatch, mi
     sd = np.sqrt((f * b**2).sum(axis=1) - mean**2)
     z = (one[:, 0] - mean) / sd  # standardised draws: mean 0, sd 1 if exact
     assert abs(z.mean()) < 4 / np.sqrt(n) and abs(z.std() - 1) < 0.05
+
+
+def test_collapsed_1pl_warms_up_for_500_steps_on_nutpie_only(monkeypatch):
+    """The collapsed form's warm-up (measured with nutpie) applies there alone; tune= wins."""
+    from irteval.inference import nuts
+
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def record(*args, tune, **kwargs):
+        seen.append(tune)
+        raise Stop
+
+    monkeypatch.setattr(nuts, "sample_density", record)
+    monkeypatch.setattr(nuts, "sample", record)
+    resp, _ = simulate(120, 8, seed=1)  # more items than grid points: collapsed
+    for kwargs in ({}, {"tune": 700}, {"collapse": False}, {"sampler": "pymc"}):
+        with pytest.raises(Stop):
+            ie.fit(ie.models.onepl(resp), random_seed=0, progressbar=False, **kwargs)
+    assert seen == [500, 700, 1000, 1000]

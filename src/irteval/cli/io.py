@@ -49,8 +49,8 @@ def add_fit_options(p, draws=None):
                    help=f"draws per chain (default {draws or 'the model’s: 1000; 2000 for a '}"
                         f"{'' if draws else 'portfolio'})")
     p.add_argument("--tune", type=at_least(0), default=None,
-                   help="warm-up steps per chain (default: the model's, 1000; 2000 for a "
-                        "portfolio)")
+                   help="warm-up steps per chain (default: the model's, 1000; 500 for the "
+                        "collapsed 1PL on nutpie; 2000 for a portfolio)")
     p.add_argument("--chains", type=at_least(1), default=4, help="chains (default 4)")
     p.add_argument("--strict", action="store_true",
                    help=f"exit with status {EXIT_STRICT} when a fit fails its convergence "

@@ -138,8 +138,11 @@ def marginal_model(rows, respondents, priors):
     return marginal
 
 
-#: at most this many chunks of difficulty draws at once (each works in ~250 MB)
+#: at most this many chunks of difficulty draws at once
 DRAW_THREADS = 4
+#: and at most this many (draw x (grid x (rows + respondents) + items)) cells at once, about
+#: 1 GB of working arrays (22 bytes a cell measured at 20000 x 200)
+DRAW_THREAD_CELLS = 45_000_000
 
 
 def draw_difficulties(rows, mu_b, sigma_b, theta, rng, mode=False, cells_per_chunk=4_000_000):
@@ -148,8 +151,9 @@ def draw_difficulties(rows, mu_b, sigma_b, theta, rng, mode=False, cells_per_chu
     (exact inverse CDF of that piecewise-exponential density); with ``mode=True`` the
     conditional modes (parabolic refinement of the best grid point). Draws go in chunks of
     about ``cells_per_chunk`` (draw, row, grid point) cells, each with its own generator
-    spawned from ``rng``, in threads (one per core, at most :data:`DRAW_THREADS`; NumPy
-    releases the GIL): the draws do not depend on the number of threads."""
+    spawned from ``rng``, in threads (one per core, within :data:`DRAW_THREADS` and
+    :data:`DRAW_THREAD_CELLS`; NumPy releases the GIL): the draws depend on the chunks, not on
+    the number of threads."""
     grid = z_grid(theta.shape[1])
     n_rows = len(rows.row_count)
     chunk = max(1, cells_per_chunk // (n_rows * len(grid)))
@@ -169,13 +173,18 @@ def draw_difficulties(rows, mu_b, sigma_b, theta, rng, mode=False, cells_per_chu
         out[sl] += mu_b[sl, None]
 
     chunk_rngs = rng.spawn(len(starts))
-    n_threads = min(len(starts), cpu_count(), DRAW_THREADS)
+    cells = chunk * (len(grid) * (n_rows + theta.shape[1]) + len(rows.item_row))
+    n_threads = min(len(starts), cpu_count(), DRAW_THREADS, DRAW_THREAD_CELLS // cells)
     if n_threads < 2:
         for start, chunk_rng in zip(starts, chunk_rngs):
             fill(start, chunk_rng)
         return out
-    with threadpool_limits(1), ThreadPoolExecutor(n_threads) as threads:
-        list(threads.map(fill, starts, chunk_rngs))  # list(): re-raises a chunk's error
+    threads = ThreadPoolExecutor(n_threads)
+    try:
+        with threadpool_limits(1):
+            list(threads.map(fill, starts, chunk_rngs))  # list(): re-raises a chunk's error
+    finally:  # an interrupt or an error: the chunks not yet started are dropped
+        threads.shutdown(cancel_futures=True)
     return out
 
 
