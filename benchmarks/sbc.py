@@ -44,6 +44,9 @@ class Spec:
 MODELS = {
     "1pl": Spec(partial(cal.simulate_onepl, 30, 8), ie.models.onepl,
                 "30 items x 8 respondents"),
+    # more items than the collapsed form's grid points (101 at 8 respondents): fit collapsed
+    "1pl_collapsed": Spec(partial(cal.simulate_onepl, 120, 8), ie.models.onepl,
+                          "120 items x 8 respondents (collapsed)"),
     "1pl_missing": Spec(partial(cal.simulate_onepl, 30, 8, missing=0.15), ie.models.onepl,
                         "30 items x 8 respondents, 15% of cells missing"),
     "2pl": Spec(partial(cal.simulate_onepl, 30, 8, discrimination=True),
@@ -67,8 +70,8 @@ MODELS = {
     "polytomous": Spec(partial(cal.simulate_polytomous, 40, 4, 4), ie.models.polytomous_irt,
                        "40 datasets x 4 algorithms, 4 levels, GPCM"),
 }
-ALL = ("1pl", "1pl_missing", "2pl", "3pl", "4pl", "bt", "continuous", "bt_pairwise",
-       "polytomous")
+ALL = ("1pl", "1pl_collapsed", "1pl_missing", "2pl", "3pl", "4pl", "bt", "continuous",
+       "bt_pairwise", "polytomous")
 
 
 def variable(row):
