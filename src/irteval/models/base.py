@@ -33,7 +33,8 @@ class Marginal:
     density: object = None
     #: optimiser for MAP/Laplace on the marginal model
     mode_optimizer: str = "L-BFGS-B"
-    #: NUTS warm-up steps per chain unless fit is told otherwise (None: the model's)
+    #: warm-up steps per chain when nutpie samples this form and fit is told no ``tune``
+    #: (None: the model's; other samplers always get the model's)
     default_tune: int | None = None
 
 
