@@ -1,3 +1,5 @@
+import warnings
+
 import arviz as az
 import numpy as np
 import pytest
@@ -171,6 +173,45 @@ def test_2pl_map_integrates_the_abilities_out():
     assert np.corrcoef(post["b"].values.ravel(), truth["b"])[0, 1] > 0.85
     assert np.corrcoef(np.log(post["a"].values.ravel()), np.log(truth["a"]))[0, 1] > 0.5
     assert abs(float(post["theta"].sum())) < 1e-8
+
+
+@pytest.mark.parametrize("missing", [0.0, 0.1])
+def test_2pl_em_stops_where_the_marginal_posterior_is_flat(missing):
+    """At the 2PL's EM solution every item's (b, log a) is a stationary point of the log
+    marginal posterior given the hyperparameters, the abilities summed out on the grid by brute
+    force here; with scattered missing cells too (where Fisher scoring without step halving
+    cycled for ever and stopped at its cycle limit)."""
+    from scipy.special import log_expit, logsumexp
+
+    from irteval.models.onepl_em import BinaryIRTEM
+
+    resp, _ = simulate(200, 20, discrimination=True, missing=missing, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ie.ConvergenceWarning)
+        em = BinaryIRTEM(ie.models.onepl(resp, discrimination=True)).fit()
+    with pytest.warns(ie.ConvergenceWarning, match="method='nuts'"):
+        BinaryIRTEM(ie.models.onepl(resp, discrimination=True)).fit(max_cycles=3)
+    y = resp.to_wide(rows="item").to_numpy()  # (I, J), NaN where not answered
+
+    def log_posterior(b, log_a):
+        eta = np.exp(log_a)[:, None, None] * (em.grid - b[:, None, None])  # (I, 1, Q)
+        cell = np.where(y[..., None] == 1, log_expit(eta), log_expit(-eta))
+        ll = np.where(np.isnan(y)[..., None], 0.0, cell).sum(axis=0) - 0.5 * em.grid**2
+        return (logsumexp(ll, axis=1).sum() - 0.5 * np.sum(((b - em.mu_b) / em.sigma_b) ** 2)
+                - 0.5 * np.sum((log_a / em.sigma_log_a) ** 2))
+
+    for values in (em.b, em.log_a):
+        for i in range(len(values)):
+            h = np.zeros_like(values)
+            h[i] = 1e-5
+            before = log_posterior(em.b, em.log_a)
+            values += h
+            up = log_posterior(em.b, em.log_a)
+            values -= 2 * h
+            down = log_posterior(em.b, em.log_a)
+            values += h
+            assert abs(up - down) / 2e-5 < 1e-3, (i, up - down)
+            assert before >= max(up, down) - 1e-9  # a maximum, not a saddle, along each axis
 
 
 def test_vectorised_convergence_checks_equal_arviz():
