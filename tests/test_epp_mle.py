@@ -73,3 +73,24 @@ def test_auc_scores_separation_is_detected_and_within_component_fits_exist():
     a, b = table.index[table["component"] == 0][:1][0], table.index[table["component"] == 1][0]
     with pytest.raises(ValueError, match="different strongly connected components"):
         ie.wald_test(table, a, b)
+
+
+def test_mle_is_where_the_score_is_zero_and_cov_inverts_the_information():
+    """On simulated scores: the score A'(w - n p) is 0 at the MLE, and the covariance is the
+    pseudo-inverse of the information A' diag(n p (1 - p)) A, both built here from the design
+    matrix A of the pair table."""
+    rng = np.random.default_rng(0)
+    wide = pd.DataFrame(rng.normal(0, 1, (30, 1)) + rng.gumbel(size=(30, 12)),
+                        index=[f"p{k}" for k in range(30)])
+    scores = ie.Scores.from_wide(wide)
+    table = ie.mle_epp(scores)
+    pairs = scores.pairs()
+    design = np.zeros((len(pairs), 30))
+    design[np.arange(len(pairs)), pairs["i"]] = 1.0
+    design[np.arange(len(pairs)), pairs["j"]] = -1.0
+    n, w = pairs["matches"].to_numpy(), pairs["wins_i"].to_numpy()
+    p = expit(design @ table["epp"].to_numpy())
+    np.testing.assert_allclose(design.T @ (w - n * p), 0.0, atol=1e-8)
+    info = design.T @ ((n * p * (1 - p))[:, None] * design)
+    np.testing.assert_allclose(pd.DataFrame(table.attrs["cov"]).to_numpy(),
+                               np.linalg.pinv(info), atol=1e-10)
