@@ -36,11 +36,11 @@ def test_perfect_instances_and_model_are_named_and_get_extreme_estimates():
             warnings.simplefilter("always")
             ie.models.onepl(resp, discrimination=discrimination)
         assert sorted(str(w.message) for w in record) == [
-            "1 instances were answered correctly by every model (e.g. ['i0']): their "
-            "difficulties are identified only by the prior",
-            "1 instances were answered wrongly by every model (e.g. ['i1']): their "
-            "difficulties are identified only by the prior",
-            "1 models answered every instance correctly (e.g. ['m0']): their abilities are "
+            "1 instance was answered correctly by every model (e.g. ['i0']): its "
+            "difficulty is identified only by the prior",
+            "1 instance was answered wrongly by every model (e.g. ['i1']): its "
+            "difficulty is identified only by the prior",
+            "1 model answered every instance correctly (e.g. ['m0']): its ability is "
             "identified only by the prior"]
     idata = quiet(lambda: ie.models.onepl(resp), log_likelihood=False, **FAST)
     post = idata.posterior

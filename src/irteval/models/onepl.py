@@ -415,15 +415,18 @@ def _warn_extremes(responses: Responses):
     margins = responses.margins
     for labels, key, name, other, what in (
             (responses.items, "item", responses.item_name, responses.respondent_name,
-             "difficulties"),
+             ("difficulty", "difficulties")),
             (responses.respondents, "respondent", responses.respondent_name,
-             responses.item_name, "abilities")):
+             responses.item_name, ("ability", "abilities"))):
         n, right = margins[f"{key}_n"], margins[f"{key}_sum"]
         for extreme, how in ((right == n, "correctly"), (right == 0, "wrongly")):
-            if not extreme.any():
+            count = int(extreme.sum())
+            if not count:
                 continue
-            who = (f"were answered {how} by every {other}" if what == "difficulties"
-                   else f"answered every {other} {how}")
-            warn_user(f"{int(extreme.sum())} {name}s {who} (e.g. {list(labels[extreme][:5])}): "
-                      f"their {what} are identified only by the prior",
+            one = count == 1
+            who = (f"{'was' if one else 'were'} answered {how} by every {other}"
+                   if key == "item" else f"answered every {other} {how}")
+            whose = f"its {what[0]} is" if one else f"their {what[1]} are"
+            warn_user(f"{count} {name}{'' if one else 's'} {who} (e.g. "
+                      f"{list(labels[extreme][:5])}): {whose} identified only by the prior",
                       IdentificationWarning)
