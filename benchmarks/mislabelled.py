@@ -7,14 +7,14 @@ mislabelled, and does the 4PL reorder the difficulties the robustness workflow b
 An instance whose gold label is wrong is missed by strong and weak models alike, so its
 ceiling d_i = 1 - s_i (1 - c_i) (slip s_i ~ Beta(1, 19): prior mean 0.95) stays well below 1.
 For each dataset, on every (n / ``--spread``)-th instance of the accuracy order (a little over
-``--spread``) plus the ``--hardest`` least accurate ones (answered by all 58 models), NUTS 4 x 1000 of the 4PL
-(``n_options`` = the number of classes) and of the 1PL. Reported: the instances of lowest
-ceiling (mean, 90% interval, accuracy, how many of the ten most accurate models get them right,
-gold label); R-hat, bulk ESS, divergences and time of the 4PL; and how far the 4PL moves the
-difficulty order: Spearman correlation of the two fits' b, and the share of instances that stay
-in the same of five equal-count difficulty bins (the bins of the robustness workflow's system
-characteristic curves). Results: ``results/mislabelled_<dataset>.csv`` (the ten lowest
-ceilings) and ``results/mislabelled.csv`` (one row per dataset).
+``--spread``) plus the ``--hardest`` least accurate ones (answered by all 58 models), NUTS 4 x 1000
+of the 4PL (``n_options`` = the number of classes) and of the 1PL. Reported: the instances of
+lowest ceiling (mean, 90% interval, accuracy, how many of the ten most accurate models get them
+right, gold label); R-hat, bulk ESS, divergences and time of the 4PL; and how far the 4PL moves the
+difficulty order: Spearman correlation of the two fits' b, and the share of instances that stay in
+the same of five equal-count difficulty bins (the bins of the robustness workflow's system
+characteristic curves). Results: ``results/mislabelled_<dataset>.csv`` (the ten lowest ceilings)
+and ``results/mislabelled.csv`` (one row per dataset).
 """
 
 from __future__ import annotations

@@ -45,7 +45,8 @@ def fit(y, k, rng):
         return -logp, -grad
 
     share = y.mean(axis=1).clip(0.01, 0.99)
-    start = np.r_[np.log((1 - share) / share), 0.1 * rng.normal(size=n_items * k + width * n_models)]
+    start = np.r_[np.log((1 - share) / share),
+                  0.1 * rng.normal(size=n_items * k + width * n_models)]
     return unpack(minimize(objective, start, jac=True, method="L-BFGS-B",
                            options={"maxiter": 3000}).x)
 

@@ -113,7 +113,8 @@ def main():
     compare["fit_seconds"] = pd.Series(seconds)
     tag = ("_4pl" if args.slip else "") + (
         "" if (args.respondents, args.items) == (1000, 30) else f"_{args.respondents}x{args.items}"
-    ) + ("" if args.draws == 1000 else f"_{args.draws}draws")
+    ) + ("" if args.draws == 1000 else f"_{args.draws}draws") + (
+        "" if args.seed == 0 else f"_seed{args.seed}")
     out = HERE / "results"
     table.round(4).to_csv(out / f"threepl{tag}.csv")
     compare.round(4).to_csv(

@@ -4,11 +4,10 @@ NUTS chains in worker processes forked from this one (:func:`map_processes`)."""
 from __future__ import annotations
 
 import multiprocessing
-import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from joblib import Parallel, delayed
+from joblib import Parallel, cpu_count, delayed
 from joblib.parallel import BACKENDS, get_active_backend
 from rich.progress import track
 from threadpoolctl import threadpool_limits
@@ -65,7 +64,7 @@ def map_processes(func, items, *, n_jobs, progressbar=False, description="chains
     if not can_fork():
         return map_draws(func, items, n_jobs=n_jobs, progressbar=progressbar,
                          description=description)
-    threads = max(1, (os.cpu_count() or 1) // n_jobs)
+    threads = max(1, cpu_count() // n_jobs)
     _FORKED_FUNC = func
     executor = ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("fork"),
                                    initializer=threadpool_limits, initargs=(threads,))

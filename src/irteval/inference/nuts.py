@@ -4,7 +4,6 @@ model's NumPy density, which needs no compilation."""
 from __future__ import annotations
 
 import importlib.util
-import os
 import time
 from functools import partial
 
@@ -12,6 +11,7 @@ import arviz as az
 import numpy as np
 import pandas as pd
 import pymc as pm
+from joblib import cpu_count
 from pymc.blocking import DictToArrayBijection
 
 from .._validation import quiet_pymc
@@ -19,8 +19,9 @@ from ..parallel import can_fork, map_processes
 
 SAMPLERS = ("pymc", "nutpie", "numpyro")
 def cores(chains):
-    """Chains run in parallel: one per core, at most one per chain."""
-    return min(chains, os.cpu_count() or 1)
+    """Chains run in parallel: one per usable core (``joblib.cpu_count``: the cores this
+    process may use, container CPU limits included), at most one per chain."""
+    return min(chains, cpu_count())
 
 
 def default_sampler(preferred):
