@@ -192,6 +192,20 @@ def test_bootstrap_intervals_of_the_mle_are_close_to_wald_on_battles_and_scores(
     assert len(ie.bootstrap_epp(scores, n_boot=50)) == 5
 
 
+def test_bootstrap_of_battles_grouped_by_round_counts_each_pair_once():
+    """Battles with round= list a pair once per round; a bootstrap replicate that kept those
+    rows apart double-booked the pair in the information matrix and moved every EPP off the
+    zero-sum plane (by ~3e-3 here)."""
+    rows = battle_rows(seed=3, n=600).assign(category=lambda d: np.arange(len(d)) % 3)
+    battles = ie.Battles.from_long(rows, player_a="model_a", player_b="model_b",
+                                   winner="winner", round="category", player_name="model")
+    boot = ie.bootstrap_epp(battles, n_boot=20, random_seed=0)
+    assert abs(boot["boot_mean"].sum()) < 1e-9
+    pooled = ie.Battles.from_long(rows, player_a="model_a", player_b="model_b",
+                                  winner="winner", player_name="model")
+    np.testing.assert_allclose(boot["epp"], ie.mle_epp(pooled)["epp"])
+
+
 def test_battles_grouped_by_round_fit_the_hierarchy():
     """Per-category strengths: a model that is better in one category only."""
     from irteval import calibration as cal

@@ -8,7 +8,8 @@ With theta_q, q = 1..Q, a grid with weights w_q ∝ N(theta_q | 0, 1), each EM c
         eta_iq = a_i (theta_q - b_i); with m_ij = 1 where j answered i and
         log p = -softplus(-eta), log(1 - p) = log p - eta:
         log pi_jq = sum_i m_ij log p_iq - theta_q sum_i w_ij a_i + sum_i w_ij a_i b_i + log w_q
-        (w_ij = m_ij (1 - y_ij): the wrong answers; one matrix product, none if complete)
+        (w_ij = m_ij (1 - y_ij): the wrong answers; the first sum is a matrix product with
+        missing cells, a column sum when the matrix is complete)
         r_iq = sum_j m_ij y_ij pi_jq,   n_iq = sum_j m_ij pi_jq
     M:  one Fisher-scoring step on every item's (b_i, log a_i) at once towards
             argmax Q_i = sum_q r_iq log p_iq + (n_iq - r_iq) log(1 - p_iq)
@@ -26,10 +27,9 @@ Laplace approximation is built on this.)
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
+from .._validation import warn_user
 from ..exceptions import ConvergenceWarning
 
 GRID = np.linspace(-6, 6, 61)
@@ -56,26 +56,28 @@ class BinaryIRTEM:
 
     def fit(self, tol=1e-5, max_cycles=1000):
         """Run EM; returns self with the modes, hyperparameters and pi set; warns when the
-        item parameters still move after ``max_cycles`` cycles."""
+        item parameters still move (or a step could not be made) after ``max_cycles`` cycles."""
+        if max_cycles < 1:
+            raise ValueError(f"max_cycles={max_cycles}: at least one EM cycle is needed")
         share = np.clip(self.correct.sum(axis=1) / np.maximum(self.mask.sum(axis=1), 1),
                         0.02, 0.98)
         b, log_a = -np.log(share / (1 - share)), np.zeros(len(share))
         mu_b, sigma_b, sigma_log_a = b.mean(), max(b.std(), 0.3), self.priors["sigma_log_a"]
         for cycle in range(1, max_cycles + 1):
             r_q, n_q = self._counts(self._abilities(b, log_a))
-            new_b, new_log_a, cov = self._step(b, log_a, r_q, n_q, mu_b, sigma_b, sigma_log_a)
+            new_b, new_log_a, cov, stuck = self._step(b, log_a, r_q, n_q, mu_b, sigma_b,
+                                                      sigma_log_a)
             moved = max(np.abs(new_b - b).max(), np.abs(new_log_a - log_a).max())
             b, log_a = new_b, new_log_a
             mu_b = b.mean()
             sigma_b = np.sqrt(np.mean((b - mu_b) ** 2 + cov[:, 0, 0]))
             sigma_log_a = np.sqrt(np.mean(log_a**2 + cov[:, 1, 1]))
-            if moved < tol:
+            if moved < tol and not stuck:
                 break
         else:
-            warnings.warn(f"the 2PL's EM had not converged after {max_cycles} cycles (the item "
-                          f"parameters still moved by {moved:.2g}); the MAP is approximate: "
-                          "use method='nuts' (the default) for this fit", ConvergenceWarning,
-                          stacklevel=4)
+            warn_user(f"the 2PL's EM had not converged after {max_cycles} cycles (the item "
+                      f"parameters still moved by {moved:.2g}); the MAP is approximate: use "
+                      "method='nuts' (the default) for this fit", ConvergenceWarning)
         self.b, self.log_a = b, log_a
         self.mu_b, self.sigma_b, self.sigma_log_a = mu_b, sigma_b, sigma_log_a
         self.pi = self._abilities(b, log_a)
@@ -122,8 +124,9 @@ class BinaryIRTEM:
         return self.correct @ pi, (pi.sum(axis=0) if self.complete else self.mask @ pi)
 
     def _step(self, b, log_a, r_q, n_q, mu_b, sigma_b, sigma_log_a, halvings=10):
-        """One Fisher-scoring step of every item's (b, log a), halved where it lowers Q_i;
-        returns the new values and the inverse informations at the old ones (I, 2, 2)."""
+        """One Fisher-scoring step of every item's (b, log a), halved where it lowers Q_i
+        (or makes it NaN); returns the new values, the inverse informations at the old ones
+        (I, 2, 2) and whether some item's step was dropped after ``halvings`` halvings."""
         r_sums = r_q @ self.powers[:, :2]  # sum r, sum r theta
         args = (n_q, r_sums, self._grid_sum(np.ones_like(r_q[:1]), n_q, 2) - r_sums,
                 mu_b, sigma_b, sigma_log_a)
@@ -131,13 +134,13 @@ class BinaryIRTEM:
         step = np.einsum("ikl,il->ik", _inverse2(h), g)
         step = np.clip(step, [-2, -1], [2, 1])
         for _ in range(halvings):
-            worse = self._expected(b + step[:, 0], log_a + step[:, 1], *args) < q - 1e-12
+            worse = ~(self._expected(b + step[:, 0], log_a + step[:, 1], *args) >= q - 1e-12)
             if not worse.any():
                 break
             step[worse] *= 0.5
         else:
             step[worse] = 0.0
-        return b + step[:, 0], log_a + step[:, 1], _inverse2(h)
+        return b + step[:, 0], log_a + step[:, 1], _inverse2(h), bool(worse.any())
 
     def _expected(self, b, log_a, n_q, r_sums, wrong_sums, mu_b, sigma_b, sigma_log_a,
                   derivatives=False):
