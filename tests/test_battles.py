@@ -192,6 +192,32 @@ def test_bootstrap_intervals_of_the_mle_are_close_to_wald_on_battles_and_scores(
     assert len(ie.bootstrap_epp(scores, n_boot=50)) == 5
 
 
+def test_players_called_a_or_b_and_fractional_weights():
+    """A winner that is a player's label is that player, even where it is also the other
+    side's marker ('a'/'b'), with a warning; fractional weights with ties bootstrap (a cell
+    rebuilt from their sums was -3e-17, which the multinomial refused)."""
+    rows = pd.DataFrame({"p1": ["b", "a", "a"], "p2": ["a", "b", "b"], "win": ["a", "a", "b"]})
+    with pytest.warns(UserWarning, match="1 values that are one player's label.*row 0"):
+        battles = ie.Battles.from_long(rows, player_a="p1", player_b="p2", winner="win")
+    assert battles.win_rates().to_dict() == pytest.approx({"a": 2 / 3, "b": 1 / 3})
+    df = pd.DataFrame({"a": ["A", "A", "B", "B", "C", "C"], "b": ["B", "B", "C", "C", "A", "A"],
+                       "winner": ["A", "tie", "B", "C", "C", "A"], "w": [0.7, 0.2, 5, 5, 5, 5]})
+    weighted = ie.Battles.from_long(df, player_a="a", player_b="b", winner="winner", weight="w")
+    boot = ie.bootstrap_epp(weighted, n_boot=20, random_seed=0)
+    assert np.isfinite(boot["boot_sd"]).all()
+
+
+def test_a_reference_alone_in_its_component_has_se_0():
+    rows = battle_rows(seed=1, n=300)
+    loser = pd.DataFrame({"model_a": ["never"] * 5, "model_b": ["model-0"] * 5,
+                          "winner": ["model_b"] * 5})
+    battles = ie.Battles.from_long(pd.concat([rows, loser], ignore_index=True),
+                                   player_a="model_a", player_b="model_b", winner="winner")
+    with pytest.warns(ie.SeparationWarning):
+        table = ie.mle_epp(battles, reference="never")
+    assert table.loc["never", "se"] == 0 and table.loc["never", "epp"] == 0
+
+
 def test_bootstrap_of_battles_grouped_by_round_counts_each_pair_once():
     """Battles with round= list a pair once per round; a bootstrap replicate that kept those
     rows apart double-booked the pair in the information matrix and moved every EPP off the

@@ -169,3 +169,7 @@ def test_bad_input_is_named(population):
         warnings.simplefilter("ignore")
         assert ie.score_new_model(idata, {"i1": 1, "i2": np.nan}).summary().attrs[
             "n_answered"] == 1  # a missing answer is left out
+    with pytest.raises(ValueError, match="max_draws=0.*at least 1"):
+        ie.score_new_model(idata, {"i1": 1}, max_draws=0)
+    with pytest.raises(ValueError, match="max_items=0.*at least one"):
+        ie.adaptive_test(idata, lambda item: 1, max_items=0)

@@ -56,10 +56,18 @@ class Battles:
         won = df[winner]
         check_labels(won, winner, df.index)
         tie = won.isin(list(ties)).to_numpy()
-        a_won = ~tie & (won.isin(["a", player_a]).to_numpy()
-                        | (won.to_numpy() == df[player_a].to_numpy()))
-        b_won = ~tie & ~a_won & (won.isin(["b", player_b]).to_numpy()
-                                 | (won.to_numpy() == df[player_b].to_numpy()))
+        # a player's label wins over the side markers: players may be called "a" or "b"
+        label_a = won.to_numpy() == df[player_a].to_numpy()
+        label_b = won.to_numpy() == df[player_b].to_numpy()
+        marker_a = won.isin(["a", player_a]).to_numpy()
+        marker_b = won.isin(["b", player_b]).to_numpy()
+        a_won = ~tie & (label_a | (marker_a & ~label_b))
+        b_won = ~tie & ~a_won & (label_b | marker_b)
+        clash = ~tie & ((label_a & marker_b) | (label_b & marker_a))
+        if clash.any():
+            warn_user(f"{winner} has {int(clash.sum())} values that are one player's label "
+                      f"and the other side's marker ('a'/'b' or {player_a!r}/{player_b!r}; "
+                      f"{where(df.index, np.flatnonzero(clash))}): read as the player's label")
         unknown = ~(tie | a_won | b_won)
         if unknown.any():
             raise ValueError(

@@ -192,6 +192,7 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
         shift[:, q] -= 1.0
         beta[members] = shift @ beta[members]
         cov[np.ix_(members, members)] = shift @ cov[np.ix_(members, members)] @ shift.T
+        cov[members[q], members] = cov[members, members[q]] = 0.0  # also when it is alone
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
     z = stats.norm.ppf(0.5 + prob / 2)
     df = n_pairs_used - (n_players - len(groups))
@@ -211,8 +212,8 @@ def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob
                   ci_kind="bootstrap", random_seed=0) -> pd.DataFrame:
     """Percentile-bootstrap intervals of the MLE EPP, as arena leaderboards report them:
     battles resampled with replacement (the (pair, outcome) counts redrawn from a multinomial
-    with the observed total), or for :class:`~irteval.Scores` the rounds resampled with
-    replacement; each replicate refitted by Newton's method (sum-to-zero, or ``reference``
+    with the observed total: weights count as battles, so a replicate redraws round(total
+    weight) of them), or for :class:`~irteval.Scores` the rounds resampled with replacement; each replicate refitted by Newton's method (sum-to-zero, or ``reference``
     at 0). One row per player: ``epp`` (the MLE of the data), ``boot_mean``, ``boot_sd``,
     ``lower``, ``upper``. Replicates whose win graph is not strongly connected have no
     finite MLE: they are left out and counted in ``attrs["n_separated"]`` (a warning when
@@ -261,8 +262,9 @@ def _resampled_pairs(data, rng):
     """The pair table of one bootstrap replicate of ``data``."""
     if isinstance(data, Battles):
         ties = data.ties
-        cells = np.column_stack([data.wins_i - ties / 2, data.matches - data.wins_i - ties / 2,
-                                 ties])
+        # wins, losses, ties; rebuilt from sums of fractional weights a cell can be -1e-17
+        cells = np.clip(np.column_stack([data.wins_i - ties / 2,
+                                         data.matches - data.wins_i - ties / 2, ties]), 0, None)
         total = cells.sum()
         counts = rng.multinomial(int(round(total)), (cells / total).ravel()).reshape(-1, 3)
         keep = counts.sum(axis=1) > 0

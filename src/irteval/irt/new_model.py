@@ -199,6 +199,8 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
     :class:`NewModelScore`."""
     if strategy not in ADAPTIVE_STRATEGIES:
         raise ValueError(f"strategy={strategy!r} is not one of {ADAPTIVE_STRATEGIES}")
+    if max_items < 1:
+        raise ValueError(f"adaptive_test(max_items={max_items}): ask at least one item")
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     items = Items.from_idata(idata, "adaptive_test", max_draws, random_seed)
     rng = np.random.default_rng(random_seed)
