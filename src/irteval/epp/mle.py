@@ -210,14 +210,15 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
 
 def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob=None,
                   ci_kind="bootstrap", random_seed=0) -> pd.DataFrame:
-    """Percentile-bootstrap intervals of the MLE EPP, as arena leaderboards report them:
-    battles resampled with replacement (the (pair, outcome) counts redrawn from a multinomial
-    with the observed total: weights count as battles, so a replicate redraws round(total
-    weight) of them), or for :class:`~irteval.Scores` the rounds resampled with replacement;
-    each replicate refitted by Newton's method (sum-to-zero, or ``reference`` at 0). One row per player: ``epp`` (the MLE of the data), ``boot_mean``, ``boot_sd``,
-    ``lower``, ``upper``. Replicates whose win graph is not strongly connected have no
-    finite MLE: they are left out and counted in ``attrs["n_separated"]`` (a warning when
-    more than 5%). ``ci_kind``: ``"bootstrap"`` (percentile), the only kind."""
+    """Percentile-bootstrap intervals of the MLE EPP, as arena leaderboards report them: battles
+    resampled with replacement (the (pair, outcome) counts redrawn from a multinomial with the
+    observed total: weights count as battles, so a replicate redraws round(total weight) of
+    them), or for :class:`~irteval.Scores` the rounds resampled with replacement; each
+    replicate refitted by Newton's method (sum-to-zero, or ``reference`` at 0). One row per
+    player: ``epp`` (the MLE of the data), ``boot_mean``, ``boot_sd``, ``lower``, ``upper``.
+    Replicates whose win graph is not strongly connected have no finite MLE: they are left out
+    and counted in ``attrs["n_separated"]`` (a warning when more than 5%). ``ci_kind``:
+    ``"bootstrap"`` (percentile), the only kind."""
     if ci_kind != "bootstrap":
         raise ValueError(f"ci_kind={ci_kind!r}: bootstrap_epp gives percentile intervals "
                          "(ci_kind='bootstrap'); mle_epp gives Wald ones")
