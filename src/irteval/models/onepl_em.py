@@ -7,8 +7,8 @@ With theta_q, q = 1..Q, a grid with weights w_q ∝ N(theta_q | 0, 1), each EM c
     E:  pi_jq ∝ w_q prod_i p_iq^y_ij (1 - p_iq)^(1 - y_ij)      p_iq = logistic(eta_iq),
         eta_iq = a_i (theta_q - b_i); with m_ij = 1 where j answered i and
         log p = -softplus(-eta), log(1 - p) = log p - eta:
-        log pi_jq = sum_i m_ij log p_iq - theta_q sum_i w_ij a_i + sum_i w_ij a_i b_i + log w_q
-        (w_ij = m_ij (1 - y_ij): the wrong answers; the first sum is a matrix product with
+        log pi_jq = sum_i m_ij log p_iq - theta_q sum_i f_ij a_i + sum_i f_ij a_i b_i + log w_q
+        (f_ij = m_ij (1 - y_ij): the wrong answers; the first sum is a matrix product with
         missing cells, a column sum when the matrix is complete)
         r_iq = sum_j m_ij y_ij pi_jq,   n_iq = sum_j m_ij pi_jq
     M:  one Fisher-scoring step on every item's (b_i, log a_i) at once towards
