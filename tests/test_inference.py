@@ -200,11 +200,11 @@ def test_2pl_em_stops_where_the_marginal_posterior_is_flat(missing):
         return (logsumexp(ll, axis=1).sum() - 0.5 * np.sum(((b - em.mu_b) / em.sigma_b) ** 2)
                 - 0.5 * np.sum((log_a / em.sigma_log_a) ** 2))
 
+    before = log_posterior(em.b, em.log_a)
     for values in (em.b, em.log_a):
         for i in range(len(values)):
             h = np.zeros_like(values)
             h[i] = 1e-5
-            before = log_posterior(em.b, em.log_a)
             values += h
             up = log_posterior(em.b, em.log_a)
             values -= 2 * h
