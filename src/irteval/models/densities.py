@@ -11,6 +11,7 @@ point to start from), and ``names``, ``shapes`` and ``dims`` of the expanded var
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 
@@ -23,16 +24,19 @@ LOG_HALF_NORMAL = np.log(2) - LOG_SQRT_2PI
 
 
 def normal_logp(x, mu, sigma):
-    """log N(x | mu, sigma), summed, and its gradient in x."""
+    """log N(x | mu, sigma), summed, and its gradient in x (``sigma`` a scalar)."""
+    if np.ndim(x) == 0:  # Python arithmetic: NumPy's costs microseconds on scalars
+        r = (float(x) - mu) / sigma
+        return -0.5 * r * r - math.log(sigma) - LOG_SQRT_2PI, -r / sigma
     r = (x - mu) / sigma
-    return float(-0.5 * np.sum(r**2) - np.size(x) * (np.log(sigma) + LOG_SQRT_2PI)), -r / sigma
+    flat = r.ravel()
+    return float(-0.5 * (flat @ flat) - r.size * (math.log(sigma) + LOG_SQRT_2PI)), -r / sigma
 
 
 def log_half_normal(u, scale):
     """log HalfNormal(e^u | scale) + u (PyMC's log transform) and its derivative in u."""
-    x = np.exp(u)
-    return (float(LOG_HALF_NORMAL - np.log(scale) - 0.5 * (x / scale) ** 2 + u),
-            1.0 - (x / scale) ** 2)
+    z2 = (math.exp(u) / scale) ** 2
+    return LOG_HALF_NORMAL - math.log(scale) - 0.5 * z2 + float(u), 1.0 - z2
 
 
 def zerosum_backward(z):
@@ -40,15 +44,15 @@ def zerosum_backward(z):
     isometry onto the zero-sum plane)."""
     n = z.shape[-1] + 1
     total = z.sum(axis=-1, keepdims=True)
-    norm = total / (np.sqrt(n) + n)
-    return np.concatenate([z, norm - total / np.sqrt(n)], axis=-1) - norm
+    norm = total / (math.sqrt(n) + n)
+    return np.concatenate([z, norm - total / math.sqrt(n)], axis=-1) - norm
 
 
 def zerosum_forward(theta):
     """The inverse of :func:`zerosum_backward` on the zero-sum plane; applied to a gradient
     minus its mean, the gradient in the free coordinates."""
     n = theta.shape[-1]
-    return theta[..., :-1] - theta[..., -1:] * np.sqrt(n) / (np.sqrt(n) + n)
+    return theta[..., :-1] - theta[..., -1:] * (math.sqrt(n) / (math.sqrt(n) + n))
 
 
 def zerosum_logp(theta, sigma):
@@ -56,7 +60,7 @@ def zerosum_logp(theta, sigma):
     and its gradients in the free coordinates and in log sigma."""
     n = theta.shape[-1]
     ss = float(theta @ theta)
-    logp = -0.5 * ss / sigma**2 - (n - 1) * (np.log(sigma) + LOG_SQRT_2PI)
+    logp = -0.5 * ss / sigma**2 - (n - 1) * (math.log(sigma) + LOG_SQRT_2PI)
     return logp, -theta / sigma**2, ss / sigma**2 - (n - 1)
 
 
@@ -230,15 +234,17 @@ class Layout:
 def difficulty_prior(v, priors, layout, grad):
     """log p(mu_b, sigma_b, b) of the binary IRT models (b ~ N(mu_b, sigma_b)), the gradients
     in mu_b and log sigma_b written into ``grad``; returns (logp, d logp / d b)."""
-    sb = np.exp(v["log_sigma_b"])
+    sb = math.exp(v["log_sigma_b"])
     lp_mu, g_mu = normal_logp(v["mu_b"], 0.0, priors["mu_b"])
     lp_sb, g_usb = log_half_normal(v["log_sigma_b"], priors["sigma_b"])
-    lp_b, g_b = normal_logp(v["b"], v["mu_b"], sb)
-    # d/dmu_b of log N(b | mu, sb) = sum (b - mu) / sb^2;  d/dlog sb = sum r^2 - n
-    resid = (v["b"] - v["mu_b"]) / sb
-    grad[layout.slices["mu_b"]] = g_mu + resid.sum() / sb
-    grad[layout.slices["sigma_b_log__"]] = g_usb + (resid**2).sum() - resid.size
-    return lp_mu + lp_sb + lp_b, g_b
+    # log N(b | mu, sb) with r = (b - mu) / sb: d/db = -r / sb, d/dmu = sum r / sb,
+    # d/dlog sb = sum r^2 - n
+    r = (v["b"] - v["mu_b"]) / sb
+    ss = float(r @ r)
+    lp_b = -0.5 * ss - r.size * (math.log(sb) + LOG_SQRT_2PI)
+    grad[layout.slices["mu_b"].start] = g_mu + r.sum() / sb
+    grad[layout.slices["sigma_b_log__"].start] = g_usb + ss - r.size
+    return lp_mu + lp_sb + lp_b, -r / sb
 
 
 def answer_signs(responses):
