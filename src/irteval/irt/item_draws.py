@@ -61,9 +61,9 @@ class Items:
     @classmethod
     def from_idata(cls, idata, caller, max_draws=500, random_seed=0):
         check_idata(idata, FAMILY, caller)
-        if max_draws < 1:
+        if max_draws is not None and max_draws < 1:
             raise ValueError(f"{caller}(max_draws={max_draws}): use at least 1 posterior draw "
-                             "(the default keeps up to 500-1000)")
+                             "(None: all of them)")
         if is_multidimensional(idata):
             raise ValueError(
                 f"{caller}() is for one-skill fits (1PL ... 4PL), and this is a "
