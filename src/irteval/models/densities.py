@@ -34,7 +34,8 @@ def normal_logp(x, mu, sigma):
 
 
 def log_half_normal(u, scale):
-    """log HalfNormal(e^u | scale) + u (PyMC's log transform) and its derivative in u."""
+    """log HalfNormal(e^u | scale) + u (PyMC's log transform) and its derivative in u (a
+    scalar)."""
     z2 = (math.exp(u) / scale) ** 2
     return LOG_HALF_NORMAL - math.log(scale) - 0.5 * z2 + float(u), 1.0 - z2
 
