@@ -268,14 +268,10 @@ def _resampled_pairs(data, rng):
                                          data.matches - data.wins_i - ties / 2, ties]), 0, None)
         total = cells.sum()
         counts = rng.multinomial(int(round(total)), (cells / total).ravel()).reshape(-1, 3)
-        keep = counts.sum(axis=1) > 0
-        # battles grouped into rounds list a pair once per round: one row per pair
-        pair, row = np.unique(data.i[keep].astype(np.int64) * data.n_players + data.j[keep],
-                              return_inverse=True)
-        total = lambda values: np.bincount(row, values, len(pair))  # noqa: E731
-        return pd.DataFrame({"i": pair // data.n_players, "j": pair % data.n_players,
-                             "matches": total(counts[keep].sum(axis=1).astype(float)),
-                             "wins_i": total(counts[keep, 0] + counts[keep, 2] / 2)})
+        drawn = replace(data, matches=counts.sum(axis=1).astype(float),
+                        wins_i=counts[:, 0] + counts[:, 2] / 2, ties=counts[:, 2].astype(float))
+        pairs = drawn.pairs()  # one row per pair, summed over rounds where there are rounds
+        return pairs[pairs["matches"] > 0]
     rounds = rng.integers(0, data.n_rounds, data.n_rounds)
     return replace(data, matrix=data.matrix[:, rounds], rounds=data.rounds[rounds]).pairs()
 
