@@ -77,11 +77,6 @@ class ItemRows:
                    row_count.astype(float), item_row.ravel(),
                    r.margins["respondent_sum"], r.margins["respondent_n"].astype(float))
 
-    @property
-    def pattern_starts(self):
-        """Index of each pattern's first row (for np.add.reduceat)."""
-        return np.flatnonzero(np.r_[True, np.diff(self.row_pattern) != 0])
-
     def soft_sums(self, soft):
         """sum_{j in O_k} softplus(theta_j - b_g) per row: (..., G, J) -> (..., K, G)."""
         per_pattern = soft @ self.patterns.T  # (..., G, P)
@@ -248,10 +243,16 @@ class MarginalDensity:
                       + np.log(self.grid[1] - self.grid[0]))
         self.shapes = {"mu_b": (), "sigma_b": (), "sigma_theta": (), "theta": (self.n_resp,)}
         self.complete = len(rows.patterns) == 1 and rows.patterns.all()
-        self._starts = rows.pattern_starts
-        self._ones_j, self._ones_g = np.ones(self.n_resp), np.ones(len(self.grid))
-        self._cells = Scratch((len(self.grid), self.n_resp), 3)
-        self._rows = Scratch((len(rows.row_correct), len(self.grid)), 1)
+        n_grid, n_rows = len(self.grid), len(rows.row_correct)
+        if not self.complete:
+            # each row's (-pattern, -number correct, 1)
+            self._design = np.c_[-rows.patterns[rows.row_pattern], -rows.row_correct,
+                                 np.ones(n_rows)]
+            self._design_t = np.ascontiguousarray(self._design.T)
+        self._ones_j, self._ones_g = np.ones(self.n_resp), np.ones(n_grid)
+        self._cells = Scratch((n_grid, self.n_resp), 3)
+        self._aug = Scratch((n_grid, self.n_resp + 2), 1)
+        self._rows = Scratch((n_rows, n_grid), 1)
         self._start = self.pack(**prox_start(rows))
 
     @property
@@ -290,12 +291,13 @@ class MarginalDensity:
         e += 1.0
         sig = np.reciprocal(e, out=e)
         if self.complete:  # one pattern: sums over all respondents
-            per_row = (soft @ self._ones_j)[None, :]
-        else:
-            per_row = rows.soft_sums(soft)
-        np.multiply.outer(rows.row_correct, -b, out=log_f)
-        log_f += self.log_w
-        log_f -= per_row  # (K, G)
+            np.multiply.outer(rows.row_correct, -b, out=log_f)
+            log_f += self.log_w
+            log_f -= (soft @ self._ones_j)[None, :]
+        else:  # log f = design @ [softplus | b | log w].T, one product for every row
+            aug, = self._aug.arrays()  # (G, J + 2)
+            aug[:, :-2], aug[:, -2], aug[:, -1] = soft, b, self.log_w
+            np.matmul(self._design, aug.T, out=log_f)
         top = log_f.max(axis=1)
         # exp(-700) and below: 0 to 1e-304 (the vectorised exp is ten times slower where its
         # result would be subnormal)
@@ -311,13 +313,15 @@ class MarginalDensity:
             w = share @ weights  # A_jg = w_g for every j
             pulled_by_resp = w @ sig  # (J,)
             pulled_by_grid = w * (sig @ self._ones_j)  # (G,)
+            correct_by_grid = (share * rows.row_correct) @ weights
         else:
-            weighted = share[:, None] * weights
-            a = rows.patterns.T @ np.add.reduceat(weighted, self._starts, axis=0)  # (J, G)
-            pulled = a * sig.T
-            pulled_by_resp, pulled_by_grid = pulled @ self._ones_g, self._ones_j @ pulled
+            # design.T @ (n_k p_kg): -A, -sum_k n_k r_k p_kg and sum_k n_k p_kg
+            sums = self._design_t @ np.multiply(weights, share[:, None], out=weights)
+            pulled = np.multiply(sums[:-2].T, sig, out=sig)  # -A_jg sigmoid(theta_j - b_g)
+            pulled_by_resp, pulled_by_grid = -(self._ones_g @ pulled), -(pulled @ self._ones_j)
+            correct_by_grid = -sums[-2]
         # d/db_g of the item part: -sum_k n_k r_k p_kg + sum_j A_jg sigmoid(theta_j - b_g)
-        db = pulled_by_grid - (share * rows.row_correct) @ weights
+        db = pulled_by_grid - correct_by_grid
         lp_mu, g_mu = normal_logp(mu, 0.0, p["mu_b"])
         lp_sb, g_usb = log_half_normal(x[1], p["sigma_b"])
         lp_st, g_ust = log_half_normal(x[2], p["sigma_theta"])
