@@ -13,6 +13,7 @@ import pymc as pm
 from pymc.backends.arviz import find_constants, find_observations
 from pymc.blocking import DictToArrayBijection, RaveledVars
 from scipy import linalg, optimize
+from threadpoolctl import threadpool_limits
 
 from .._validation import warn_user
 from ..exceptions import ConvergenceWarning
@@ -47,8 +48,15 @@ def _negated(logp_grad):
 
 
 def _finder(neg, method):
-    """``find(x0) -> (mode, log density, max |gradient|)`` by ``method`` from ``x0``."""
+    """``find(x0) -> (mode, log density, max |gradient|)`` by ``method`` from ``x0``, with
+    one BLAS thread: SciPy's optimisers call their own OpenBLAS, whose idle threads spin
+    while NumPy's run the density (and the reverse), which made a collapsed 1PL gradient
+    ten times slower (0.45 -> 4.4 ms at 1000 x 20)."""
     def find(x0):
+        with threadpool_limits(1):
+            return _find(x0)
+
+    def _find(x0):
         if method == "L-BFGS-B":
             res = optimize.minimize(neg, x0, jac=True, method="L-BFGS-B",
                                     options={"maxiter": 50000, "ftol": 1e-15, "gtol": 1e-6})
