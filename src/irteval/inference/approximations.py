@@ -154,18 +154,18 @@ def laplace_density(density, model, draws, chains, seed, point_only, start=None)
 
 def density_idata(density, model, flat):
     """Unconstrained draws (chain, draw, n) of a density -> InferenceData of ``model``
-    (posterior with the model's dims and coords, observed and constant data)."""
+    (posterior with the density's dims and the model's coords, observed and constant data)."""
     n_chain, n_draw, _ = flat.shape
     expanded = [density.expand(x) for x in flat.reshape(n_chain * n_draw, -1)]
     posterior = {name: np.stack([e[name] for e in expanded]).reshape(
         n_chain, n_draw, *density.shapes[name]) for name in density.names}
-    return posterior_idata(model, posterior)
+    return posterior_idata(model, posterior, density.dims)
 
 
-def posterior_idata(model, posterior):
+def posterior_idata(model, posterior, dims=None):
     """{name: (chain, draw, ...) values} -> InferenceData of ``model`` (its dims, coords,
-    observed and constant data)."""
-    dims = {k: list(v) for k, v in model.named_vars_to_dims.items()}
+    observed and constant data); ``dims``: more {name: dims} (a density's)."""
+    dims = {k: list(v) for k, v in {**model.named_vars_to_dims, **(dims or {})}.items()}
     coords = {k: _index(v) for k, v in model.coords.items()}
     return az.from_dict(posterior=posterior, observed_data=find_observations(model),
                         constant_data=find_constants(model), coords=coords, dims=dims)

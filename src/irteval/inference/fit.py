@@ -254,11 +254,12 @@ def _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs):
     density = marginal.density
     if method == "nuts" and density is not None and run["sampler"] == "nutpie" \
             and not sample_kwargs:
-        small = nuts.sample_density(density, marginal.model, seed=seed, **_without_sampler(run))
+        small = nuts.sample_density(density, marginal.frame(), seed=seed,
+                                    **_without_sampler(run))
     elif method == "nuts":
         small = nuts.sample(marginal.model, seed=seed, **run, **sample_kwargs)
     elif density is not None:
-        small = laplace_density(density, marginal.model, run["draws"], run["chains"], seed,
+        small = laplace_density(density, marginal.frame(), run["draws"], run["chains"], seed,
                                 point_only=method == "map")
     else:
         small = laplace(marginal.model, run["draws"], run["chains"], seed,

@@ -244,11 +244,12 @@ class OnePL(BaseModel):
     def marginal(self, method="nuts"):
         if not self._collapsible(method):
             return None
-        rows = self.item_rows
-        small = onepl_marginal.marginal_model(rows, self.coords["respondent"], self.priors)
+        rows, coords = self.item_rows, {"respondent": self.coords["respondent"]}
         # warm-up: 500 steps (nutpie's own default is 300): the same R-hat and ESS as 1000
         # at 1000 x 20, 20000 x 200 and on the bundled matrices (benchmarks/README.md)
-        return Marginal(small, density=onepl_marginal.MarginalDensity(rows, self.priors),
+        return Marginal(functools.partial(onepl_marginal.marginal_model, rows,
+                                          coords["respondent"], self.priors), coords,
+                        density=onepl_marginal.MarginalDensity(rows, self.priors),
                         mode_optimizer="L-BFGS-B", default_tune=500)
 
     def density(self):
