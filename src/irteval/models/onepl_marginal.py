@@ -248,7 +248,6 @@ class MarginalDensity:
             # each row's (-pattern, -number correct, 1)
             self._design = np.c_[-rows.patterns[rows.row_pattern], -rows.row_correct,
                                  np.ones(n_rows)]
-            self._design_t = np.ascontiguousarray(self._design.T)
         self._ones_j, self._ones_g = np.ones(self.n_resp), np.ones(n_grid)
         self._cells = Scratch((n_grid, self.n_resp), 3)
         self._aug = Scratch((n_grid, self.n_resp + 2), 1)
@@ -316,7 +315,7 @@ class MarginalDensity:
             correct_by_grid = (share * rows.row_correct) @ weights
         else:
             # design.T @ (n_k p_kg): -A, -sum_k n_k r_k p_kg and sum_k n_k p_kg
-            sums = self._design_t @ np.multiply(weights, share[:, None], out=weights)
+            sums = self._design.T @ np.multiply(weights, share[:, None], out=weights)
             pulled = np.multiply(sums[:-2].T, sig, out=sig)  # -A_jg sigmoid(theta_j - b_g)
             pulled_by_resp, pulled_by_grid = -(self._ones_g @ pulled), -(pulled @ self._ones_j)
             correct_by_grid = -sums[-2]
