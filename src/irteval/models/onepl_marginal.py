@@ -140,7 +140,7 @@ DRAW_THREADS = 4
 DRAW_THREAD_CELLS = 45_000_000
 
 
-def draw_difficulties(rows, mu_b, sigma_b, theta, rng, mode=False, cells_per_chunk=4_000_000):
+def draw_difficulties(rows, mu_b, sigma_b, theta, rng, mode=False, cells_per_chunk=250_000):
     """Draws of every b_i given (mu_b, sigma_b, theta) draws of shape (S,), (S,), (S, J), from
     its conditional on the integration grid with the log density linear between grid points
     (exact inverse CDF of that piecewise-exponential density); with ``mode=True`` the
@@ -148,7 +148,9 @@ def draw_difficulties(rows, mu_b, sigma_b, theta, rng, mode=False, cells_per_chu
     about ``cells_per_chunk`` (draw, row, grid point) cells, each with its own generator
     spawned from ``rng``, in threads (one per core, within :data:`DRAW_THREADS` and
     :data:`DRAW_THREAD_CELLS`; NumPy releases the GIL): the draws depend on the chunks, not on
-    the number of threads."""
+    the number of threads. The default chunk keeps its CDFs (2 MB) in the processor's cache
+    for the inverse-CDF search: 4 million cells took twice as long (1000 draws of 20000 b:
+    3.6 against 1.9 s)."""
     grid = z_grid(theta.shape[1])
     n_rows = len(rows.row_count)
     chunk = max(1, cells_per_chunk // (n_rows * len(grid)))
