@@ -6,6 +6,8 @@ observed_data, constant_data), so downstream code does not care which method mad
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import arviz as az
 import numpy as np
 import pandas as pd
@@ -13,7 +15,7 @@ import pymc as pm
 from pymc.backends.arviz import find_constants, find_observations
 from pymc.blocking import DictToArrayBijection, RaveledVars
 from scipy import linalg, optimize
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from .._validation import warn_user
 from ..exceptions import ConvergenceWarning
@@ -47,13 +49,23 @@ def _negated(logp_grad):
     return neg
 
 
+def scipy_own_blas():
+    """The BLAS libraries that SciPy's wheels bundle for SciPy alone (under ``scipy.libs``),
+    as a threadpoolctl controller; empty where SciPy shares NumPy's (conda, MKL)."""
+    controller = ThreadpoolController()
+    return controller.select(filepath=[lib.filepath for lib in controller.lib_controllers
+                                       if Path(lib.filepath).parent.name == "scipy.libs"])
+
+
 def _finder(neg, method):
     """``find(x0) -> (mode, log density, max |gradient|)`` by ``method`` from ``x0``, with
-    one BLAS thread: SciPy's optimisers call their own OpenBLAS, whose idle threads spin
-    while NumPy's run the density (and the reverse), which made a collapsed 1PL gradient
-    ten times slower (0.45 -> 4.4 ms at 1000 x 20)."""
+    SciPy's own OpenBLAS on one thread: after each of the optimiser's vector operations its
+    idle threads spun beside NumPy's, which run the density, and made a collapsed 1PL
+    gradient ten times slower (0.45 -> 4.4 ms at 1000 x 20, 10% missing). NumPy keeps its
+    threads for large densities (all BLAS on one thread made the 20000 x 2000 one 30%
+    slower)."""
     def find(x0):
-        with threadpool_limits(1):
+        with scipy_own_blas().limit(limits=1):
             return _find(x0)
 
     def _find(x0):
