@@ -17,6 +17,17 @@ def _binary(discrimination, missing, **asymptotes):
     return ie.models.onepl(resp, discrimination=discrimination, **asymptotes)
 
 
+def _binary_blocks():
+    """Half the instances unanswered by a third of the models: two patterns, many rows (the
+    collapsed 1PL sums per pattern)."""
+    wide = simulate(60, 30, seed=3)[0].to_wide(rows="item")
+    wide.iloc[:30, :10] = np.nan
+    model = ie.models.onepl(ie.Responses.from_wide(wide, respondent="model", item="instance",
+                                                   rows="item"))
+    assert model.marginal("map").density.by_pattern
+    return model
+
+
 def _gpcm():
     """Missing cells, and one algorithm with fewer levels than the others."""
     rng = np.random.default_rng(5)
@@ -55,6 +66,7 @@ CASES = {
         _binary(True, 0.15, dims=3, anchors=["i5", "i0", "i9"]), "density"),
     "1pl collapsed, complete": lambda: (_binary(False, 0.0), "marginal"),
     "1pl collapsed, missing": lambda: (_binary(False, 0.15), "marginal"),
+    "1pl collapsed, missing in blocks": lambda: (_binary_blocks(), "marginal"),
     "bt plackett-luce, missing": lambda: (
         ie.models.bradley_terry(simulate_scores(12, 6, missing=0.2)[0]), "density"),
     "bt plackett-luce, complete, untied": lambda: (

@@ -202,8 +202,9 @@ class OnePL(BaseModel):
 
     def _collapsible(self, method):
         """The 1PL collapses on any data; for NUTS only where that is cheaper. A gradient of
-        the collapsed form costs ~ rows x grid x respondents (a row: a distinct set of
-        answering respondents, a pattern, with a number correct), the dense one ~ items x
+        the collapsed form costs ~ patterns x grid x respondents (a pattern: a distinct set of
+        answering respondents; rows x grid x respondents in one product where nearly every
+        row, a pattern with a number correct, has its own pattern), the dense one ~ items x
         respondents, and drawing the difficulties afterwards ~ draws x rows x grid, so NUTS
         collapses when patterns x grid <= items: a complete matrix (one pattern) or
         missingness in blocks with more items than grid points. Measured with scattered

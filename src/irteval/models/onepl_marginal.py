@@ -77,6 +77,11 @@ class ItemRows:
                    row_count.astype(float), item_row.ravel(),
                    r.margins["respondent_sum"], r.margins["respondent_n"].astype(float))
 
+    @property
+    def pattern_starts(self):
+        """Index of each pattern's first row (for np.add.reduceat)."""
+        return np.flatnonzero(np.r_[True, np.diff(self.row_pattern) != 0])
+
     def soft_sums(self, soft):
         """sum_{j in O_k} softplus(theta_j - b_g) per row: (..., G, J) -> (..., K, G)."""
         per_pattern = soft @ self.patterns.T  # (..., G, P)
@@ -246,8 +251,14 @@ class MarginalDensity:
         self.shapes = {"mu_b": (), "sigma_b": (), "sigma_theta": (), "theta": (self.n_resp,)}
         self.complete = len(rows.patterns) == 1 and rows.patterns.all()
         n_grid, n_rows = len(self.grid), len(rows.row_correct)
-        if not self.complete:
-            # each row's (-pattern, -number correct, 1)
+        # missingness in blocks (many rows share a pattern): sums per pattern, gathered per row;
+        # scattered (a pattern per row or so): one product with each row's design vector
+        # (-pattern, -number correct, 1), which skips the gather and the reduceat
+        self.by_pattern = (not self.complete
+                           and (n_rows - len(rows.patterns)) * self.n_resp > 10 * n_rows)
+        if self.by_pattern:
+            self._starts = rows.pattern_starts
+        elif not self.complete:
             self._design = np.c_[-rows.patterns[rows.row_pattern], -rows.row_correct,
                                  np.ones(n_rows)]
         self._ones_j, self._ones_g = np.ones(self.n_resp), np.ones(n_grid)
@@ -291,10 +302,11 @@ class MarginalDensity:
         soft += d
         e += 1.0
         sig = np.reciprocal(e, out=e)
-        if self.complete:  # one pattern: sums over all respondents
+        if self.complete or self.by_pattern:
             np.multiply.outer(rows.row_correct, -b, out=log_f)
             log_f += self.log_w
-            log_f -= (soft @ self._ones_j)[None, :]
+            # one pattern: sums over all respondents
+            log_f -= (soft @ self._ones_j)[None, :] if self.complete else rows.soft_sums(soft)
         else:  # log f = design @ [softplus | b | log w].T, one product for every row
             aug, = self._aug.arrays()  # (G, J + 2)
             aug[:, :-2], aug[:, -2], aug[:, -1] = soft, b, self.log_w
@@ -314,6 +326,12 @@ class MarginalDensity:
             w = share @ weights  # A_jg = w_g for every j
             pulled_by_resp = w @ sig  # (J,)
             pulled_by_grid = w * (sig @ self._ones_j)  # (G,)
+            correct_by_grid = (share * rows.row_correct) @ weights
+        elif self.by_pattern:
+            weighted = share[:, None] * weights
+            a = rows.patterns.T @ np.add.reduceat(weighted, self._starts, axis=0)  # (J, G)
+            pulled = a * sig.T
+            pulled_by_resp, pulled_by_grid = pulled @ self._ones_g, self._ones_j @ pulled
             correct_by_grid = (share * rows.row_correct) @ weights
         else:
             # design.T @ (n_k p_kg): -A, -sum_k n_k r_k p_kg and sum_k n_k p_kg
