@@ -322,17 +322,17 @@ class MarginalDensity:
         # k; the answered respondents' share of each grid point, A_jg = sum_k n_k p_kg [j in
         # O_k], pulls theta_j by A_jg sigmoid(theta_j - b_g)
         share = rows.row_count / total
+        if self.complete or self.by_pattern:
+            correct_by_grid = (share * rows.row_correct) @ weights
         if self.complete:
             w = share @ weights  # A_jg = w_g for every j
             pulled_by_resp = w @ sig  # (J,)
             pulled_by_grid = w * (sig @ self._ones_j)  # (G,)
-            correct_by_grid = (share * rows.row_correct) @ weights
         elif self.by_pattern:
             weighted = share[:, None] * weights
             a = rows.patterns.T @ np.add.reduceat(weighted, self._starts, axis=0)  # (J, G)
             pulled = a * sig.T
             pulled_by_resp, pulled_by_grid = pulled @ self._ones_g, self._ones_j @ pulled
-            correct_by_grid = (share * rows.row_correct) @ weights
         else:
             # design.T @ (n_k p_kg): -A, -sum_k n_k r_k p_kg and sum_k n_k p_kg
             sums = self._design.T @ np.multiply(weights, share[:, None], out=weights)
