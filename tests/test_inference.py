@@ -273,3 +273,32 @@ def test_vectorised_convergence_checks_equal_arviz():
                   az.ess(ds, method="bulk")["v"].values, az.ess(ds, method="tail")["v"].values)
         for name, a, b in zip(("rhat", "ess_bulk", "ess_tail"), ours, theirs):
             np.testing.assert_allclose(a, b, rtol=1e-9, equal_nan=True, err_msg=name)
+
+
+def test_model_idata_is_what_az_from_dict_makes():
+    """The groups built with every coordinate converted once equal ``az.from_dict``'s: dims
+    and string labels, numbered dims without coords, unnamed ``<name>_dim_<i>`` dims."""
+    import pymc as pm
+    import xarray as xr
+    from pymc.backends.arviz import find_constants, find_observations
+
+    from irteval._idata import model_idata
+
+    with pm.Model(coords={"player": ["a", "b", "c"], "round": [10, 20]}) as model:
+        strength = pm.Normal("strength", dims="player")
+        pm.Data("weight", np.arange(3.0), dims="player")
+        pm.Data("unlabelled", np.ones((2, 4)))
+        pm.Normal("score", strength, observed=np.ones((2, 3)), dims=("round", "player"))
+    rng = np.random.default_rng(0)
+    posterior = {"strength": rng.normal(size=(2, 5, 3)), "extra": rng.normal(size=(2, 5, 4)),
+                 "scale": rng.normal(size=(2, 5))}
+    ours = model_idata(model, posterior, dims={"extra": ("step",)})
+    theirs = az.from_dict(posterior=posterior, observed_data=find_observations(model),
+                          constant_data=find_constants(model),
+                          coords={k: np.asarray(v) for k, v in model.coords.items()},
+                          dims={**{k: list(v) for k, v in model.named_vars_to_dims.items()},
+                                "extra": ["step"]})
+    assert ours.groups() == theirs.groups()
+    for group in theirs.groups():
+        xr.testing.assert_identical(ours[group].drop_attrs(), theirs[group].drop_attrs())
+        assert set(ours[group].attrs) == set(theirs[group].attrs)

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import arviz as az
 import numpy as np
-import pandas as pd
 import pymc as pm
-from pymc.backends.arviz import find_constants, find_observations
 from pymc.blocking import DictToArrayBijection, RaveledVars
 from scipy import linalg, optimize
 from threadpoolctl import ThreadpoolController
 
+from .._idata import model_idata
 from .._validation import warn_user
 from ..exceptions import ConvergenceWarning
 
@@ -171,23 +169,7 @@ def density_idata(density, model, flat):
     expanded = [density.expand(x) for x in flat.reshape(n_chain * n_draw, -1)]
     posterior = {name: np.stack([e[name] for e in expanded]).reshape(
         n_chain, n_draw, *density.shapes[name]) for name in density.names}
-    return posterior_idata(model, posterior, density.dims)
-
-
-def posterior_idata(model, posterior, dims=None):
-    """{name: (chain, draw, ...) values} -> InferenceData of ``model`` (its dims, coords,
-    observed and constant data); ``dims``: more {name: dims} (a density's)."""
-    dims = {k: list(v) for k, v in {**model.named_vars_to_dims, **(dims or {})}.items()}
-    coords = {k: _index(v) for k, v in model.coords.items()}
-    return az.from_dict(posterior=posterior, observed_data=find_observations(model),
-                        constant_data=find_constants(model), coords=coords, dims=dims)
-
-
-def _index(labels):
-    """Coordinate labels as the Index xarray keeps (strings as objects), converted once for
-    every group: a 500 000-pair coordinate took 0.3 s a group as a tuple."""
-    index = pd.Index(labels)
-    return index.astype(object) if pd.api.types.is_string_dtype(index.dtype) else index
+    return model_idata(model, posterior, density.dims)
 
 
 def draws_to_idata(model, flat, start):
@@ -204,4 +186,4 @@ def draws_to_idata(model, flat, start):
             values[name].append(val)
     posterior = {k: np.stack(v).reshape(n_chain, n_draw, *np.shape(v[0]))
                  for k, v in values.items()}
-    return posterior_idata(model, posterior)
+    return model_idata(model, posterior)

@@ -15,11 +15,12 @@ import arviz as az
 import numpy as np
 import pymc as pm
 
+from .._idata import model_idata
 from .._validation import quiet_pymc, warn_user
 from ..exceptions import ModelSpecWarning
 from ..models.base import FitSpec
 from . import nuts
-from .approximations import advi, laplace, laplace_density, posterior_idata
+from .approximations import advi, laplace, laplace_density
 from .diagnostics import check_nuts
 
 METHODS = ("nuts", "advi", "laplace", "map")
@@ -234,7 +235,7 @@ def _fit_mode(spec, model, method, seeds, run, sample_kwargs):
     point_only = method == "map"
     mode = spec.marginal_mode() if point_only else None
     if mode is not None:
-        return posterior_idata(model, {name: np.asarray(value)[None, None]
+        return model_idata(model, {name: np.asarray(value)[None, None]
                                        for name, value in mode.items()})
     density = None if sample_kwargs else spec.density()
     start = spec.start_points(1, seeds.sampling)

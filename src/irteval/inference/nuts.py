@@ -14,6 +14,7 @@ import pymc as pm
 from joblib import cpu_count
 from pymc.blocking import DictToArrayBijection
 
+from .._idata import model_idata
 from .._validation import quiet_pymc
 from ..parallel import can_fork, map_processes
 
@@ -78,8 +79,6 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
     (:func:`irteval.parallel.map_processes`). The density runs in Python, so threads would
     only fight over the GIL.
     """
-    from pymc.backends.arviz import find_constants, find_observations
-
     seeds = np.random.default_rng(seed).integers(2**31, size=chains)
     n_jobs = chain_jobs(density, chains, draws + tune)
     coords = {d: pd.Index(model.coords[d]) for dim in density.dims.values() for d in dim
@@ -93,10 +92,7 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
         traces = ([run(s) for s in seeds] if n_jobs is None
                   else map_processes(run, seeds, n_jobs=n_jobs, progressbar=progressbar))
     trace = az.concat(traces, dim="chain") if chains > 1 else traces[0]
-    trace.extend(az.from_dict(observed_data=find_observations(model),
-                              constant_data=find_constants(model),
-                              coords={k: np.asarray(v) for k, v in model.coords.items()},
-                              dims={k: list(v) for k, v in model.named_vars_to_dims.items()}))
+    trace.extend(model_idata(model))
     return trace
 
 

@@ -20,8 +20,8 @@ import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
 import xarray as xr
-from pymc.backends.arviz import find_constants, find_observations
 
+from .._idata import model_idata
 from .._validation import warn_user
 from ..data import Responses
 from . import onepl_marginal
@@ -271,10 +271,7 @@ class OnePL(BaseModel):
         idata = az.InferenceData(posterior=posterior)
         if "sample_stats" in marginal_idata.groups():
             idata.add_groups(sample_stats=marginal_idata.sample_stats)
-        idata.extend(az.from_dict(
-            observed_data=find_observations(self), constant_data=find_constants(self),
-            coords={k: np.asarray(v) for k, v in self.coords.items()},
-            dims={k: list(v) for k, v in self.named_vars_to_dims.items()}))
+        idata.extend(model_idata(self))
         idata.attrs["collapsed"] = 1
         return idata
 
