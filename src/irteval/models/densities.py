@@ -447,7 +447,8 @@ class BradleyTerryDensity:
     sorted by rank, w_k = exp(s_k) and D_m = sum_{l >= m} w_l, log p = sum_k s_k - log
     D_{g(k)} (g(k): where k's tie group starts), and d/ds_l = 1 - w_l sum_{m <= l} c_m with
     c_m = (players whose group starts at m) / D_m. Pairwise: w_ij log sigma(d) + (n_ij - w_ij)
-    log sigma(-d), d = s_i - s_j."""
+    log sigma(-d) = -n_ij softplus(-d) - (n_ij - w_ij) d, d = s_i - s_j, with d/dd = w_ij -
+    n_ij sigma(d), sigma(d) = exp(-softplus(-d))."""
 
     names = ["strength", "epp"]
     dims = {"strength": ("player",), "epp": ("player",)}
@@ -482,6 +483,7 @@ class BradleyTerryDensity:
             pairs = scores.pairs()
             self.i, self.j = pairs["i"].to_numpy(), pairs["j"].to_numpy()
             self.wins, self.matches = pairs["wins_i"].to_numpy(), pairs["matches"].to_numpy()
+            self.losses = self.matches - self.wins
 
     def strength(self, x):
         return zerosum_backward(self.layout.take(x, "strength_zerosum__"))
@@ -500,9 +502,9 @@ class BradleyTerryDensity:
             lik, g_lik = self._plackett_luce(s)
         else:
             d = s[self.i] - s[self.j]
-            lik = float(np.sum(self.wins * -softplus(-d)
-                               + (self.matches - self.wins) * -softplus(d)))
-            dd = self.wins - self.matches * sigmoid(d)
+            loss = softplus(-d)  # -log sigma(d); -log sigma(-d) = loss + d
+            lik = -float(np.sum(self.matches * loss) + np.sum(self.losses * d))
+            dd = self.wins - self.matches * np.exp(-loss)
             g_lik = (np.bincount(self.i, dd, self.n_players)
                      - np.bincount(self.j, dd, self.n_players))
         g = g + g_lik
