@@ -221,8 +221,9 @@ def test_collapsed_difficulty_draws_do_not_depend_on_the_threads(monkeypatch, mi
     assert abs(z.mean()) < 4 / np.sqrt(n) and abs(z.std() - 1) < 0.05
 
 
-def test_collapsed_1pl_warms_up_for_500_steps_on_nutpie_only(monkeypatch):
-    """The collapsed form's warm-up (measured with nutpie) applies there alone; tune= wins."""
+def test_1pl_warms_up_for_500_steps_on_nutpie_only(monkeypatch):
+    """The 1PL's warm-up (measured with nutpie, collapsed and dense) applies there alone: not
+    to PyMC's sampler, not to the 2PL; tune= wins."""
     from irteval.inference import nuts
 
     seen = []
@@ -237,7 +238,13 @@ def test_collapsed_1pl_warms_up_for_500_steps_on_nutpie_only(monkeypatch):
     monkeypatch.setattr(nuts, "sample_density", record)
     monkeypatch.setattr(nuts, "sample", record)
     resp, _ = simulate(120, 8, seed=1)  # more items than grid points: collapsed
-    for kwargs in ({}, {"tune": 700}, {"collapse": False}, {"sampler": "pymc"}):
+    for model, kwargs in ((ie.models.onepl(resp), {}),
+                          (ie.models.onepl(resp), {"tune": 700}),
+                          (ie.models.onepl(resp), {"collapse": False}),  # the dense density
+                          (ie.models.onepl(resp), {"collapse": False, "tune": 700}),
+                          (ie.models.onepl(resp), {"sampler": "pymc"}),
+                          (ie.models.onepl(resp), {"sampler": "pymc", "collapse": False}),
+                          (ie.models.onepl(resp, discrimination=True), {})):
         with pytest.raises(Stop):
-            ie.fit(ie.models.onepl(resp), random_seed=0, progressbar=False, **kwargs)
-    assert seen == [500, 700, 1000, 1000]
+            ie.fit(model, random_seed=0, progressbar=False, **kwargs)
+    assert seen == [500, 700, 500, 700, 1000, 1000, 1000]

@@ -67,8 +67,9 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         Posterior draws and warm-up steps per chain; ``draws`` and ``tune`` by default the
         model's (1000 each; 2000 each for the continuous IRT, whose residual scales near zero
         need the longer warm-up and more draws for a tail ESS of 400; 500 warm-up steps for
-        the collapsed 1PL on nutpie, a near-Gaussian posterior of J + 3 parameters started at
-        its PROX estimates).
+        the 1PL on nutpie: the collapsed form, a near-Gaussian posterior of J + 3 parameters
+        started at its PROX estimates, and the dense density, measured in
+        ``benchmarks/README.md``).
     random_seed : int, optional
         Seeds every random step (sampling, initialisation, predictive draws).
     sampler : {"pymc", "nutpie", "numpyro"}, optional
@@ -104,9 +105,12 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     marginal = spec.marginal(method) if collapse and method != "advi" else None
     sampler = sampler or nuts.default_sampler(
         "nutpie" if marginal is not None else spec.preferred_sampler())
-    if tune is None:  # the marginal's warm-up was measured with nutpie
-        tune = (marginal.default_tune if marginal is not None and sampler == "nutpie"
-                and marginal.default_tune is not None else spec.default_tune)
+    if tune is None:  # the shorter warm-ups were measured with nutpie
+        short = None
+        if sampler == "nutpie":
+            short = (marginal.default_tune if marginal is not None
+                     else spec.density_tune() if not sample_kwargs else None)
+        tune = short or spec.default_tune
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler={sampler!r} is not one of {SAMPLERS}")
     if method in ("laplace", "map") and spec.no_mode_reason(marginal is not None, method):

@@ -109,6 +109,11 @@ class FitSpec:
         and SciPy use without compiling anything (None: only the PyMC graph)."""
         return None
 
+    def density_tune(self) -> int | None:
+        """Warm-up steps per chain when nutpie samples :meth:`density` and fit is told no
+        ``tune`` (None: :attr:`default_tune`; other samplers always get that)."""
+        return None
+
     def marginal(self, method="nuts") -> Marginal | None:
         """An exact marginal form to fit with ``method`` instead (None: there is none for
         these data, or it would be slower)."""
