@@ -257,8 +257,8 @@ class OnePL(BaseModel):
         return None if self.is_minibatch else BinaryIRTDensity(self)
 
     def density_tune(self):
-        """500 warm-up steps for the 1PL's dense density on nutpie: the same R-hat and more
-        bulk ESS than 1000 at 1000 x 20 and 5000 x 50 with 10% of cells missing and at a
+        """500 warm-up steps for the 1PL's dense density on nutpie: R-hat <= 1.007 and more
+        bulk ESS than with 1000 at 1000 x 20 and 5000 x 50 with 10% of cells missing and at a
         complete 30 x 100 (benchmarks/README.md; its SBC passed with 400). The 2PL, 3PL and
         4PL keep 1000."""
         return 500 if self.variant == "1pl" else None
