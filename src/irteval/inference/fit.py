@@ -107,9 +107,10 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         "nutpie" if marginal is not None else spec.preferred_sampler())
     if tune is None:  # the shorter warm-ups were measured with nutpie
         short = None
-        if sampler == "nutpie":
-            short = (marginal.default_tune if marginal is not None
-                     else spec.density_tune() if not sample_kwargs else None)
+        if sampler == "nutpie" and marginal is not None:
+            short = marginal.default_tune
+        elif sampler == "nutpie" and not sample_kwargs:  # nutpie on the model's density
+            short = spec.density_tune()
         tune = short or spec.default_tune
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler={sampler!r} is not one of {SAMPLERS}")
@@ -240,7 +241,7 @@ def _fit_mode(spec, model, method, seeds, run, sample_kwargs):
     mode = spec.marginal_mode() if point_only else None
     if mode is not None:
         return model_idata(model, {name: np.asarray(value)[None, None]
-                                       for name, value in mode.items()})
+                                   for name, value in mode.items()})
     density = None if sample_kwargs else spec.density()
     start = spec.start_points(1, seeds.sampling)
     if density is not None:
