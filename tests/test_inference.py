@@ -277,7 +277,8 @@ def test_vectorised_convergence_checks_equal_arviz():
 
 def test_model_idata_is_what_az_from_dict_makes():
     """The groups built with every coordinate converted once equal ``az.from_dict``'s: dims
-    and string labels, numbered dims without coords, unnamed ``<name>_dim_<i>`` dims."""
+    and string labels, numbered dims without coords (from ``data.index_origin``), unnamed
+    ``<name>_dim_<i>`` dims, scalar data one value long."""
     import pymc as pm
     import xarray as xr
     from pymc.backends.arviz import find_constants, find_observations
@@ -288,17 +289,22 @@ def test_model_idata_is_what_az_from_dict_makes():
         strength = pm.Normal("strength", dims="player")
         pm.Data("weight", np.arange(3.0), dims="player")
         pm.Data("unlabelled", np.ones((2, 4)))
+        pm.Data("count", 5.0)
         pm.Normal("score", strength, observed=np.ones((2, 3)), dims=("round", "player"))
+        pm.Normal("total", strength.sum(), observed=3.0)
     rng = np.random.default_rng(0)
     posterior = {"strength": rng.normal(size=(2, 5, 3)), "extra": rng.normal(size=(2, 5, 4)),
                  "scale": rng.normal(size=(2, 5))}
-    ours = model_idata(model, posterior, dims={"extra": ("step",)})
-    theirs = az.from_dict(posterior=posterior, observed_data=find_observations(model),
-                          constant_data=find_constants(model),
-                          coords={k: np.asarray(v) for k, v in model.coords.items()},
-                          dims={**{k: list(v) for k, v in model.named_vars_to_dims.items()},
-                                "extra": ["step"]})
-    assert ours.groups() == theirs.groups()
-    for group in theirs.groups():
-        xr.testing.assert_identical(ours[group].drop_attrs(), theirs[group].drop_attrs())
-        assert set(ours[group].attrs) == set(theirs[group].attrs)
+    for origin in (0, 1):
+        with az.rc_context({"data.index_origin": origin}):
+            ours = model_idata(model, posterior, dims={"extra": ("step",)})
+            theirs = az.from_dict(
+                posterior=posterior, observed_data=find_observations(model),
+                constant_data=find_constants(model),
+                coords={k: np.asarray(v) for k, v in model.coords.items()},
+                dims={**{k: list(v) for k, v in model.named_vars_to_dims.items()},
+                      "extra": ["step"]})
+        assert ours.groups() == theirs.groups()
+        for group in theirs.groups():
+            xr.testing.assert_identical(ours[group].drop_attrs(), theirs[group].drop_attrs())
+            assert set(ours[group].attrs) == set(theirs[group].attrs)

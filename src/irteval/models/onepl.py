@@ -21,7 +21,7 @@ import pymc as pm
 import pytensor.tensor as pt
 import xarray as xr
 
-from .._idata import model_idata
+from .._idata import coordinate_index, model_idata
 from .._validation import warn_user
 from ..data import Responses
 from . import onepl_marginal
@@ -273,7 +273,7 @@ class OnePL(BaseModel):
         b = onepl_marginal.draw_difficulties(self.item_rows, flat("mu_b"), flat("sigma_b"),
                                              flat("theta"), rng, mode=point_only)
         posterior = post.drop_vars(["marginal_loglik"], errors="ignore").assign_coords(
-            item=np.asarray(self.coords["item"])).assign(
+            item=coordinate_index(self.coords["item"])).assign(
             b=(("chain", "draw", "item"), b.reshape(n_chain, n_draw, -1)))
         idata = az.InferenceData(posterior=posterior)
         if "sample_stats" in marginal_idata.groups():
