@@ -221,9 +221,9 @@ def test_collapsed_difficulty_draws_do_not_depend_on_the_threads(monkeypatch, mi
     assert abs(z.mean()) < 4 / np.sqrt(n) and abs(z.std() - 1) < 0.05
 
 
-def test_1pl_warms_up_for_500_steps_on_nutpie_only(monkeypatch):
-    """The 1PL's warm-up (measured with nutpie, collapsed and dense) applies there alone: not
-    to PyMC's sampler, not to the 2PL; tune= wins."""
+def test_1pl_2pl_warm_up_for_500_steps_on_nutpie_only(monkeypatch):
+    """The 1PL's and 2PL's warm-up (measured with nutpie, collapsed and dense) applies there
+    alone: not to PyMC's sampler, not to the 3PL; tune= wins."""
     from irteval.inference import nuts
 
     seen = []
@@ -244,7 +244,8 @@ def test_1pl_warms_up_for_500_steps_on_nutpie_only(monkeypatch):
                           (ie.models.onepl(resp), {"collapse": False, "tune": 700}),
                           (ie.models.onepl(resp), {"sampler": "pymc"}),
                           (ie.models.onepl(resp), {"sampler": "pymc", "collapse": False}),
-                          (ie.models.onepl(resp, discrimination=True), {})):
+                          (ie.models.onepl(resp, discrimination=True), {}),
+                          (ie.models.onepl(resp, discrimination=True, guessing=True), {})):
         with pytest.raises(Stop):
             ie.fit(model, random_seed=0, progressbar=False, **kwargs)
-    assert seen == [500, 700, 500, 700, 1000, 1000, 1000]
+    assert seen == [500, 700, 500, 700, 1000, 1000, 500, 1000]

@@ -67,8 +67,8 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         Posterior draws and warm-up steps per chain; ``draws`` and ``tune`` by default the
         model's (1000 each; 2000 each for the continuous IRT, whose residual scales near zero
         need the longer warm-up and more draws for a tail ESS of 400; 500 warm-up steps for
-        the 1PL on nutpie: the collapsed form, a near-Gaussian posterior of J + 3 parameters
-        started at its PROX estimates, and the dense density, measured in
+        the 1PL and the 2PL on nutpie: the collapsed form, a near-Gaussian posterior of
+        J + 3 parameters started at its PROX estimates, and the dense densities, measured in
         ``benchmarks/README.md``).
     random_seed : int, optional
         Seeds every random step (sampling, initialisation, predictive draws).
@@ -77,7 +77,7 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         preference when installed (nutpie for every model; on the model's NumPy density,
         without compiling, where it has one), else PyMC.
     target_accept : float, optional
-        NUTS target acceptance; by default the model's own (0.95 for the 2PL, 0.9 otherwise).
+        NUTS target acceptance; by default the model's own (0.95 for the 3PL/4PL, 0.9 otherwise).
     log_likelihood : {"auto", True, False}
         Store the pointwise log-likelihood (needed by ``az.loo``/``az.compare``). It holds
         ``chains * draws`` numbers per observation; ``"auto"`` stores it up to

@@ -326,7 +326,10 @@ class BinaryIRTDensity:
         theta = v["theta"]
         if self.discrimination:
             s = np.exp(v["log_s"])
-            a = np.exp(s * v["a_z"])
+            with np.errstate(over="ignore"):
+                a = np.exp(s * v["a_z"])
+            if not np.isfinite(a).all():  # far out in a warm-up on tiny data: NUTS rejects it
+                return -np.inf, grad
             lp_t, g_theta, _ = zerosum_logp(theta, 1.0)
             lp_s, g_us = log_half_normal(v["log_s"], p["sigma_log_a"])
             lp_az, g_az = normal_logp(v["a_z"], 0.0, 1.0)

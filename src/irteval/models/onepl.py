@@ -112,8 +112,9 @@ class OnePL(BaseModel):
         self.guess_prior = guess_prior(n_options) if guessing else None
         self.slip_prior = SLIP_PRIOR if slip else None
         self.n_options = n_options
-        # the 2PL's geometry produced divergences at 0.9
-        self.target_accept = 0.95 if discrimination else 0.9
+        # the asymptotes' geometry needs the smaller steps; the 2PL on nutpie had as few
+        # divergences at 0.9, at half the leapfrog steps (models/onepl.md)
+        self.target_accept = 0.95 if guessing or slip else 0.9
         self.is_minibatch = batch_size is not None
         self._declare()
 
@@ -257,11 +258,10 @@ class OnePL(BaseModel):
         return None if self.is_minibatch else BinaryIRTDensity(self)
 
     def density_tune(self):
-        """500 warm-up steps for the 1PL's dense density on nutpie: R-hat <= 1.007 and more
-        bulk ESS than with 1000 at 1000 x 20 and 5000 x 50 with 10% of cells missing and at a
-        complete 30 x 100 (benchmarks/README.md; its SBC passed with 400). The 2PL, 3PL and
+        """500 warm-up steps for the 1PL's and the 2PL's dense density on nutpie: R-hat and
+        bulk ESS as with 1000 (models/onepl.md, "Parameterisation and fitting"). The 3PL and
         4PL keep 1000."""
-        return 500 if self.variant == "1pl" else None
+        return 500 if self.variant in ("1pl", "2pl") else None
 
     def complete_marginal(self, marginal_idata, rng, point_only):
         post = marginal_idata.posterior
