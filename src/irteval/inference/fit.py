@@ -77,7 +77,7 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         preference when installed (nutpie for every model; on the model's NumPy density,
         without compiling, where it has one), else PyMC.
     target_accept : float, optional
-        NUTS target acceptance; by default the model's own (0.95 for the 3PL/4PL, 0.9 otherwise).
+        NUTS target acceptance; by default the model's own (0.95 for the 2PL, 0.9 otherwise).
     log_likelihood : {"auto", True, False}
         Store the pointwise log-likelihood (needed by ``az.loo``/``az.compare``). It holds
         ``chains * draws`` numbers per observation; ``"auto"`` stores it up to

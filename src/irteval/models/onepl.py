@@ -112,9 +112,8 @@ class OnePL(BaseModel):
         self.guess_prior = guess_prior(n_options) if guessing else None
         self.slip_prior = SLIP_PRIOR if slip else None
         self.n_options = n_options
-        # the asymptotes' geometry needs the smaller steps; the 2PL on nutpie had as few
-        # divergences at 0.9, at half the leapfrog steps (models/onepl.md)
-        self.target_accept = 0.95 if guessing or slip else 0.9
+        # the 2PL's hyperparameters mix better with the longer trajectories (models/onepl.md)
+        self.target_accept = 0.95 if discrimination else 0.9
         self.is_minibatch = batch_size is not None
         self._declare()
 
