@@ -87,9 +87,9 @@ def bernoulli_logit(sign, eta, spare, ones):
     """sum log sigmoid(sign * eta) and its derivative in eta, sign * sigmoid(-sign * eta), for
     answers coded sign = +1 (correct), -1 (wrong), 0 (missing: adds the constant -log 2 and
     no gradient). With u = e^(-sign * eta): log sigmoid = -log1p(u), the derivative
-    sign * u / (1 + u): one exponential (two and an ``np.where`` in the textbook's stable
-    form: 30% more time). Where sign * eta < -709, u overflows to inf: log p = -inf, which NUTS
-    rejects, at a likelihood below e^-709 per cell. The derivative is written over ``eta``;
+    sign * u / (1 + u): one exponential, where the textbook's stable form takes two (or one
+    and a slow ``np.where``). Where sign * eta < -709, u overflows to inf: log p = -inf, which
+    NUTS rejects, at a likelihood below e^-709 per cell. The derivative is written over ``eta``;
     ``spare``: an array of its shape to work in; ``ones``: a vector of ones, one per column."""
     u = np.multiply(sign, eta, out=eta)
     np.negative(u, out=u)
