@@ -105,13 +105,9 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     marginal = spec.marginal(method) if collapse and method != "advi" else None
     sampler = sampler or nuts.default_sampler(
         "nutpie" if marginal is not None else spec.preferred_sampler())
-    if tune is None:  # the shorter warm-ups were measured with nutpie
-        short = None
-        if sampler == "nutpie" and marginal is not None:
-            short = marginal.default_tune
-        elif sampler == "nutpie" and not sample_kwargs:  # nutpie on the model's density
-            short = spec.density_tune()
-        tune = short or spec.default_tune
+    if tune is None:  # the shorter warm-ups were measured with nutpie on the NumPy densities
+        on_density = sampler == "nutpie" and (marginal is not None or not sample_kwargs)
+        tune = (spec.density_tune() if on_density else None) or spec.default_tune
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler={sampler!r} is not one of {SAMPLERS}")
     if method in ("laplace", "map") and spec.no_mode_reason(marginal is not None, method):

@@ -39,9 +39,6 @@ class Marginal:
     density: object = None
     #: optimiser for MAP/Laplace on the marginal model
     mode_optimizer: str = "L-BFGS-B"
-    #: warm-up steps per chain when nutpie samples this form and fit is told no ``tune``
-    #: (None: the model's; other samplers always get the model's)
-    default_tune: int | None = None
 
     @functools.cached_property
     def model(self) -> pm.Model:
@@ -110,8 +107,9 @@ class FitSpec:
         return None
 
     def density_tune(self) -> int | None:
-        """Warm-up steps per chain when nutpie samples :meth:`density` and fit is told no
-        ``tune`` (None: :attr:`default_tune`; other samplers always get that)."""
+        """Warm-up steps per chain when nutpie samples :meth:`density` or the marginal's and
+        fit is told no ``tune`` (None: :attr:`default_tune`; other samplers always get
+        that)."""
         return None
 
     def marginal(self, method="nuts") -> Marginal | None:

@@ -246,20 +246,19 @@ class OnePL(BaseModel):
         if not self._collapsible(method):
             return None
         rows, coords = self.item_rows, {"respondent": self.coords["respondent"]}
-        # warm-up: 500 steps (nutpie's own default is 300): the same R-hat and ESS as 1000
-        # at 1000 x 20, 20000 x 200 and on the bundled matrices (benchmarks/README.md)
         return Marginal(functools.partial(onepl_marginal.marginal_model, rows,
                                           coords["respondent"], self.priors), coords,
                         density=onepl_marginal.MarginalDensity(rows, self.priors),
-                        mode_optimizer="L-BFGS-B", default_tune=500)
+                        mode_optimizer="L-BFGS-B")
 
     def density(self):
         return None if self.is_minibatch else BinaryIRTDensity(self)
 
     def density_tune(self):
-        """500 warm-up steps for the 1PL's and the 2PL's dense density on nutpie: R-hat and
-        bulk ESS as with 1000 (models/onepl.md, "Parameterisation and fitting"). The 3PL and
-        4PL keep 1000."""
+        """500 warm-up steps on nutpie (its own default is 300) for the collapsed 1PL (the
+        same R-hat and ESS as 1000 at 1000 x 20, 20000 x 200 and on the bundled matrices) and
+        the 1PL's and 2PL's dense density (R-hat and bulk ESS as with 1000): models/onepl.md,
+        benchmarks/README.md. The 3PL and 4PL keep 1000."""
         return 500 if self.variant in ("1pl", "2pl") else None
 
     def complete_marginal(self, marginal_idata, rng, point_only):
