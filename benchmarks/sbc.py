@@ -49,6 +49,9 @@ MODELS = {
                           "120 items x 8 respondents (collapsed)"),
     "1pl_missing": Spec(partial(cal.simulate_onepl, 30, 8, missing=0.15), ie.models.onepl,
                         "30 items x 8 respondents, 15% of cells missing"),
+    # more answers per instance than FEW_ANSWERS, patterns x grid > items: the dense density
+    "1pl_dense": Spec(partial(cal.simulate_onepl, 30, 20, missing=0.15), ie.models.onepl,
+                      "30 items x 20 respondents, 15% of cells missing (dense)"),
     "2pl": Spec(partial(cal.simulate_onepl, 30, 8, discrimination=True),
                 partial(ie.models.onepl, discrimination=True), "30 items x 8 respondents"),
     "3pl": Spec(partial(cal.simulate_onepl, 20, 30, discrimination=True, guessing=True,
@@ -70,8 +73,8 @@ MODELS = {
     "polytomous": Spec(partial(cal.simulate_polytomous, 40, 4, 4), ie.models.polytomous_irt,
                        "40 datasets x 4 algorithms, 4 levels, GPCM"),
 }
-ALL = ("1pl", "1pl_collapsed", "1pl_missing", "2pl", "3pl", "4pl", "bt", "continuous",
-       "bt_pairwise", "polytomous")
+ALL = ("1pl", "1pl_collapsed", "1pl_missing", "1pl_dense", "2pl", "3pl", "4pl", "bt",
+       "continuous", "bt_pairwise", "polytomous")
 
 
 def variable(row):

@@ -124,20 +124,37 @@ def test_asymptote_gradient_is_exact_in_the_tails(slip):
 @pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")
 def test_scattered_missing_cells_sample_the_dense_density_blocks_the_collapsed_one():
     """The cost rule of OnePL._collapsible: MCAR cells give about one pattern per item."""
-    resp, _ = simulate(400, 10, missing=0.1, seed=2)
+    resp, _ = simulate(400, 16, missing=0.1, seed=2)
     assert ie.models.onepl(resp).marginal("nuts") is None
     assert ie.models.onepl(resp).marginal("map") is not None
-    wide = simulate(400, 10, seed=2)[0].to_wide(rows="item")
+    wide = simulate(400, 16, seed=2)[0].to_wide(rows="item")
     wide.iloc[:200, :3] = np.nan  # three models skipped the same half of the instances
     block = ie.Responses.from_wide(wide, respondent="model", item="instance", rows="item")
     assert ie.models.onepl(block).marginal("nuts") is not None
+
+
+@pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")
+def test_instances_with_few_answers_sample_the_collapsed_form():
+    """Where instances have at most FEW_ANSWERS answers on average (few respondents), NUTS
+    collapses whatever the patterns: the dense centred posterior mixes badly there."""
+    from irteval.models.onepl import FEW_ANSWERS
+
+    for n_resp, missing in ((8, 0.0), (10, 0.1), (FEW_ANSWERS, 0.0)):
+        resp, _ = simulate(30, n_resp, missing=missing, seed=2)
+        assert ie.models.onepl(resp).marginal("nuts") is not None, (n_resp, missing)
+    resp, _ = simulate(30, FEW_ANSWERS + 1, seed=2)  # 30 items, 101 grid points: dense
+    assert ie.models.onepl(resp).marginal("nuts") is None
+    resp, _ = simulate(30, 8, seed=2)
+    assert ie.models.onepl(resp, discrimination=True).marginal("nuts") is None
 
 
 @pytest.mark.parametrize("discrimination,missing", [(False, 0.15), (True, 0.0)])
 def test_nutpie_on_the_density_matches_pymc_nuts(discrimination, missing):
     pytest.importorskip("nutpie")
     resp, _ = simulate(40, 6, discrimination=discrimination, missing=missing, seed=4)
-    kwargs = dict(draws=600, tune=600, chains=2, random_seed=4, log_likelihood=False)
+    # collapse=False: at 6 respondents NUTS would sample the collapsed 1PL
+    kwargs = dict(draws=600, tune=600, chains=2, random_seed=4, log_likelihood=False,
+                  collapse=False)
     fast = quiet_fit(ie.models.onepl(resp, discrimination=discrimination), **kwargs)
     ref = quiet_fit(ie.models.onepl(resp, discrimination=discrimination), sampler="pymc",
                     **kwargs)

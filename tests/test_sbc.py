@@ -122,15 +122,17 @@ def test_sbc_bradley_terry_is_uniform():
 
 
 @pytest.mark.filterwarnings("ignore:.*identified only by the prior")
-def test_sbc_1pl_with_missing_cells_on_the_default_path_is_uniform():
-    """20 replicates, 20 items x 6 models with 15% of cells missing, the path users run
-    (nutpie on the dense NumPy density); L = 49, ranks of mu_b, sigma_b, sigma_theta and
-    every b and theta pooled per variable (5 bins, chi-square)."""
+@pytest.mark.parametrize("n_resp,sampler", [(6, "nuts:nutpie collapsed"), (16, "nuts:nutpie")])
+def test_sbc_1pl_with_missing_cells_on_the_default_path_is_uniform(n_resp, sampler):
+    """20 replicates, 20 items x 6 or 16 models with 15% of cells missing, the paths users
+    run (nutpie on the collapsed form where instances have few answers, on the dense NumPy
+    density otherwise); L = 49, ranks of mu_b, sigma_b, sigma_theta and every b and theta
+    pooled per variable (5 bins, chi-square)."""
     n_keep = 49
-    ranks, diagnostics = cal.run(partial(cal.simulate_onepl, 20, 6, missing=0.15),
+    ranks, diagnostics = cal.run(partial(cal.simulate_onepl, 20, n_resp, missing=0.15),
                                  ie.models.onepl, 20, seed=4, n_keep=n_keep, draws=250,
                                  tune=300, chains=2, n_jobs=2)
-    assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
+    assert set(diagnostics["sampler"]) == {sampler}
     assert cal.uniformity_table(ranks, n_keep)["p_holm"].min() > 0.001
     for name in ("b", "theta"):
         block = ranks[[c for c in ranks.columns if c.startswith(f"{name}[")]].to_numpy()
