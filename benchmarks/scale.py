@@ -97,7 +97,8 @@ def irteval_binary(y, truth, method, discrimination=False, **kwargs):
                        **kwargs)
     wall = time.perf_counter() - start
     b = idata.posterior["b"].mean(("chain", "draw")).values
-    row = {"wall_s": wall, "sampler": idata.attrs["irteval_method"], **accuracy(b, truth["b"])}
+    row = {"wall_s": wall, "sampler": idata.attrs["irteval_method"],
+           "collapsed": idata.attrs.get("collapsed", 0), **accuracy(b, truth["b"])}
     if discrimination:
         a = idata.posterior["a"].mean(("chain", "draw")).values
         row.update(accuracy(np.log(a), np.log(truth["a"]), "log_a_"))
@@ -204,7 +205,8 @@ def run_case(name):
     if tool == "mirt":
         return mirt_2pl(y, truth)
     method = {"map": "map", "laplace": "laplace", "nuts": "nuts"}[group.split("_")[-1]]
-    return irteval_binary(y, truth, method, discrimination=two)
+    kwargs = {"collapse": False} if tool == "dense" else {}  # the 1PL's dense density
+    return irteval_binary(y, truth, method, discrimination=two, **kwargs)
 
 
 # ---------------------------------------------------------------------- the plan

@@ -222,7 +222,7 @@ class OnePL(BaseModel):
         hierarchy mixes badly (complete 30 x 8, three data sets: R-hat 1.06 and 1.28 with 35
         and 292 divergences in two, against at most 1.006 and 1 collapsed), while few
         respondents keep the patterns few (10% MCAR at 5000 x 10: 221 patterns; collapsed
-        17.8 s and bulk ESS 3101 against 30.8 s and 792 dense)."""
+        13.4 s and bulk ESS 3101 against 26.3 s and 792 dense; benchmarks/few_answers.py)."""
         if self.discrimination or self.asymptotes or self.batch_size is not None:
             return False
         r = self.responses
