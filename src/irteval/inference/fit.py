@@ -91,8 +91,9 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         Optimisation steps for ``method="advi"``.
     collapse : bool
         Fit the model's exact marginal form when it has one (the 1PL: difficulties
-        integrated out and drawn exactly afterwards, the same posterior; for NUTS only where
-        it is cheaper, see ``models/onepl.md``). ``False`` works on the full model.
+        integrated out and drawn exactly afterwards, the same posterior; for NUTS where it is
+        cheaper or the instances have few answers, see ``models/onepl.md``). ``False`` works
+        on the full model.
     keep_warmup : bool
         Keep the warm-up draws (``warmup_posterior``, ``warmup_sample_stats``); dropped by
         default, as they mostly cost memory and disk.
