@@ -183,6 +183,17 @@ def test_numpyro_backend_matches_the_default(small):
     assert float(abs(gap).max()) < 0.3
 
 
+def test_numpyro_runs_the_chains_vectorised_where_jax_has_fewer_devices_than_chains():
+    """One GPU (or the CPU) is one JAX device: the chains run in lockstep there, not one
+    after another (numpyro's own fallback); with a device per chain, one chain on each."""
+    jax = pytest.importorskip("jax")
+    from irteval.inference.nuts import numpyro_chain_method
+
+    devices = jax.local_device_count()
+    assert numpyro_chain_method(devices + 1) == "vectorized"
+    assert numpyro_chain_method(devices) == "parallel"
+
+
 @pytest.mark.parametrize("collapse", [True, False])
 def test_cores_can_be_chosen(collapse):
     resp, _ = simulate(30, 5, seed=9)
