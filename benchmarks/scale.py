@@ -104,6 +104,8 @@ def irteval_binary(y, truth, method, discrimination=False, **kwargs):
         row.update(accuracy(np.log(a), np.log(truth["a"]), "log_a_"))
     if method in ("nuts", "laplace"):
         row.update(posterior_checks(idata, "b", truth["b"]))
+    if "sample_stats" in idata.groups() and "n_steps" in idata.sample_stats:  # = gradients
+        row["gradients"] = int(idata.sample_stats["n_steps"].sum())
     return row
 
 
@@ -205,7 +207,9 @@ def run_case(name):
     if tool == "mirt":
         return mirt_2pl(y, truth)
     method = {"map": "map", "laplace": "laplace", "nuts": "nuts"}[group.split("_")[-1]]
-    kwargs = {"collapse": False} if tool == "dense" else {}  # the 1PL's dense density
+    # "dense": the 1PL's dense density; "numpyro": the PyMC model through JAX (a GPU if JAX
+    # sees one: benchmarks/gpu.py)
+    kwargs = {"dense": {"collapse": False}, "numpyro": {"sampler": "numpyro"}}.get(tool, {})
     return irteval_binary(y, truth, method, discrimination=two, **kwargs)
 
 
