@@ -208,8 +208,9 @@ def run_case(name):
         return mirt_2pl(y, truth)
     method = {"map": "map", "laplace": "laplace", "nuts": "nuts"}[group.split("_")[-1]]
     # "dense": the 1PL's dense density; "numpyro": the PyMC model through JAX (a GPU if JAX
-    # sees one: benchmarks/gpu.py)
-    kwargs = {"dense": {"collapse": False}, "numpyro": {"sampler": "numpyro"}}.get(tool, {})
+    # sees one: benchmarks/gpu.py); "pymc": PyMC's own NUTS (the default without nutpie)
+    kwargs = {"dense": {"collapse": False}, "numpyro": {"sampler": "numpyro"},
+              "pymc": {"sampler": "pymc"}}.get(tool, {})
     return irteval_binary(y, truth, method, discrimination=two, **kwargs)
 
 

@@ -183,6 +183,22 @@ def test_numpyro_backend_matches_the_default(small):
     assert float(abs(gap).max()) < 0.3
 
 
+def test_a_missing_nutpie_falls_back_to_pymc_with_a_warning(monkeypatch):
+    """nutpie is a dependency; where it is missing anyway, the default says what runs instead."""
+    import importlib.util
+
+    from irteval.inference import nuts
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "nutpie" else real(name, *a))
+    with pytest.warns(UserWarning, match="nutpie is not installed.*sampler='pymc'"):
+        assert nuts.default_sampler("nutpie") == "pymc"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert nuts.default_sampler("pymc") == "pymc"
+
+
 def test_numpyro_runs_the_chains_vectorised_where_jax_has_fewer_devices_than_chains():
     """One GPU (or the CPU) is one JAX device: the chains run in lockstep there, not one
     after another (numpyro's own fallback); with a device per chain, one chain on each."""

@@ -43,8 +43,8 @@ def add_fit_options(p, draws=None):
     """The output options, the sampler's settings and --strict."""
     add_output_options(p)
     p.add_argument("--sampler", choices=["pymc", "nutpie", "numpyro"], default=None,
-                   help="NUTS implementation (nutpie/numpyro must be installed; default: "
-                        "the model's choice, nutpie for the portfolio when installed)")
+                   help="NUTS implementation (default: the model's choice, mostly nutpie; "
+                        "numpyro needs pip install 'irteval[numpyro]')")
     p.add_argument("--draws", type=at_least(1), default=draws,
                    help=f"draws per chain (default {draws or 'the model’s: 1000; 2000 for a '}"
                         f"{'' if draws else 'portfolio'})")

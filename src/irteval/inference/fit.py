@@ -73,9 +73,12 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     random_seed : int, optional
         Seeds every random step (sampling, initialisation, predictive draws).
     sampler : {"pymc", "nutpie", "numpyro"}, optional
-        NUTS implementation; nutpie and numpyro must be installed. By default the model's
-        preference when installed (nutpie for every model; on the model's NumPy density,
-        without compiling, where it has one), else PyMC.
+        NUTS implementation. By default the model's choice: nutpie (a dependency) for the
+        binary IRT, Bradley-Terry, continuous and polytomous models (on the model's NumPy
+        density, without compiling, where it has one), PyMC's where the model prefers it or,
+        with a warning, where nutpie is missing. numpyro needs
+        ``pip install "irteval[numpyro]"``; it runs the PyMC graph in JAX, on a GPU when JAX
+        sees one.
     target_accept : float, optional
         NUTS target acceptance; by default the model's own (0.95 for the 2PL, 0.9 otherwise).
     log_likelihood : {"auto", True, False}
