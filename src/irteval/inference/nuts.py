@@ -52,12 +52,12 @@ def sample(model, *, draws, tune, chains, seed, sampler, target_accept, progress
         sample_kwargs.setdefault("nuts_sampler_kwargs", {}).setdefault(
             "chain_method", numpyro_chain_method(chains))
     if starts is not None and "initvals" not in sample_kwargs:
-        if sampler in ("pymc", "numpyro"):
-            sample_kwargs["initvals"] = starts.per_chain
         if sampler == "pymc":
+            sample_kwargs["initvals"] = starts.per_chain
             sample_kwargs.setdefault("step", _nuts_from_gradients(model, tune, target_accept,
                                                                   init_seed))
         elif sampler == "numpyro":
+            sample_kwargs["initvals"] = starts.per_chain
             sample_kwargs["nuts_sampler_kwargs"].setdefault("jitter", False)
         elif sampler == "nutpie":
             sample_kwargs.setdefault("nuts_sampler_kwargs", {}).setdefault(
@@ -81,8 +81,8 @@ def sample(model, *, draws, tune, chains, seed, sampler, target_accept, progress
 def numpyro_chain_method(chains):
     """numpyro's ``chain_method``: ``"parallel"`` (one chain per JAX device) where JAX has a
     device per chain, else ``"vectorized"`` (the chains in lockstep in one program on one
-    device). numpyro's own fallback, running the chains one after the other, would take
-    ``chains`` times as long on one GPU, and with jaxlib 0.11 its compilation crashed
+    device). numpyro's own fallback runs the chains one after the other (up to ``chains``
+    times as long on one GPU), and with jaxlib 0.11 its compilation crashed
     (segmentation fault) on the CPU for the 1PL."""
     import jax
 
