@@ -162,8 +162,9 @@ def run_gradients(platform, sizes, timeout):
 
 
 def machine():
+    """The GPU (nvidia-smi) and the versions, without starting JAX's GPU backend here: it
+    would take 75% of the GPU's memory for this process while the cases run in children."""
     import jax
-
     import numpyro
     import pymc
 
@@ -172,9 +173,8 @@ def machine():
                               "--format=csv,noheader"], capture_output=True, text=True).stdout
     except FileNotFoundError:
         gpu = "none"
-    return {"gpu": gpu.strip(), "jax_devices": [str(d) for d in jax.devices()],
-            "cpu_cores": os.cpu_count(), "jax": jax.__version__, "numpyro": numpyro.__version__,
-            "pymc": pymc.__version__}
+    return {"gpu": gpu.strip(), "cpu_cores": os.cpu_count(), "jax": jax.__version__,
+            "numpyro": numpyro.__version__, "pymc": pymc.__version__}
 
 
 def main(argv=None):
@@ -182,7 +182,7 @@ def main(argv=None):
     parser.add_argument("--out", type=Path, default=HERE / "results" / "gpu")
     parser.add_argument("--budget", type=float, default=480, help="seconds for everything")
     parser.add_argument("--sizes", nargs="+", default=SIZES, help="items x respondents")
-    parser.add_argument("--fits", nargs="+", default=FITS, help="scale.py cases on the GPU")
+    parser.add_argument("--fits", nargs="*", default=FITS, help="scale.py cases on the GPU")
     parser.add_argument("--cpu-fits", nargs="*", default=CPU_FITS,
                         help="scale.py cases with JAX on the CPU, after the GPU's")
     parser.add_argument("--gradients", help=argparse.SUPPRESS)  # child: one JAX platform
