@@ -7,6 +7,7 @@ import pytest
 
 import irteval as ie
 from irteval import calibration as cal
+from irteval.models.densities import zerosum_forward
 
 from .conftest import quiet_fit, simulate
 from .test_bradley_terry import simulate as simulate_scores
@@ -98,6 +99,23 @@ def test_density_is_the_pymc_model(case):
         ref_logp, ref_grad = fn(x)
         assert logp == pytest.approx(ref_logp, abs=1e-6)
         np.testing.assert_allclose(grad, ref_grad, atol=1e-6)
+
+
+def test_pairwise_density_is_the_pymc_model_where_exp_overflows():
+    """Strengths 720 apart (e^720 overflows): the pairwise density still equals the graph."""
+    model = ie.models.bradley_terry(simulate_scores(6, 4)[0], likelihood="pairwise",
+                                    prior_scale=1000.0)
+    density = model.density()
+    fn = model.logp_dlogp_function(ravel_inputs=True)
+    fn.set_extra_values({})
+    strength = np.zeros(density.n_players)
+    strength[0] = -720.0  # player 0 (i in all its pairs) far below: d = -720, e^-d overflows
+    x = zerosum_forward(strength - strength.mean())
+    assert density.strength(x) == pytest.approx(strength - strength.mean())
+    logp, grad = density.logp_grad(x)
+    ref_logp, ref_grad = fn(x)
+    assert np.isfinite(logp) and logp == pytest.approx(ref_logp, abs=1e-6)
+    np.testing.assert_allclose(grad, ref_grad, atol=1e-6)
 
 
 @pytest.mark.parametrize("slip", [False, True])

@@ -513,11 +513,14 @@ class BradleyTerryDensity:
             lik, g_lik = self._plackett_luce(s)
         else:
             d = s[self.i] - s[self.j]
-            with np.errstate(over="ignore"):  # d < -709: e^-d = inf, log p = -inf (rejected)
+            with np.errstate(over="ignore"):
                 e = np.exp(-d)
             # -log sigma(d) = log1p(e); -log sigma(-d) = log1p(e) + d
-            lik = -float(self.matches @ np.log1p(e) + self.losses @ d)
-            e += 1.0
+            loss = float(self.matches @ np.log1p(e))
+            if not math.isfinite(loss):  # some d < -709 overflowed e: the stable form there
+                loss = float(self.matches @ softplus(-d))
+            lik = -(loss + float(self.losses @ d))
+            e += 1.0  # (1 / inf = 0: sigma(d) is right where e overflowed)
             dd = np.subtract(self.wins, np.divide(self.matches, e, out=e), out=e)
             g_lik = self.incidence @ dd  # two np.bincount took 4 ms at 500 000 pairs, this 1
         g = g + g_lik
