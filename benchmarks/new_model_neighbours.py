@@ -52,13 +52,15 @@ def main(argv=None):
     parser.add_argument("--dataset", nargs="+", default=["optdigits"])
     parser.add_argument("--n", type=int, default=100)
     parser.add_argument("--subsets", type=int, default=10, help="random subsets per model")
+    parser.add_argument("--folds", type=int, default=5, help="58: leave one model out")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results"
                                              / "new_model_neighbours.txt"))
     args = parser.parse_args(argv)
     lines = [f"error / error of the accuracy on a random {args.n}-item subset, {args.subsets} "
-             f"subsets a model (k nearest fitted models: {', '.join(map(str, KS))})"]
+             f"subsets a model, {args.folds} folds (k nearest fitted models: "
+             f"{', '.join(map(str, KS))})"]
     for dataset in args.dataset:
-        ratios = run(dataset, n=args.n, subsets=args.subsets)
+        ratios = run(dataset, n=args.n, subsets=args.subsets, folds=args.folds)
         lines.append(f"{dataset}: " + "  ".join(f"k={k} {r:.2f}" for k, r in zip(KS, ratios)))
         print(lines[-1], flush=True)
     Path(args.out).write_text("\n".join(lines) + "\n")
