@@ -39,8 +39,9 @@ def run(dataset, n=100, subsets=10, folds=5, seed=0):
                 items = rng.choice(len(y), n, replace=False)
                 answers = y[items, model]
                 naive = answers.mean()
-                agree = (y[np.ix_(items, fitted)] == answers[:, None]).mean(axis=0)
-                gap = full[fitted] - y[np.ix_(items, fitted)].mean(axis=0)
+                asked = y[np.ix_(items, fitted)]  # the fitted models' answers to those items
+                agree = (asked == answers[:, None]).mean(axis=0)
+                gap = full[fitted] - asked.mean(axis=0)
                 order = np.argsort(-agree, kind="stable")
                 estimates = [naive] + [naive + gap[order[:k]].mean() for k in KS]
                 errors += np.abs(np.array(estimates) - full[model])
