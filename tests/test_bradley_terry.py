@@ -222,6 +222,8 @@ def test_task_hierarchy_arguments():
     scores, tasks, _, _ = simulate_tasks(6, 3, per_task=2, seed=1)
     model = ie.models.bradley_terry(scores, hierarchy=tasks)
     assert model.coords["task"] == ("task0", "task1", "task2")
+    as_series = ie.models.bradley_terry(scores, hierarchy=pd.Series(tasks))  # its error offers it
+    assert as_series.coords["task"] == model.coords["task"]
     assert ie.models.bradley_terry(scores, hierarchy="round").coords["task"] == tuple(
         scores.rounds)
     with pytest.raises(ValueError, match="not offered with hierarchy="):

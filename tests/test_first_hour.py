@@ -112,6 +112,8 @@ def test_compare_models_checks_what_it_compares():
         ie.compare_models({"pl": pl, "pairwise": pairwise})
     with pytest.raises(ValueError, match="at least two fits"):
         ie.compare_models({"1pl": one})
+    with pytest.raises(ValueError, match=r"ic='LOO': give ic='loo'"):  # not WAIC in silence
+        ie.compare_models({"1pl": one, "2pl": two}, ic="LOO")
 
 
 def test_load_results_sub_folders_as_keys_and_attributes(tmp_path):

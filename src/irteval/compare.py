@@ -28,6 +28,8 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
     if not isinstance(fits, dict) or len(fits) < 2:
         raise ValueError("give a dict of at least two fits, e.g. {'1pl': idata_1pl, '2pl': "
                          "idata_2pl}")
+    if ic not in ("loo", "waic"):
+        raise ValueError(f"ic={ic!r}: give ic='loo' (PSIS-LOO, the default) or ic='waic'")
     shapes = {}
     for name, idata in fits.items():
         if not hasattr(idata, "posterior"):

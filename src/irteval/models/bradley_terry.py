@@ -152,7 +152,7 @@ class BradleyTerry(BaseModel):
         self.scores, self.likelihood, self.hierarchy = scores, likelihood, hierarchy
         self.reference, self.prior_scale = reference, prior_scale
         # strength is epp shifted (equal without a reference): checking both doubled the cost
-        self.diagnostic_vars = (("epp",) + (("tau", "deviation") if hierarchy else ())
+        self.diagnostic_vars = (("epp",) + (("tau", "deviation") if hierarchy is not None else ())
                                 + (("log_nu",) if likelihood == "davidson" else ()))
 
         strength = pm.ZeroSumNormal("strength", sigma=prior_scale, dims="player")
