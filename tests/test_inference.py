@@ -81,8 +81,22 @@ def test_bad_arguments():
         ie.fit(model, method="mcmc")
     with pytest.raises(ValueError, match="sampler='stan'"):
         ie.fit(model, sampler="stan")
-    with pytest.raises(ValueError, match="draws must be at least 1"):
+    with pytest.raises(ValueError, match="draws=0: give a whole number of at least 1"):
         ie.fit(model, draws=0)
+    with pytest.raises(TypeError, match="draws=20.5: give a whole number"):  # not rounded
+        ie.fit(model, draws=20.5)
+    with pytest.raises(ValueError, match="tune=-5: give a whole number of at least 0"):
+        ie.fit(model, tune=-5)
+    with pytest.raises(ValueError, match="target_accept must be a number between 0 and 1"):
+        ie.fit(model, target_accept=1.5)
+    with pytest.raises(ValueError, match="random_seed must be None, a non-negative int"):
+        ie.fit(model, method="map", random_seed=-1)
+    with pytest.raises(TypeError, match="got seed=: irteval seeds a fit with random_seed="):
+        ie.fit(model, seed=1)
+    with pytest.raises(TypeError, match="got random_state=: irteval seeds a fit with"):
+        ie.fit(model, method="map", random_state=3)
+    with pytest.raises(TypeError, match=r"fit\(method='advi'\) takes no \['nonsense'\]"):
+        ie.fit(model, method="advi", nonsense=3)
     with pytest.raises(TypeError, match="expected a pymc.Model"):
         ie.fit(resp)
     with pytest.raises(TypeError, match="expected irteval.Responses"):
@@ -210,12 +224,16 @@ def test_numpyro_runs_the_chains_vectorised_where_jax_has_fewer_devices_than_cha
     assert numpyro_chain_method(devices) == "parallel"
 
 
-@pytest.mark.parametrize("collapse", [True, False])
-def test_cores_can_be_chosen(collapse):
+@pytest.mark.parametrize("collapse, sampler", [(True, "pymc"), (False, "pymc"),
+                                               (True, "nutpie")])
+def test_cores_can_be_chosen(collapse, sampler):
+    """A keyword for pymc.sample runs the PyMC graph (nutpie too: compiled by PyMC) and
+    leaves the posterior with the model's dims only (nutpie through PyMC added
+    ``theta_zerosum___dim_0``)."""
     resp, _ = simulate(30, 5, seed=9)
     idata = quiet_fit(ie.models.onepl(resp), draws=50, tune=50, chains=2, random_seed=9,
-                      sampler="pymc", collapse=collapse, cores=1, log_likelihood=False)
-    assert idata.posterior.sizes["chain"] == 2
+                      sampler=sampler, collapse=collapse, cores=1, log_likelihood=False)
+    assert dict(idata.posterior.sizes) == {"chain": 2, "draw": 50, "respondent": 5, "item": 30}
 
 
 def test_2pl_map_integrates_the_abilities_out():

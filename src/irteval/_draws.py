@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._validation import count
+
 
 def thin(n, max_draws, random_seed=0):
     """Sorted positions of at most ``max_draws`` of ``n`` pooled draws (all when None or n is
     smaller), chosen at random with ``random_seed``."""
+    if max_draws is not None:
+        count(max_draws, "max_draws")
     if max_draws is None or n <= max_draws:
         return np.arange(n)
     return np.sort(np.random.default_rng(random_seed).choice(n, max_draws, False))

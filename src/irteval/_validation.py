@@ -55,6 +55,25 @@ def percent(part, whole):
     return f"{value:.0f}%" if value == round(value) and 1 <= value <= 99 else f"{value:.1f}%"
 
 
+def count(value, name, minimum=1):
+    """``value`` as an int of at least ``minimum``; else an error naming the keyword ``name``
+    (2.5 is not rounded, True is not 1)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}={value!r}: give a whole number of at least {minimum}")
+    if value < minimum:
+        raise ValueError(f"{name}={value!r}: give a whole number of at least {minimum}")
+    return int(value)
+
+
+def seeded_rng(random_seed, name="random_seed"):
+    """``np.random.default_rng(random_seed)``, with an error that names the keyword."""
+    try:
+        return np.random.default_rng(random_seed)
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"{name} must be None, a non-negative int or a numpy Generator, got "
+                        f"{random_seed!r}") from err
+
+
 def plain(label):
     """A label as Python writes it (3, not np.int64(3)), for messages."""
     return label.item() if isinstance(label, np.generic) else label

@@ -9,6 +9,7 @@ starting points, post-processing, exact marginal form, NUTS defaults) the model 
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import arviz as az
@@ -16,7 +17,7 @@ import numpy as np
 import pymc as pm
 
 from .._idata import model_idata
-from .._validation import quiet_pymc, warn_user
+from .._validation import count, quiet_pymc, seeded_rng, warn_user
 from ..exceptions import ModelSpecWarning
 from ..models.base import FitSpec
 from . import nuts
@@ -41,7 +42,7 @@ class _Seeds:
 
     @classmethod
     def from_seed(cls, random_seed):
-        return cls(*(int(s) for s in np.random.default_rng(random_seed).integers(2**31, size=4)))
+        return cls(*(int(s) for s in seeded_rng(random_seed).integers(2**31, size=4)))
 
 
 def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=None,
@@ -101,11 +102,14 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         Keep the warm-up draws (``warmup_posterior``, ``warmup_sample_stats``); dropped by
         default, as they mostly cost memory and disk.
     **sample_kwargs
-        Passed on to ``pymc.sample``.
+        Passed on to ``pymc.sample`` (``method="nuts"`` only); with any of them the model's
+        PyMC graph is compiled and sampled, where nutpie would otherwise run its NumPy density.
     """
     spec = _spec(model)
     draws = spec.default_draws if draws is None else draws
-    _check_arguments(model, spec, method, draws, chains, posterior_predictive, log_likelihood)
+    _check_arguments(model, spec, method, posterior_predictive, log_likelihood, sample_kwargs,
+                     draws=draws, chains=chains, tune=tune, advi_iterations=advi_iterations,
+                     target_accept=target_accept)
     marginal = spec.marginal(method) if collapse and method != "advi" else None
     sampler = sampler or nuts.default_sampler(
         "nutpie" if marginal is not None else spec.preferred_sampler())
@@ -131,7 +135,7 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     elif method == "nuts":
         idata = _fit_nuts(spec, model, seeds, run, sample_kwargs, keep_warmup)
     else:
-        idata = _fit_mode(spec, model, method, seeds, run, sample_kwargs)
+        idata = _fit_mode(spec, model, method, seeds, run)
 
     if not keep_warmup:
         for group in [g for g in idata.groups() if g.startswith("warmup_")]:
@@ -168,15 +172,28 @@ def _spec(model) -> FitSpec:
     return FitSpec()
 
 
-def _check_arguments(model, spec, method, draws, chains, posterior_predictive, log_likelihood):
+def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, sample_kwargs,
+                     *, draws, chains, tune, advi_iterations, target_accept):
     """Every argument check before any work."""
     if method not in METHODS:
         raise ValueError(f"method={method!r} is not one of {METHODS}")
     if log_likelihood not in ("auto", True, False):
         raise ValueError(f"log_likelihood must be 'auto', True or False, got {log_likelihood!r}")
-    for name, value in (("draws", draws), ("chains", chains)):
-        if int(value) < 1:
-            raise ValueError(f"{name} must be at least 1, got {value}")
+    count(draws, "draws")
+    count(chains, "chains")
+    count(advi_iterations, "advi_iterations")
+    if tune is not None:
+        count(tune, "tune", minimum=0)
+    if target_accept is not None and not (isinstance(target_accept, numbers.Real)
+                                          and 0 < target_accept < 1):
+        raise ValueError(f"target_accept must be a number between 0 and 1 (e.g. 0.9), got "
+                         f"{target_accept!r}")
+    alias = {"seed", "random_state"} & set(sample_kwargs)
+    if alias:
+        raise TypeError(f"fit() got {alias.pop()}=: irteval seeds a fit with random_seed=")
+    if sample_kwargs and method != "nuts":
+        raise TypeError(f"fit(method={method!r}) takes no {sorted(sample_kwargs)}: further "
+                        "keywords go to pymc.sample, for method='nuts' only")
     if spec.is_minibatch and (method != "advi" or posterior_predictive):
         raise ValueError("a minibatch model (built with batch_size=) can only be fitted with "
                          "method='advi' and without posterior_predictive; build it without "
@@ -234,7 +251,7 @@ def _fit_nuts(spec, model, seeds, run, sample_kwargs, keep_warmup=False):
                        **sample_kwargs)
 
 
-def _fit_mode(spec, model, method, seeds, run, sample_kwargs):
+def _fit_mode(spec, model, method, seeds, run):
     """MAP or Laplace: the model's own marginal mode (the 2PL's EM) for MAP where it has one,
     else L-BFGS on its NumPy density, else the optimiser on the PyMC graph."""
     point_only = method == "map"
@@ -242,7 +259,7 @@ def _fit_mode(spec, model, method, seeds, run, sample_kwargs):
     if mode is not None:
         return model_idata(model, {name: np.asarray(value)[None, None]
                                    for name, value in mode.items()})
-    density = None if sample_kwargs else spec.density()
+    density = spec.density()
     start = spec.start_points(1, seeds.sampling)
     if density is not None:
         return laplace_density(density, model, run["draws"], run["chains"], seeds.sampling,

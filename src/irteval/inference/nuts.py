@@ -73,8 +73,11 @@ def sample(model, *, draws, tune, chains, seed, sampler, target_accept, progress
                           nuts_sampler=sampler, progressbar=progressbar, model=model,
                           compute_convergence_checks=False, **sample_kwargs)
     # the unconstrained draws some backends keep ("s_log__"), as PyMC's own sampler drops them
-    transformed = [v for v in idata.posterior.data_vars if v.endswith("__")]
-    idata.posterior = idata.posterior.drop_vars(transformed)
+    # and the dims only they had (nutpie through PyMC keeps "theta_zerosum___dim_0")
+    posterior = idata.posterior.drop_vars(
+        [v for v in idata.posterior.data_vars if v.endswith("__")])
+    used = {d for v in posterior.data_vars.values() for d in v.dims}
+    idata.posterior = posterior.drop_dims([d for d in posterior.dims if d not in used])
     return idata
 
 
