@@ -54,6 +54,9 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
                  "--out", str(tmp_path / "new"), "--overwrite"]) == 2
     err = capsys.readouterr().err
     assert "answers.csv" in err and "'nope'" in err
+    assert main(["score-new", str(tmp_path / "answers.csv"), str(tmp_path / "answers.csv"),
+                 "--out", str(tmp_path / "new"), "--overwrite"]) == 2  # the CSV as posterior
+    assert "answers.csv: not a netCDF file" in capsys.readouterr().err
 
 
 def test_difficulty_command_on_a_long_csv(difficulty_run):

@@ -93,6 +93,8 @@ def test_information_bands_and_plot(small):
     _, _, idata = small
     info = ie.information(idata, items=["i0", "i5"])
     assert info.index.names == ["curve", "theta"]
+    one = ie.information(idata, items="i5")  # one label, not its characters
+    assert set(one.index.get_level_values("curve")) == {"test", "i5"}
     assert set(info.index.get_level_values("curve")) == {"test", "i0", "i5"}
     test = info.loc["test"]
     assert len(test) == 61 and (test["hdi_lower"] <= test["mean"]).all()

@@ -165,11 +165,21 @@ def test_bad_input_is_named(population):
     bt = ie.fit(ie.models.bradley_terry(ie.datasets.load_vtab()), method="map", random_seed=0)
     with pytest.raises(ValueError, match="fit of irteval.models.onepl"):
         ie.score_new_model(bt, {"i1": 1})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with pytest.warns(UserWarning, match=r"1 of 2 answers are missing \(NaN\).*\['i2'\]"):
         assert ie.score_new_model(idata, {"i1": 1, "i2": np.nan}).summary().attrs[
-            "n_answered"] == 1  # a missing answer is left out
-    with pytest.raises(ValueError, match="max_draws=0.*at least 1"):
+            "n_answered"] == 1  # a missing answer is left out, and said so
+    for nothing in ({}, pd.Series({"i1": np.nan, "i2": np.nan})):
+        with pytest.raises(ValueError, match="no 0/1 answer.*at least one item"):
+            ie.score_new_model(idata, nothing)
+    with pytest.raises(ValueError, match=r"score_new_model\(\): max_draws=0: give a whole"):
         ie.score_new_model(idata, {"i1": 1}, max_draws=0)
-    with pytest.raises(ValueError, match="max_items=0.*at least one"):
+    with pytest.raises(TypeError, match="n=2.5: give a whole number"):  # not 2 in silence
+        ie.select_items(idata, n=2.5)
+    with pytest.raises(ValueError, match="stop_width must be a positive number"):
+        ie.adaptive_test(idata, lambda item: 1, stop_width="0.1")
+    with pytest.raises(TypeError, match="answer_fn must be a function.*use score_new_model"):
+        ie.adaptive_test(idata, {"i1": 1})
+    with pytest.raises(ValueError, match="answer_fn must return 0 or 1"):
+        ie.adaptive_test(idata, lambda item: pd.Series([1]))
+    with pytest.raises(ValueError, match="max_items=0: give a whole number of at least 1"):
         ie.adaptive_test(idata, lambda item: 1, max_items=0)

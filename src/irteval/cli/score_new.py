@@ -34,7 +34,11 @@ def report(args):
     if not args.posterior.is_file():
         raise ValueError(f"{args.posterior}: no such file; give the posterior.nc that "
                          "irteval difficulty wrote")
-    idata = az.from_netcdf(args.posterior)
+    try:
+        idata = az.from_netcdf(args.posterior)
+    except OSError as err:  # HDF5's "file signature not found" and the like
+        raise ValueError(f"{args.posterior}: not a netCDF file ({err}); give the posterior.nc "
+                         "that irteval difficulty wrote") from err
     df = io.read_csv(args.answers)
     for column, flag in ((args.item, "--item"), (args.value, "--value")):
         if column not in df.columns:
@@ -44,7 +48,7 @@ def report(args):
     score = io.in_file(args.answers, lambda: score_new_model(idata, answers,
                                                              random_seed=args.seed))
     table = score.summary()
-    print(f"{len(answers)} answers of {table.attrs['n_items']} instances; person fit "
+    print(f"{table.attrs['n_answered']} answers of {table.attrs['n_items']} instances; person fit "
           f"p = {score.person_fit_p:.3f} (small: the model's answers misfit the IRT)")
     print(table.round(4).to_string())
     writer = Writer(args.out, "score_new")

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._draws import stacked_draws
-from .._validation import check_idata
+from .._validation import check_idata, count
 from ..models.densities import irt_probability, softplus
 from ..models.multidimensional import is_multidimensional
 from ..models.onepl_marginal import _draw_z, z_grid
@@ -61,9 +61,8 @@ class Items:
     @classmethod
     def from_idata(cls, idata, caller, max_draws=500, random_seed=0):
         check_idata(idata, FAMILY, caller)
-        if max_draws is not None and max_draws < 1:
-            raise ValueError(f"{caller}(max_draws={max_draws}): use at least 1 posterior draw "
-                             "(None: all of them)")
+        if max_draws is not None:
+            count(max_draws, f"{caller}(): max_draws")
         if is_multidimensional(idata):
             raise ValueError(
                 f"{caller}() is for one-skill fits (1PL ... 4PL), and this is a "

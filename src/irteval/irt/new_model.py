@@ -18,6 +18,7 @@ leans on a misfitting model.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,7 +27,7 @@ import xarray as xr
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import plain, warn_user
+from .._validation import count, plain, seeded_rng, warn_user
 from ..models.onepl_marginal import z_grid
 from .item_draws import Items
 
@@ -72,12 +73,21 @@ class NewModelScore:
 
 def _answers(items, answers):
     """(positions, 0/1 values, the answers as a labelled Series) of ``answers``: a dict or
-    Series item -> 0/1; missing (NaN) answers are left out."""
+    Series item -> 0/1; missing (NaN) answers are left out with a warning, and at least one
+    must be given."""
     series = pd.Series(answers, dtype=object) if isinstance(answers, dict) else answers
     if not isinstance(series, pd.Series):
         raise TypeError(f"answers must be a dict or a pandas Series item -> 0/1, got "
                         f"{type(answers).__name__}")
-    series = series[series.notna()]
+    missing = series.isna()
+    if missing.all():
+        raise ValueError(f"answers holds no 0/1 answer ({len(series)} given, all missing): give "
+                         "the new model's answer to at least one item")
+    if missing.any():
+        warn_user(f"{int(missing.sum())} of {len(series)} answers are missing (NaN) and left out, "
+                  f"e.g. items {[plain(x) for x in series.index[missing.to_numpy()][:3]]}; "
+                  "drop them first (answers.dropna()) to silence this")
+        series = series[~missing]
     where = items.labels.get_indexer(series.index)
     if (where < 0).any():
         unknown = [plain(x) for x in series.index[where < 0][:5]]
@@ -128,7 +138,7 @@ def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=No
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     items = Items.from_idata(idata, "score_new_model", max_draws, random_seed)
     where, y, answered = _answers(items, answers)
-    score = _score(items, where, y, answered, np.random.default_rng(random_seed), prob, kind)
+    score = _score(items, where, y, answered, seeded_rng(random_seed), prob, kind)
     if score.person_fit_p < MISFIT_P:
         warn_user(f"the new model's answers misfit the fitted IRT (person-fit posterior "
                   f"predictive p = {score.person_fit_p:.3f}): it gets items right and wrong in a "
@@ -155,9 +165,9 @@ def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.In
         raise ValueError(f"strategy={strategy!r} is not one of {STRATEGIES}")
     items = Items.from_idata(idata, "select_items", max_draws=200, random_seed=random_seed)
     n_items = len(items.labels)
-    if not 1 <= n <= n_items:
+    if not 1 <= count(n, "n") <= n_items:
         raise ValueError(f"n must be between 1 and the {n_items} items of the fit, got {n}")
-    rng = np.random.default_rng(random_seed)
+    rng = seeded_rng(random_seed)
     if strategy == "random":
         chosen = rng.choice(n_items, n, replace=False)
     elif strategy == "stratified":
@@ -199,11 +209,18 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
     :class:`NewModelScore`."""
     if strategy not in ADAPTIVE_STRATEGIES:
         raise ValueError(f"strategy={strategy!r} is not one of {ADAPTIVE_STRATEGIES}")
-    if max_items < 1:
-        raise ValueError(f"adaptive_test(max_items={max_items}): ask at least one item")
+    count(max_items, "adaptive_test(): max_items")
+    count(min_items, "adaptive_test(): min_items", minimum=0)
+    if not (isinstance(stop_width, numbers.Real) and stop_width > 0):
+        raise ValueError(f"stop_width must be a positive number (a width of the accuracy's "
+                         f"interval, e.g. 0.02), got {stop_width!r}")
+    if not callable(answer_fn):
+        raise TypeError(f"answer_fn must be a function item -> 0/1 (e.g. the new model run on "
+                        f"that item), got a {type(answer_fn).__name__}; for answers you "
+                        "already have use score_new_model")
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     items = Items.from_idata(idata, "adaptive_test", max_draws, random_seed)
-    rng = np.random.default_rng(random_seed)
+    rng = seeded_rng(random_seed)
     n_items = len(items.labels)
     strata = _difficulty_strata(items, min(ADAPTIVE_STRATA, n_items))
     stratum = np.empty(n_items, dtype=int)
@@ -231,7 +248,7 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
             k = int(np.argmax(deficit))
             nxt = int(rng.choice(strata[k][unasked[strata[k]]]))
         answer = answer_fn(items.labels[nxt])
-        if answer not in (0, 1, True, False):
+        if not (isinstance(answer, (numbers.Real, np.bool_)) and answer in (0, 1)):
             raise ValueError(f"answer_fn must return 0 or 1, got {answer!r} for item "
                              f"{plain(items.labels[nxt])!r}")
         asked.append(nxt)
