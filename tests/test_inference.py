@@ -2,6 +2,7 @@ import warnings
 
 import arviz as az
 import numpy as np
+import pandas as pd
 import pytest
 
 import irteval as ie
@@ -72,6 +73,25 @@ def test_laplace_refuses_models_without_a_mode():
     resp, _ = simulate(20, 4, missing=0.2, seed=10)
     with pytest.raises(ValueError, match="grows without bound as its scale"):
         ie.fit(ie.models.onepl(resp, discrimination=True), method="laplace")
+
+
+def test_map_refuses_a_collapsed_scale():
+    """30 models x 20 instances of Rasch answers: the collapsed 1PL's log density (log scale
+    coordinates) rises all the way to sigma_theta -> 0, with no interior mode; MAP and
+    Laplace ran there (sigma_theta 8e-12, every ability 0) with only a convergence warning."""
+    rng = np.random.default_rng(0)
+    theta, b = rng.normal(size=30), rng.normal(size=20)
+    wide = pd.DataFrame((rng.random((30, 20)) < 1 / (1 + np.exp(b - theta[:, None]))).astype(
+        int), index=[f"m{i}" for i in range(30)], columns=[f"i{j}" for j in range(20)])
+    model = ie.models.onepl(ie.Responses.from_wide(wide, respondent="model", item="instance"))
+    for method in ("map", "laplace"):
+        with pytest.raises(ValueError, match="ran into sigma_theta -> 0.*method='nuts'"):
+            ie.fit(model, method=method, progressbar=False)
+    every = ie.Responses.from_wide(wide * 0 + 1, respondent="model", item="instance")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ie.exceptions.IdentificationWarning)
+        with pytest.raises(ValueError, match="ran into sigma_theta -> 0"):  # was OverflowError
+            ie.fit(ie.models.onepl(every), method="map", progressbar=False)
 
 
 def test_bad_arguments():

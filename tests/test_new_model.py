@@ -175,7 +175,7 @@ def test_bad_input_is_named(population):
         ie.score_new_model(idata, {"i1": 1}, max_draws=0)
     with pytest.raises(TypeError, match="n=2.5: give a whole number"):  # not 2 in silence
         ie.select_items(idata, n=2.5)
-    with pytest.raises(ValueError, match="stop_width must be a positive number"):
+    with pytest.raises(ValueError, match="stop_width must be a number >= 0"):
         ie.adaptive_test(idata, lambda item: 1, stop_width="0.1")
     with pytest.raises(TypeError, match="answer_fn must be a function.*use score_new_model"):
         ie.adaptive_test(idata, {"i1": 1})

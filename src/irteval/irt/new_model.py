@@ -211,9 +211,9 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
         raise ValueError(f"strategy={strategy!r} is not one of {ADAPTIVE_STRATEGIES}")
     count(max_items, "adaptive_test(): max_items")
     count(min_items, "adaptive_test(): min_items", minimum=0)
-    if not (isinstance(stop_width, numbers.Real) and stop_width > 0):
-        raise ValueError(f"stop_width must be a positive number (a width of the accuracy's "
-                         f"interval, e.g. 0.02), got {stop_width!r}")
+    if not (isinstance(stop_width, numbers.Real) and stop_width >= 0):
+        raise ValueError(f"stop_width must be a number >= 0 (a width of the accuracy's "
+                         f"interval, e.g. 0.02; 0 asks max_items), got {stop_width!r}")
     if not callable(answer_fn):
         raise TypeError(f"answer_fn must be a function item -> 0/1 (e.g. the new model run on "
                         f"that item), got a {type(answer_fn).__name__}; for answers you "

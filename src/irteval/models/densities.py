@@ -207,23 +207,31 @@ class AnswerMasks:
 
 
 class Layout:
-    """Where each value variable of a PyMC model sits in the raveled unconstrained vector,
-    read from the model's dims without compiling anything (``model.initial_point`` compiles a
-    function: 0.6 s); the start is the unconstrained origin."""
+    """Where each value variable sits in the raveled unconstrained vector, from {value
+    variable name: shape} in order; the start is the unconstrained origin."""
 
-    def __init__(self, model):
+    def __init__(self, shapes):
         self.slices, self.shapes, start = {}, {}, 0
+        for name, shape in shapes.items():
+            size = int(np.prod(shape))
+            self.slices[name] = slice(start, start + size)
+            self.shapes[name] = tuple(shape)
+            start += size
+        self.n_dim = start
+        self.initial = np.zeros(start)
+
+    @classmethod
+    def of_model(cls, model):
+        """The layout of a PyMC model's value variables, read from its dims without
+        compiling anything (``model.initial_point`` compiles a function: 0.6 s)."""
+        shapes = {}
         for value in model.value_vars:
             rv = model.values_to_rvs[value]
             shape = [len(model.coords[d]) for d in model.named_vars_to_dims.get(rv.name, ())]
             if isinstance(model.rvs_to_transforms.get(rv), ZeroSumTransform):
                 shape[-1] -= 1  # one zero-sum axis, the last
-            size = int(np.prod(shape))
-            self.slices[value.name] = slice(start, start + size)
-            self.shapes[value.name] = tuple(shape)
-            start += size
-        self.n_dim = start
-        self.initial = np.zeros(start)
+            shapes[value.name] = shape
+        return cls(shapes)
 
     def take(self, x, name):
         value = x[self.slices[name]]
@@ -266,7 +274,7 @@ class BinaryIRTDensity:
 
     def __init__(self, model):
         r = model.responses
-        self.layout = Layout(model)
+        self.layout = Layout.of_model(model)
         self.discrimination, self.priors = model.discrimination, model.priors
         self.guess_prior, self.slip_prior = model.guess_prior, model.slip_prior  # None: absent
         self.sign, self.missing_constant = answer_signs(r)
@@ -407,7 +415,7 @@ class MultidimensionalDensity:
 
     def __init__(self, model):
         r, k = model.responses, model.n_skills
-        self.layout = Layout(model)
+        self.layout = Layout.of_model(model)
         self.n_dim, self.priors = self.layout.n_dim, model.priors
         self.sign, self.missing_constant = answer_signs(r)
         self.scratch, self.ones_j = Scratch(self.sign.shape, 2), np.ones(r.n_respondents)
@@ -461,7 +469,7 @@ class BradleyTerryDensity:
     dims = {"strength": ("player",), "epp": ("player",)}
 
     def __init__(self, model):
-        self.layout = Layout(model)
+        self.layout = Layout.of_model(model)
         self.n_dim = self.layout.n_dim
         self.prior_scale = model.prior_scale
         scores = model.scores
@@ -562,7 +570,7 @@ class GPCMDensity:
         from .polytomous_irt import category_logp  # (that module imports this one)
 
         self.category_logp = category_logp
-        self.layout = Layout(model)
+        self.layout = Layout.of_model(model)
         self.n_dim = self.layout.n_dim
         self.priors = model.priors
         self.x, self.mask, self.valid = model.categories, model.mask, model.valid
@@ -619,7 +627,7 @@ class ContinuousIRTDensity:
     def __init__(self, model):
         from .continuous_irt import _matrix  # (that module imports this one)
 
-        self.layout = Layout(model)
+        self.layout = Layout.of_model(model)
         self.n_dim = self.layout.n_dim
         self.priors = model.priors
         z, mask = _matrix(model.responses)

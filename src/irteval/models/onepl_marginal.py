@@ -35,7 +35,7 @@ from joblib import cpu_count
 from scipy.special import exprel
 from threadpoolctl import threadpool_limits
 
-from .densities import (Scratch, log_half_normal, normal_logp, softplus, zerosum_backward,
+from .densities import (Layout, Scratch, log_half_normal, normal_logp, softplus, zerosum_backward,
                         zerosum_forward, zerosum_logp)
 
 
@@ -266,6 +266,8 @@ class MarginalDensity:
         self._aug = Scratch((n_grid, self.n_resp + 2), 1)
         self._rows = Scratch((n_rows, n_grid), 1)
         self._start = self.pack(**prox_start(rows))
+        self.layout = Layout({"mu_b": (), "sigma_b_log__": (), "sigma_theta_log__": (),
+                              "theta_zerosum__": (self.n_resp - 1,)})  # as pack() ravels
 
     @property
     def n_dim(self):
