@@ -31,6 +31,18 @@ def test_optdigits_responses_alias():
         ie.datasets.load_responses("optdigits", as_frame=True))
 
 
+def test_bundled_frames_read_the_right_way_round():
+    """The frames have one row per instance; from_wide's own default is a row per
+    respondent, and read them as 58 items x 5620 respondents without a word."""
+    wide = ie.datasets.load_responses("optdigits", as_frame=True)
+    resp = ie.Responses.from_wide(wide.iloc[:40])
+    assert (resp.n_items, resp.n_respondents) == (40, 58)
+    assert resp.item_name == "instance" and resp.respondent_name == "model"
+    flipped = ie.Responses.from_wide(wide.iloc[:40].T)  # models as rows: the plain default
+    assert (flipped.n_items, flipped.n_respondents) == (40, 58)
+    assert flipped.item_name == "item"
+
+
 def test_cross_val_responses_is_seeded_and_labelled():
     X, y = ie.datasets.load_optdigits(return_X_y=True)
     X, y = X.iloc[:300], y.iloc[:300]

@@ -90,13 +90,17 @@ class Responses:
         )
 
     @classmethod
-    def from_wide(cls, df, *, respondent="respondent", item="item", rows="respondent",
-                  kind="binary", bounds="column", transform="logit", clip=0.01, levels=None,
-                  cuts=None, cut_rule="equal_width"):
+    def from_wide(cls, df, *, respondent=None, item=None, rows=None, kind="binary",
+                  bounds="column", transform="logit", clip=0.01, levels=None, cuts=None,
+                  cut_rule="equal_width"):
         """Build from a matrix: rows are respondents (or items with ``rows="item"``).
 
         Row labels come from the column named by ``respondent`` (or ``item``) when
         the frame has one, else from its index; column names are the other labels.
+        ``respondent``, ``item`` and ``rows`` default to "respondent", "item" and
+        "respondent", or to what ``df.attrs["irteval_layout"]`` says while the index is
+        the one it names (the frames of :mod:`irteval.datasets` carry it: their rows are
+        instances).
         NaN cells are missing. For ``kind="continuous"`` (AIRT: datasets are respondents,
         algorithms items) values are performances: ``bounds`` ("column", "global",
         ``(lo, hi)`` or {item: (lo, hi)}), ``transform`` ("logit", or "airt" for airt's
@@ -107,6 +111,13 @@ class Responses:
         """
         check_frame(df)
         _check_kind(kind)
+        given = df.attrs.get("irteval_layout", {})
+        if given and df.index.name != given[given["rows"]]:  # not as loaded (e.g. df.T)
+            given = {}
+        layout = {"respondent": "respondent", "item": "item", "rows": "respondent", **given}
+        respondent = layout["respondent"] if respondent is None else respondent
+        item = layout["item"] if item is None else item
+        rows = layout["rows"] if rows is None else rows
         if rows not in ("respondent", "item"):
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
         row_name, col_name = (respondent, item) if rows == "respondent" else (item, respondent)

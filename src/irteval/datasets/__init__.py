@@ -65,15 +65,15 @@ def load_responses(dataset, as_frame=False):
     ``data/README.md``).
 
     Returns a binary :class:`~irteval.Responses` (instances are items, models are
-    respondents), or the instances x models 0/1 DataFrame with ``as_frame=True``.
+    respondents), or the instances x models 0/1 DataFrame with ``as_frame=True``, whose
+    ``attrs`` tell :meth:`~irteval.Responses.from_wide` that its rows are the items.
     """
     if dataset not in BENCHMARKS:
         raise ValueError(f"unknown benchmark {dataset!r}; choose one of {sorted(BENCHMARKS)}")
     with _path(f"{dataset}_responses.csv.gz").open("rb") as fh:
         wide = pd.read_csv(fh, compression="gzip", index_col="instance")
-    if as_frame:
-        return wide
-    return Responses.from_wide(wide, respondent="model", item="instance", rows="item")
+    wide.attrs["irteval_layout"] = {"respondent": "model", "item": "instance", "rows": "item"}
+    return wide if as_frame else Responses.from_wide(wide)
 
 
 def load_optdigits_responses(as_frame=False):
