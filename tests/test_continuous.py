@@ -88,6 +88,8 @@ def test_model_needs_continuous_data_and_two_algorithms():
     two = responses(pd.DataFrame({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}))
     with pytest.raises(ValueError, match="init must be"):
         ie.models.continuous_irt(two, init="random")
+    with pytest.raises(ValueError, match=r"prior_tau=-1: give a finite number > 0"):
+        ie.models.continuous_irt(two, prior_tau=-1)  # was a math domain error at fit time
 
 
 def test_missing_cells_are_kept_out_of_the_likelihood():

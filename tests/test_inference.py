@@ -138,6 +138,15 @@ def test_bad_arguments():
         ie.models.onepl(resp.to_wide())
     with pytest.raises(ValueError, match="unknown prior_scale keys"):
         ie.models.onepl(resp, prior_scale={"sigma": 1})
+    for bad in (-1, 0, np.nan, "2"):  # were a math domain error, ZeroDivisionError, silence...
+        with pytest.raises(ValueError, match=r"prior_scale\['sigma_theta'\]=.*give a finite"):
+            ie.models.onepl(resp, prior_scale={"sigma_theta": bad})
+    with pytest.raises(TypeError, match="prior_scale must be a dict"):
+        ie.models.onepl(resp, prior_scale=2.0)
+    with pytest.raises(ValueError, match="batch_size must be an integer"):
+        ie.models.onepl(resp, batch_size=True)  # was a bare AssertionError
+    with pytest.raises(ValueError, match=r"prior_scale=-4: give a finite number > 0"):
+        ie.models.bradley_terry(ie.datasets.load_vtab(), prior_scale=-4)
 
 
 def test_diagnostics_on_a_subset_of_a_long_dimension(small):

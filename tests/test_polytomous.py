@@ -56,6 +56,8 @@ def test_levels_from_integers_and_from_airts_binning():
 
 def test_bad_levels_are_named_with_the_fix():
     wide = pd.DataFrame({"x": [1, 2, 3, 1], "y": [2, 3, 1, 1]}, index=list("abcd"))
+    with pytest.raises(ValueError, match=r"prior_a=-1: give a finite number > 0"):
+        ie.models.polytomous_irt(ie.Responses.from_wide(wide, kind="ordinal"), prior_a=-1)
     with pytest.raises(ValueError, match=r"non-integers.*cuts= \(the number of levels\)"):
         ie.Responses.from_wide(wide + 0.5, kind="ordinal")
     unused = r"level\(s\) \[3, 4\] .* used by no one.*levels=\[1, 2, 5\]"

@@ -65,6 +65,14 @@ def count(value, name, minimum=1):
     return int(value)
 
 
+def positive(value, name):
+    """``value`` as a float, finite and > 0 (a prior's scale); else an error naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)) \
+            or not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name}={value!r}: give a finite number > 0 (a prior's scale)")
+    return float(value)
+
+
 def seeded_rng(random_seed, name="random_seed"):
     """``np.random.default_rng(random_seed)``, with an error that names the keyword."""
     try:

@@ -38,7 +38,7 @@ import pymc as pm
 import pytensor.tensor as pt
 from scipy.stats import rankdata
 
-from .._validation import warn_user
+from .._validation import positive, warn_user
 from ..data import Battles, Scores
 from ..data.scores import player_totals
 from ..exceptions import IdentificationWarning
@@ -118,6 +118,7 @@ class BradleyTerry(BaseModel):
                             f"{type(scores).__name__}; build one with Scores.from_long, "
                             "Scores.from_wide, Battles.from_long or Battles.from_counts")
         battles = isinstance(scores, Battles)
+        prior_scale = positive(prior_scale, "prior_scale")
         if likelihood is None:
             likelihood = "pairwise" if battles else "plackett_luce"
         if battles and likelihood == "plackett_luce":

@@ -33,7 +33,7 @@ import pymc as pm
 import pytensor
 import pytensor.tensor as pt
 
-from .._validation import warn_user
+from .._validation import positive, warn_user
 from ..data import Responses
 from ..exceptions import ConvergenceWarning
 from ..inference.approximations import mode_finder_of
@@ -128,7 +128,8 @@ class ContinuousIRT(BaseModel):
                                            "prior_s": prior_s, "init": init,
                                            "n_starts": n_starts})
         self.responses, self.init, self.n_starts = responses, init, n_starts
-        self.priors = {"tau": prior_tau, "lam": prior_lam, "s": prior_s}
+        self.priors = {"tau": positive(prior_tau, "prior_tau"),
+                       "lam": positive(prior_lam, "prior_lam"), "s": positive(prior_s, "prior_s")}
         # raw performance and bounds, for the downstream analyses (NaN = missing, so it also
         # holds the mask; registered directly, as pm.Data refuses NaN)
         performance = np.full(z.shape, np.nan)

@@ -22,7 +22,7 @@ import pytensor.tensor as pt
 import xarray as xr
 
 from .._idata import coordinate_index, model_idata
-from .._validation import warn_user
+from .._validation import positive, warn_user
 from ..data import Responses
 from . import onepl_marginal
 from ..exceptions import IdentificationWarning
@@ -76,11 +76,17 @@ class OnePL(BaseModel):
         if responses.kind != "binary":
             raise ValueError(f"the 1PL/2PL needs binary responses, got kind={responses.kind!r}")
         priors = dict(PRIORS)
+        if prior_scale is not None and not isinstance(prior_scale, dict):
+            raise TypeError(f"prior_scale must be a dict {{name: scale}}, e.g. "
+                            f"{{'sigma_theta': 2.0}}, got {prior_scale!r}; known names: "
+                            f"{sorted(priors)}")
         unknown = set(prior_scale or {}) - set(priors)
         if unknown:
             raise ValueError(f"unknown prior_scale keys {sorted(unknown)}; known: {sorted(priors)}")
-        priors.update(prior_scale or {})
+        priors.update({k: positive(v, f"prior_scale[{k!r}]")
+                       for k, v in (prior_scale or {}).items()})
         if batch_size is not None and not (isinstance(batch_size, (int, np.integer))
+                                           and not isinstance(batch_size, (bool, np.bool_))
                                            and 0 < batch_size < responses.n_obs):
             raise ValueError(f"batch_size must be an integer between 1 and the number of "
                              f"observed cells - 1 ({responses.n_obs - 1}), got {batch_size!r}")

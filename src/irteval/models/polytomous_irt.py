@@ -24,6 +24,7 @@ import pytensor
 import pytensor.tensor as pt
 import xarray as xr
 
+from .._validation import positive
 from ..data import Responses
 from .base import BaseModel
 from .densities import GPCMDensity, softplus
@@ -105,7 +106,7 @@ class PolytomousIRT(BaseModel):
         self._build_args = ((responses,), {"model": model, "prior_a": prior_a,
                                            "prior_c": prior_c})
         self.responses, self.model_kind = responses, model
-        self.priors = {"a": prior_a, "c": prior_c}
+        self.priors = {"a": positive(prior_a, "prior_a"), "c": positive(prior_c, "prior_c")}
         self.low, self.valid = low, valid
         self.categories, self.mask = x, mask  # for the NumPy density
         pm.Data("lowest_level", low, dims="item")
