@@ -158,6 +158,18 @@ def test_bad_weights_counts_and_a_single_player():
         ie.models.bradley_terry(pd.DataFrame())
 
 
+def test_tie_markers_are_a_list_and_a_player_called_tie_is_said():
+    rows = pd.DataFrame({"a": ["x", "y", "x"], "b": ["y", "tie", "tie"],
+                         "winner": ["x", "tie", "draw"]})
+    kw = dict(player_a="a", player_b="b", winner="winner")
+    with pytest.raises(TypeError, match=r"ties= is a list.*ties=\['draw'\]"):
+        ie.Battles.from_long(rows, **kw, ties="draw")  # was the markers 'd', 'r', 'a', 'w'
+    with pytest.warns(UserWarning, match="1 values that are a tie marker and a player of "
+                                         "their battle.*'tie'.*row 1"):
+        battles = ie.Battles.from_long(rows, **kw)
+    assert battles.ties.sum() == 2
+
+
 @pytest.mark.slow
 def test_davidson_recovers_simulated_arena_strengths():
     """100 models, 200 000 battles with about 10% ties (Davidson, seeded): 90% intervals

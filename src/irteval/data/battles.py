@@ -55,10 +55,19 @@ class Battles:
         a, b, players = _codes(df, player_a, player_b, player_name)
         won = df[winner]
         check_labels(won, winner, df.index)
+        if isinstance(ties, str) or ties is None:
+            raise TypeError(f"ties= is a list of the {winner} values that mean a tie, e.g. "
+                            f"ties=[{ties!r}] (or ties=[] for none), got {ties!r}")
         tie = won.isin(list(ties)).to_numpy()
         # a player's label wins over the side markers: players may be called "a" or "b"
         label_a = won.to_numpy() == df[player_a].to_numpy()
         label_b = won.to_numpy() == df[player_b].to_numpy()
+        tied_player = tie & (label_a | label_b)  # a tie marker that is its battle's player
+        if tied_player.any():
+            warn_user(f"{winner} has {int(tied_player.sum())} values that are a tie marker and "
+                      f"a player of their battle (e.g. {plain(won[tied_player].iloc[0])!r}; "
+                      f"{where(df.index, np.flatnonzero(tied_player))}): read as ties; to read "
+                      "them as wins, leave that label out of ties=")
         marker_a = won.isin(["a", player_a]).to_numpy()
         marker_b = won.isin(["b", player_b]).to_numpy()
         a_won = ~tie & (label_a | (marker_a & ~label_b))
