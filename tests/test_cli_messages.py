@@ -69,6 +69,19 @@ def test_non_numbers_are_located_by_line_and_not_told_to_be_0_1_when_scores(file
     assert "scores must be numbers" in err and "0/1" not in err
 
 
+def test_lines_are_counted_past_blank_lines_and_quoted_line_breaks(files, capsys):
+    """pandas skips blank lines and reads a quoted field over two lines as one record: the
+    line of a bad value was its record's number + 1, two or one lines too early."""
+    text = (files / "scores.csv").read_text().splitlines()
+    text[4] = text[4].rsplit(",", 1)[0] + ",high"  # line 5 of the file
+    (files / "blank.csv").write_text("\n".join(text[:2] + ["", "  "] + text[2:]) + "\n")
+    (files / "quoted.csv").write_text("\n".join(text[:1] + ['"a\nb",1,0.5'] + text[1:]))
+    for name, line in (("blank.csv", 7), ("quoted.csv", 7)):
+        err = error(capsys, ["leaderboard", str(files / name), "--round", "split",
+                             "--score", "auc"])
+        assert f"['high'] (line {line})" in err, err
+
+
 def test_bounds_in_the_wrong_order(files, capsys):
     pd.DataFrame({"dataset": ["d1", "d2", "d3"], "a": [0.2, 0.5, 0.9],
                   "b": [0.1, 0.4, 0.3]}).to_csv(files / "perf.csv", index=False)

@@ -4,6 +4,7 @@ writing posteriors and plots."""
 from __future__ import annotations
 
 import argparse
+import csv
 import re
 import sys
 from pathlib import Path
@@ -103,8 +104,28 @@ def read_csv(path):
                          "reads comma-separated CSV; save it with commas")
     if df.empty:
         raise ValueError(f"{path} has a header line but no data lines")
-    df.index = pd.RangeIndex(2, len(df) + 2, name="line")  # as the file numbers them
+    df.index = pd.Index(record_lines(path, len(df)), name="line")  # as the file numbers them
     return df
+
+
+def record_lines(path, n_records):
+    """The line each of the ``n_records`` data records starts on: 2, 3, ... unless the file
+    has more lines than records (blank lines, which pandas skips, or quoted fields that span
+    lines), when the csv module tells where each record starts."""
+    with open(path, "rb") as f:
+        ends = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+        f.seek(-1, 2)
+        lines = ends + (f.read(1) != b"\n")
+    if lines == n_records + 1:
+        return range(2, n_records + 2)
+    starts, line = [], 0
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        for row in reader:
+            if row and any(field.strip() for field in row) or len(row) > 1:
+                starts.append(line + 1)
+            line = reader.line_num
+    return starts[1:] if len(starts) == n_records + 1 else range(2, n_records + 2)
 
 
 def as_flags(message):
