@@ -75,7 +75,9 @@ def parser():
                                       "Outputs go to OUT/optdigits_difficulty, "
                                       "OUT/optdigits_robustness, OUT/vtab_leaderboard, "
                                       "OUT/minizinc_portfolio and OUT/arena_leaderboard.")
-    io.add_fit_options(demo, draws=500)
+    io.add_fit_options(demo, draws=500, defaults=(
+        "500 draws and the models' warm-up; the portfolio at least 4000 draws and 2000 "
+        "warm-up steps, the arena at least 1000 draws"))
     for workflow in (difficulty, leaderboard, portfolio, robustness, score_new):
         workflow.add_parser(sub)
     return top

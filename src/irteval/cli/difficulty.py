@@ -29,7 +29,8 @@ def add_parser(sub):
     diff.add_argument("--rows", choices=["item", "respondent"], default="item",
                       help="wide: whether rows are instances (item, default) or models; the "
                            "first column holds the row labels")
-    io.add_fit_options(diff)
+    io.add_fit_options(diff, defaults="the model's: 1000 draws; 500 warm-up steps for the "
+                                      "1PL and 2PL on nutpie, else 1000")
     _add_irt_options(diff)
     return diff
 

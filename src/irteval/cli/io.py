@@ -40,18 +40,17 @@ def add_output_options(p):
                    help="replace existing output files (default: refuse to)")
 
 
-def add_fit_options(p, draws=None):
-    """The output options, the sampler's settings and --strict."""
+def add_fit_options(p, draws=None, defaults="the model's: 1000 draws, 1000 warm-up steps"):
+    """The output options, the sampler's settings and --strict; ``defaults``: the command's
+    draws and warm-up steps in words, for the help."""
     add_output_options(p)
     p.add_argument("--sampler", choices=["pymc", "nutpie", "numpyro"], default=None,
                    help="NUTS implementation (default: the model's choice, mostly nutpie; "
                         "numpyro needs pip install 'irteval[numpyro]')")
     p.add_argument("--draws", type=at_least(1), default=draws,
-                   help=f"draws per chain (default {draws or 'the model’s: 1000; 2000 for a '}"
-                        f"{'' if draws else 'portfolio'})")
+                   help=f"draws per chain (default: {defaults})")
     p.add_argument("--tune", type=at_least(0), default=None,
-                   help="warm-up steps per chain (default: the model's, 1000; 500 for the "
-                        "collapsed 1PL on nutpie; 2000 for a portfolio)")
+                   help=f"warm-up steps per chain (default: {defaults})")
     p.add_argument("--chains", type=at_least(1), default=4, help="chains (default 4)")
     p.add_argument("--strict", action="store_true",
                    help=f"exit with status {EXIT_STRICT} when a fit fails its convergence "

@@ -46,7 +46,9 @@ def add_parser(sub):
                      help="taxonomy groups (default 3)")
     rob.add_argument("--n-jobs", type=int, default=None,
                      help="joblib workers for training (-1: every core)")
-    io.add_fit_options(rob, draws=500)
+    # the model's 1000 draws: at 500 the largest R-hat of the 58 models' abilities on
+    # wall_robot_navigation passed 1.01 in three of four seeds (bulk ESS over 2000)
+    io.add_fit_options(rob, defaults="the 1PL's: 1000 draws, 500 warm-up steps on nutpie")
     return rob
 
 
