@@ -2,7 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from irteval import Responses
+from irteval import Responses, Scores
 
 
 def long_frame():
@@ -92,3 +92,10 @@ def test_bad_wide_input_names_the_problem():
         Responses.from_wide(ok, kind="nominal")
     with pytest.raises(ValueError, match="index .* has 1 missing labels"):
         Responses.from_wide(ok.set_axis(["i1", None]), rows="item")
+    labelled = ok.rename_axis("instance").reset_index()  # the labels left as a column
+    with pytest.raises(ValueError, match="if column 'instance' labels the rows, pass "
+                                         "item='instance'"):
+        Responses.from_wide(labelled, rows="item")
+    with pytest.raises(ValueError, match="if column 'instance' labels the rows, pass "
+                                         "player='instance'"):
+        Scores.from_wide(labelled)

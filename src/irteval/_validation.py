@@ -206,15 +206,23 @@ def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)"
     return out
 
 
-def numeric_matrix(df, fix="convert them to 0/1 (correct = 1)") -> np.ndarray:
+def numeric_matrix(df, fix="convert them to 0/1 (correct = 1)", label_keyword=None
+                   ) -> np.ndarray:
     """The cells of a labelled matrix as floats (NaN = missing): in one step when every column
-    is numeric or boolean, else column by column (naming a bad column)."""
+    is numeric or boolean, else column by column (naming a bad column). A column without a
+    single number looks like the row labels: the message then names ``label_keyword``."""
     if all(pd.api.types.is_numeric_dtype(t) for t in df.dtypes):
         mat = df.to_numpy(dtype=float)
         if not np.isinf(mat).any():
             return mat
-    return np.column_stack([numeric_values(df.iloc[:, k], f"column {c!r}", fix, df.index)
-                            for k, c in enumerate(df.columns)])
+
+    def fix_of(col, name):
+        if label_keyword and pd.to_numeric(col, errors="coerce").isna().all():
+            return f"{fix}; if column {name!r} labels the rows, pass {label_keyword}={name!r}"
+        return fix
+
+    return np.column_stack([numeric_values(col, f"column {c!r}", fix_of(col, c), df.index)
+                            for c, col in df.items()])
 
 
 def factorize(labels: pd.Series, name):

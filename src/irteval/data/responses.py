@@ -122,7 +122,7 @@ class Responses:
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
         row_name, col_name = (respondent, item) if rows == "respondent" else (item, respondent)
         df = labelled_matrix(df, row_name, col_name)
-        mat = numeric_matrix(df, _fix(kind))
+        mat = numeric_matrix(df, _fix(kind), label_keyword=rows)
         observed = ~np.isnan(mat)
         if observed.all():  # complete: the codes are a grid, no search needed
             r_idx = np.repeat(np.arange(mat.shape[0], dtype=np.int32), mat.shape[1])

@@ -60,7 +60,8 @@ class Scores:
             raise ValueError(f"rows must be 'player' or 'round', got {rows!r}")
         row_name, col_name = (player, round) if rows == "player" else (round, player)
         df = labelled_matrix(df, row_name, col_name)
-        wide = pd.DataFrame(numeric_matrix(df, SCORE_FIX), index=df.index, columns=df.columns)
+        wide = pd.DataFrame(numeric_matrix(df, SCORE_FIX, label_keyword=rows), index=df.index,
+                            columns=df.columns)
         return cls._build(wide if rows == "player" else wide.T, player, round, higher_is_better)
 
     @classmethod
