@@ -65,6 +65,15 @@ def test_bad_long_input_names_the_problem(mutate, message):
                             value="correct")
 
 
+def test_labels_of_two_types_that_print_alike_are_said():
+    df = pd.DataFrame({"model": [1, "1", 2, 2, 1, "1"], "instance": list("aaabbb"),
+                       "correct": [1, 0, 1, 0, 1, 1]})
+    with pytest.warns(UserWarning, match=r"model has labels of different types that print "
+                                         r"alike, e.g. \[1, '1'\]"):
+        resp = Responses.from_long(df, respondent="model", item="instance", value="correct")
+    assert resp.n_respondents == 3  # kept apart, as given
+
+
 def test_identical_duplicates_and_missing_values_warn_with_counts():
     df = pd.concat([long_frame(), long_frame().iloc[[0, 1]]])
     with pytest.warns(UserWarning, match="2 duplicate"):

@@ -229,7 +229,15 @@ def factorize(labels: pd.Series, name):
     """Integer codes of ``labels`` and the distinct labels in order of first appearance, as a
     flat Index (tuple labels stay labels, not MultiIndex levels; mixed types need no order)."""
     codes, uniques = pd.factorize(labels)
-    return codes, pd.Index(uniques, name=name, tupleize_cols=False)
+    index = pd.Index(uniques, name=name, tupleize_cols=False)
+    if index.dtype == object:  # mixed types: 1 and "1" are two labels that print alike
+        text = pd.Index([str(x) for x in index])
+        if text.has_duplicates:
+            alike = index[text.duplicated(keep=False)]
+            warn_user(f"{name} has labels of different types that print alike, e.g. "
+                      f"{[plain(x) for x in alike[:4]]}: they are kept apart; give the labels "
+                      "one type (e.g. the column's .astype(str)) to merge them")
+    return codes, index
 
 
 # ---------------------------------------------------------------------- fitted models

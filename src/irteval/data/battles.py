@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._validation import (check_columns, check_frame, check_labels, numeric_values, plain,
-                           warn_user, where)
+from .._validation import (check_columns, check_frame, check_labels, factorize, numeric_values,
+                           plain, warn_user, where)
 from .scores import player_totals
 
 #: winner values read as a tie unless ``ties=`` says otherwise (LMSYS arena's markers)
@@ -209,8 +209,8 @@ def _codes(df, player_a, player_b, player_name):
         check_labels(df[col], col, df.index)
     if player_a == player_b:
         raise ValueError("player_a= and player_b= name the same column; they must differ")
-    codes, players = pd.factorize(pd.concat([df[player_a], df[player_b]], ignore_index=True))
-    players = pd.Index(players, name=player_name, tupleize_cols=False)
+    codes, players = factorize(pd.concat([df[player_a], df[player_b]], ignore_index=True),
+                               player_name)
     a, b = codes[:len(df)], codes[len(df):]
     own = np.flatnonzero(a == b)
     if len(own):
