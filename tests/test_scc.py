@@ -101,6 +101,12 @@ def test_taxonomy_and_plots(pipeline):
     co = tax.co_assignment.to_numpy()
     assert np.allclose(np.diag(co), 1) and np.allclose(co, co.T) and ((co >= 0) & (co <= 1)).all()
     assert tax.kappa.shape == (3, 30)
+    table = tax.summary()
+    assert list(table.columns) == ["group", "p_same_group_as_members", "p_alone"]
+    assert table["p_alone"].between(0, 1).all()
+    single = table.groupby("group")["group"].transform("size") == 1
+    assert table.loc[single, "p_same_group_as_members"].isna().all()
+    assert table.loc[~single, "p_same_group_as_members"].between(0, 1).all()
     with pytest.raises(ValueError, match="k must be between 2"):
         ie.robustness.taxonomy(one, k=9)
     axes = ie.plot_scc(one)

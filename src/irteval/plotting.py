@@ -30,7 +30,9 @@ def spread(n_total, n):
 
 def _spread_apart(values, gap, low, high):
     """``values`` moved as little as needed so that neighbours are ``gap`` apart, kept inside
-    [low, high] when there is room (a forward pass up, a backward pass down)."""
+    [low, high] (half a gap in from either end, off the Axes' frame) when there is room (a
+    forward pass up, a backward pass down)."""
+    low, high = low + gap / 2, high - gap / 2
     order = np.argsort(values)
     placed = np.asarray(values, dtype=float)[order].copy()
     for k in range(1, len(placed)):
@@ -39,7 +41,10 @@ def _spread_apart(values, gap, low, high):
         placed[-1] = high
         for k in range(len(placed) - 2, -1, -1):
             placed[k] = min(placed[k], placed[k + 1] - gap)
-    placed = np.maximum(placed, low) if (len(placed) - 1) * gap <= high - low else placed
+    if (len(placed) - 1) * gap <= high - low:
+        placed = np.maximum(placed, low)
+    elif len(placed):  # no room: over both ends alike, not all over the bottom one
+        placed += (low + high - placed[0] - placed[-1]) / 2
     out = np.empty_like(placed)
     out[order] = placed
     return out
@@ -55,8 +60,9 @@ def _text_height(ax, fontsize):
 def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
     """Direct labels in a column right of the points, in the points' vertical order and nudged
     apart so that none overlap, each joined to its point by a thin line (the x range widens
-    by 40% to hold them). ``clear``: (left, right) x range the column must stay right of
-    (other points, error bars), when wider than the labelled points'."""
+    by 40% to hold them); the font shrinks (down to 5 points) until the column fits the
+    Axes' height. ``clear``: (left, right) x range the column must stay right of (other
+    points, error bars), when wider than the labelled points'."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     left, right = np.nanmin(x), np.nanmax(x)
     if clear is not None:
@@ -64,6 +70,8 @@ def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
     width = (right - left) or 1.0
     ax.set_xlim(left - 0.05 * width, right + 0.45 * width)
     low, high = ax.get_ylim()
+    if len(y) > 1:
+        fontsize = max(5.0, min(fontsize, (high - low) / (len(y) * _text_height(ax, 1))))
     ys = _spread_apart(y, _text_height(ax, fontsize), low, high)
     column = right + 0.08 * width
     for xi, yi, yl, text in zip(x, y, ys, labels):

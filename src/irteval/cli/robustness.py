@@ -173,16 +173,13 @@ def taxonomy_report(sccs, out, groups):
     from ..robustness import plot_dendrogram, taxonomy
 
     tax = taxonomy(sccs, k=groups)
-    co = tax.co_assignment
-    table = tax.groups.to_frame().assign(
-        p_same_group_as_members=[co.loc[m, tax.groups.index[tax.groups == g]].drop(m).mean()
-                                 for m, g in tax.groups.items()])
+    table = tax.summary()
     print(f"\nrobustness taxonomy ({groups} groups, complete linkage on kappa profiles "
           f"averaged over {len(sccs)} dataset(s)):")
     print(table.sort_values("group").round(2).to_string())
     writer = Writer(out, "taxonomy")
     writer.table("taxonomy.csv", table)
-    writer.table("co_assignment.csv", co)
+    writer.table("co_assignment.csv", tax.co_assignment)
     io.save_plot(writer.path("dendrogram.png"), partial(plot_dendrogram, tax))
     print(writer.summary())
     return tax

@@ -57,7 +57,8 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     ax.errorbar(board["mean"], mean_score, xerr=[board["mean"] - lower, upper - board["mean"]],
                 fmt="o", ms=4)
     ax.set(xlabel=f"EPP ({what})", ylabel=label, title=f"EPP vs {label.split(' (')[0]}")
-    label_points(ax, board["mean"], mean_score, board.index)
+    label_points(ax, board["mean"], mean_score, board.index,
+                 clear=(np.nanmin(lower), np.nanmax(upper)))
     return ax
 
 

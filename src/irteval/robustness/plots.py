@@ -28,30 +28,37 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
             ax.plot(p, curve["kappa"], color=colour, label=f"bin {b}")
             ax.fill_between(p, curve["kappa_lower"], curve["kappa_upper"], color=colour,
                             alpha=0.2)
-        ax.set_title(str(name), fontsize="small")
+        ax.set_title(str(name))
         ax.set_xlabel("proportion perturbed")
-    flat[0].set_ylabel("kappa (clean vs noisy)")
+    n_cols = np.shape(axes)[-1] if np.ndim(axes) > 1 else len(flat)
+    for ax in flat[:len(names):n_cols]:
+        ax.set_ylabel("kappa (clean vs noisy)")
     flat[0].legend(fontsize="x-small", title="bin (0 = easiest)", title_fontsize="x-small")
     flat[0].figure.suptitle(f"System Characteristic Curves ({_intervals.label(prob, kind)} "
-                            "bands over posterior draws of the bins)", fontsize="medium")
+                            "bands over posterior draws of the bins; each panel its own "
+                            "kappa scale)", fontsize="medium")
     return axes
 
 
 def plot_dendrogram(tax, *, ax=None):
-    """Dendrogram of a :func:`~irteval.robustness.taxonomy` (the paper's Fig. 5); each label
-    carries the posterior probability that the model shares its group with the model just
-    below it in the tree (the bottom one: just above)."""
+    """Dendrogram of a :func:`~irteval.robustness.taxonomy` (the paper's Fig. 5), cut (dashed)
+    into its k groups; each label carries the posterior probability of the model's place
+    (:meth:`~irteval.robustness.Taxonomy.summary`): of sharing its group with the group's
+    other members, or, alone in its group, of being alone."""
     ax = ensure_axes(ax)
     names = list(tax.groups.index)
-    tree = dendrogram(tax.linkage, labels=names, ax=ax, orientation="right",
-                      color_threshold=tax.linkage[-(len(set(tax.groups)) - 1), 2])
-    order = tree["ivl"]
-    labels = []
-    for pos, name in enumerate(order):
-        neighbour = order[pos - 1] if pos else order[1]
-        labels.append(f"{name} ({tax.co_assignment.loc[name, neighbour]:.2f})")
+    k = len(set(tax.groups))
+    heights = tax.linkage[:, 2]  # the last k - 1 merges join the k groups
+    cut = (heights[-k] + heights[-(k - 1)]) / 2 if k < len(names) else heights[0] / 2
+    tree = dendrogram(tax.linkage, labels=names, ax=ax, orientation="right", color_threshold=cut)
+    table = tax.summary()
+    labels = [f"{name} ({table.loc[name, 'p_same_group_as_members']:.2f})"
+              if np.isfinite(table.loc[name, "p_same_group_as_members"])
+              else f"{name} (alone {table.loc[name, 'p_alone']:.2f})" for name in tree["ivl"]]
     ax.set_yticklabels(labels, fontsize="small")
+    ax.axvline(cut, color="0.5", ls="--", lw=1)
     ax.set(xlabel="Euclidean distance of kappa profiles (complete linkage)")
-    ax.set_title("robustness taxonomy\n(p): posterior probability of sharing a group with the "
-                 "model below (bottom: above)", fontsize="small")
+    ax.set_title(f"robustness taxonomy: {k} groups (cut dashed)\n(p): posterior probability of "
+                 "sharing the group with its members; alone: of having a group of its own",
+                 fontsize="small")
     return ax

@@ -27,12 +27,25 @@ class Taxonomy(IndexesWithWarning):
     co_assignment : DataFrame, model x model: share of draws in which the two share a group.
     linkage : ndarray, scipy linkage matrix of the mean kappas (for a dendrogram).
     kappa : DataFrame, the averaged models x (bin, proportion) kappa matrix.
+    alone : Series, model -> share of draws in which no other model shares its group.
     """
 
     groups: pd.Series
     co_assignment: pd.DataFrame
     linkage: np.ndarray
     kappa: pd.DataFrame
+    alone: pd.Series
+
+    def summary(self) -> pd.DataFrame:
+        """A row per model: its ``group``; ``p_same_group_as_members``, the mean posterior
+        probability that it shares a group with each other member of its own (NaN for a
+        group of one); ``p_alone``, that no other model shares its group. Together they say
+        how sure the posterior is of the model's place."""
+        members = [self.co_assignment.loc[m, self.groups.index[self.groups == g]].drop(m)
+                   for m, g in self.groups.items()]
+        return self.groups.to_frame().assign(
+            p_same_group_as_members=[s.mean() if len(s) else np.nan for s in members],
+            p_alone=self.alone)
 
 
 def _cluster(matrix, k):
@@ -60,13 +73,15 @@ def taxonomy(scc, *, k=3) -> Taxonomy:
     if not 2 <= k <= len(models):
         raise ValueError(f"k must be between 2 and the number of models ({len(models)})")
     flat = kappa.stack(profile=("bin", "proportion")).transpose("model", "profile", "sample")
-    together = np.zeros((len(models), len(models)))
+    together, alone = np.zeros((len(models), len(models))), np.zeros(len(models))
     for s in range(n_draws):
         labels = _cluster(flat.values[:, :, s], k)
-        together += labels[:, None] == labels[None, :]
+        same = labels[:, None] == labels[None, :]
+        together += same
+        alone += same.sum(axis=1) == 1
     mean = flat.mean("sample").to_pandas()
     tree = linkage(mean.to_numpy(), method="complete", metric="euclidean")
     return Taxonomy(
         groups=pd.Series(fcluster(tree, k, criterion="maxclust"), index=models, name="group"),
         co_assignment=pd.DataFrame(together / n_draws, index=models, columns=models),
-        linkage=tree, kappa=mean)
+        linkage=tree, kappa=mean, alone=pd.Series(alone / n_draws, index=models, name="p_alone"))
