@@ -65,6 +65,16 @@ def test_bad_long_input_names_the_problem(mutate, message):
                             value="correct")
 
 
+def test_a_column_of_row_numbers_is_said():
+    perf = pd.DataFrame(np.random.default_rng(0).random((10, 3)), columns=list("ABC"))
+    with pytest.warns(UserWarning, match="column 'id' holds whole numbers that increase down "
+                                         "every row.*pass respondent='id'"):
+        resp = Responses.from_wide(perf.assign(id=range(1000, 1010)), kind="continuous")
+    assert resp.n_items == 4  # read as data, as given
+    with pytest.warns(UserWarning, match="pass player='n'"):
+        Scores.from_wide(perf.assign(n=range(10)))
+
+
 def test_labels_of_two_types_that_print_alike_are_said():
     df = pd.DataFrame({"model": [1, "1", 2, 2, 1, "1"], "instance": list("aaabbb"),
                        "correct": [1, 0, 1, 0, 1, 1]})

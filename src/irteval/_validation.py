@@ -210,10 +210,13 @@ def numeric_matrix(df, fix="convert them to 0/1 (correct = 1)", label_keyword=No
                    ) -> np.ndarray:
     """The cells of a labelled matrix as floats (NaN = missing): in one step when every column
     is numeric or boolean, else column by column (naming a bad column). A column without a
-    single number looks like the row labels: the message then names ``label_keyword``."""
+    single number looks like the row labels: the message then names ``label_keyword``, as
+    does a warning about a column of increasing whole numbers (row numbers or ids)."""
     if all(pd.api.types.is_numeric_dtype(t) for t in df.dtypes):
         mat = df.to_numpy(dtype=float)
         if not np.isinf(mat).any():
+            if label_keyword:
+                _warn_row_numbers(mat, df.columns, label_keyword)
             return mat
 
     def fix_of(col, name):
@@ -223,6 +226,19 @@ def numeric_matrix(df, fix="convert them to 0/1 (correct = 1)", label_keyword=No
 
     return np.column_stack([numeric_values(col, f"column {c!r}", fix_of(col, c), df.index)
                             for c, col in df.items()])
+
+
+def _warn_row_numbers(mat, columns, label_keyword):
+    """Warn about columns that count up by whole numbers down every row (an id column left
+    in the matrix is fitted as one more item or round)."""
+    if len(mat) < 5:
+        return
+    steps = np.diff(mat, axis=0)
+    counting = (steps > 0).all(axis=0) & (mat == np.round(mat)).all(axis=0)
+    for name in columns[counting][:3]:
+        warn_user(f"column {name!r} holds whole numbers that increase down every row, like row "
+                  f"numbers or ids, and is read as data; if it labels the rows, pass "
+                  f"{label_keyword}={plain(name)!r}, or drop it")
 
 
 def factorize(labels: pd.Series, name):
