@@ -136,6 +136,38 @@ def test_bad_arguments_stop_before_reading_anything(files, capsys, argv, message
     assert stop.value.code == 2 and message in capsys.readouterr().err
 
 
+def test_options_of_the_other_layout_are_refused(files, capsys):
+    """--weight (battles) on scores, --score (scores) on battles: they were ignored; a battle
+    file read without --winner is told to name it."""
+    err = error(capsys, ["leaderboard", str(files / "scores.csv"), "--round", "split",
+                         "--score", "auc", "--weight", "auc"])
+    assert "--weight is for battles, and this reads scores" in err and "--winner" in err
+    battles = pd.DataFrame({"model_a": list("abc"), "model_b": list("bca"),
+                            "winner": list("abc")})
+    battles.to_csv(files / "battles.csv", index=False)
+    err = error(capsys, ["leaderboard", str(files / "battles.csv"), "--winner", "winner",
+                         "--score", "auc"])
+    assert "--score is for scores, and this reads battles" in err
+    err = error(capsys, ["leaderboard", str(files / "battles.csv")])
+    assert "has columns 'model_a' and 'model_b' but no --player column" in err
+    assert "--winner" in err
+
+
+def test_portfolio_options_of_the_other_reading_are_refused(files, capsys):
+    """--model graded without --levels fitted the continuous IRT; --transform with --levels
+    was ignored."""
+    perf = pd.DataFrame({"dataset": list("abcd"), "x": [0.1, 0.5, 0.9, 0.3],
+                         "y": [0.2, 0.4, 0.8, 0.6]})
+    perf.to_csv(files / "perf.csv", index=False)
+    err = error(capsys, ["portfolio", str(files / "perf.csv"), "--model", "graded"])
+    assert "--model is for levels: add --levels or --cuts C" in err
+    err = error(capsys, ["portfolio", str(files / "perf.csv"), "--cuts", "3", "--transform",
+                         "airt"])
+    assert "--transform is for continuous performances" in err
+    err = error(capsys, ["portfolio", str(files / "perf.csv"), "--cuts", "3", "--levels"])
+    assert "give one of them" in err
+
+
 def test_too_many_bins_stop_before_the_fit(files, capsys):
     err = error(capsys, ["difficulty", str(files / "long.csv"), "--bins", "50"])
     assert "--bins 50 is more than the 20 instances" in err

@@ -65,6 +65,17 @@ def test_bad_long_input_names_the_problem(mutate, message):
                             value="correct")
 
 
+def test_scale_options_of_another_kind_are_refused():
+    ok = pd.DataFrame({"m1": [1, 0], "m2": [0, 1]}, index=["i1", "i2"])
+    with pytest.raises(ValueError, match=r"bounds=, transform= only apply to kind='continuous', "
+                                         r"and these are kind='binary'"):
+        Responses.from_wide(ok, bounds=(0, 1), transform="airt")  # were ignored
+    with pytest.raises(ValueError, match="cuts= only applies to kind='ordinal'"):
+        Responses.from_wide(ok, kind="continuous", cuts=3)
+    with pytest.raises(ValueError, match="levels= declares .* give one of them"):
+        Responses.from_wide(ok + 1, kind="ordinal", cuts=3, levels=[1, 2])
+
+
 def test_a_column_of_row_numbers_is_said():
     perf = pd.DataFrame(np.random.default_rng(0).random((10, 3)), columns=list("ABC"))
     with pytest.warns(UserWarning, match="column 'id' holds whole numbers that increase down "

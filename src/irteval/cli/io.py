@@ -163,8 +163,20 @@ def undecodable_line(path):
 
 
 def read_performance(args):
-    """Continuous performances, or ordered levels with --levels / --cuts."""
-    if getattr(args, "levels", False) or getattr(args, "cuts", None) is not None:
+    """Continuous performances, or ordered levels with --levels / --cuts; an option of the
+    other reading is refused (it would be ignored)."""
+    ordinal = getattr(args, "levels", False) or getattr(args, "cuts", None) is not None
+    other = ({"bounds": "column", "transform": "logit", "clip": 0.01} if ordinal
+             else {"cut_rule": "equal_width", "model": "gpcm"})
+    for name, default in other.items():
+        if getattr(args, name, default) != default:
+            what = ("continuous performances (without --levels or --cuts)" if ordinal
+                    else "levels: add --levels or --cuts C")
+            raise ValueError(f"{flag(name)} is for {what}, or drop it")
+    if getattr(args, "levels", False) and getattr(args, "cuts", None) is not None:
+        raise ValueError("--levels reads integer levels, --cuts C bins performances into "
+                         "levels: give one of them")
+    if ordinal:
         return read_responses(args, args.performance, kind="ordinal", cuts=args.cuts,
                               cut_rule=args.cut_rule)
     bounds = args.bounds

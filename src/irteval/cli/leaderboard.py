@@ -11,6 +11,13 @@ from . import io
 from .outputs import Writer
 
 
+#: the defaults of the options that belong to one layout only: scores, or battles (--winner)
+SCORE_OPTIONS = {"player": "model", "round": "round", "score": "score",
+                 "lower_is_better": False}
+BATTLE_OPTIONS = {"player_a": "model_a", "player_b": "model_b",
+                  "ties": "tie,draw,tie (bothbad),both_bad", "weight": None}
+
+
 def add_parser(sub):
     """The ``irteval leaderboard`` sub-command and its options."""
     board = sub.add_parser("leaderboard", help="EPP leaderboard from a CSV of scores or "
@@ -20,17 +27,22 @@ def add_parser(sub):
                                        "with --winner from pairwise battles (a row per "
                                        "battle: --player-a, --player-b, --winner).")
     board.add_argument("scores", type=Path, help="long CSV file of scores (or battles)")
-    board.add_argument("--player", default="model", help="column naming the player")
-    board.add_argument("--round", default="round", help="column naming the round")
-    board.add_argument("--score", default="score", help="column with the score")
+    board.add_argument("--player", default=SCORE_OPTIONS["player"],
+                       help="column naming the player")
+    board.add_argument("--round", default=SCORE_OPTIONS["round"],
+                       help="column naming the round")
+    board.add_argument("--score", default=SCORE_OPTIONS["score"],
+                       help="column with the score")
     board.add_argument("--lower-is-better", action="store_true",
                        help="lower scores win (errors, run times)")
     board.add_argument("--winner", help="battles: the column naming the winner (a player's "
                                         "label, a/b, or the --player-a/--player-b column "
                                         "name; --ties values are ties)")
-    board.add_argument("--player-a", default="model_a", help="battles: first player's column")
-    board.add_argument("--player-b", default="model_b", help="battles: second player's column")
-    board.add_argument("--ties", default="tie,draw,tie (bothbad),both_bad",
+    board.add_argument("--player-a", default=BATTLE_OPTIONS["player_a"],
+                       help="battles: first player's column")
+    board.add_argument("--player-b", default=BATTLE_OPTIONS["player_b"],
+                       help="battles: second player's column")
+    board.add_argument("--ties", default=BATTLE_OPTIONS["ties"],
                        help="battles: comma-separated --winner values that are ties")
     board.add_argument("--weight", help="battles: a column of battle counts (default 1)")
     board.add_argument("--likelihood", choices=["plackett_luce", "pairwise", "davidson"],
@@ -46,8 +58,20 @@ def read_scores(args):
     """Scores (or, with --winner, Battles) from the long CSV the command names."""
     from ..data import Battles, Scores
 
+    battles = getattr(args, "winner", None) is not None
+    for name, default in (SCORE_OPTIONS if battles else BATTLE_OPTIONS).items():
+        if getattr(args, name, default) != default:
+            raise ValueError(
+                f"{io.flag(name)} is for {'scores' if battles else 'battles'}, and this reads "
+                f"{'battles (--winner)' if battles else 'scores'}; drop it"
+                + ("" if battles else ", or name the winner's column with --winner"))
     df = io.read_csv(args.scores)
-    if getattr(args, "winner", None) is not None:
+    if not battles and args.player not in df.columns \
+            and {args.player_a, args.player_b} <= set(df.columns):
+        raise ValueError(f"{args.scores} has columns {args.player_a!r} and {args.player_b!r} "
+                         "but no --player column: for battles (a row per battle) name the "
+                         "winner's column with --winner")
+    if battles:
         return io.in_file(args.scores, lambda: Battles.from_long(
             df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
             ties=[t.strip() for t in args.ties.split(",")], weight=args.weight,

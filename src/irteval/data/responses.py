@@ -77,7 +77,8 @@ class Responses:
         ``cuts`` levels by airt's rules (:func:`irteval.data.levels.ordinal_codes`).
         """
         check_frame(df)
-        _check_kind(kind)
+        _check_kind(kind, bounds=bounds, transform=transform, clip=clip, levels=levels,
+                    cuts=cuts, cut_rule=cut_rule)
         check_columns(df, (respondent, item, value), "respondent=, item= or value=")
         if respondent == item:
             raise ValueError("respondent= and item= name the same column; they must differ")
@@ -110,7 +111,8 @@ class Responses:
         (``cut_rule="equal_width"`` or ``"quantile"``: airt's ``make_polyIRT_data`` rules).
         """
         check_frame(df)
-        _check_kind(kind)
+        _check_kind(kind, bounds=bounds, transform=transform, clip=clip, levels=levels,
+                    cuts=cuts, cut_rule=cut_rule)
         given = df.attrs.get("irteval_layout", {})
         if given and df.index.name != given[given["rows"]]:  # not as loaded (e.g. df.T)
             given = {}
@@ -305,6 +307,24 @@ def _fix(kind):
                 kind, "performances must be numbers")
 
 
-def _check_kind(kind):
+#: the scale options of the kinds that have them, with their defaults
+SCALE_OPTIONS = {"continuous": {"bounds": "column", "transform": "logit", "clip": 0.01},
+                 "ordinal": {"levels": None, "cuts": None, "cut_rule": "equal_width"}}
+
+
+def _check_kind(kind, **options):
+    """A known kind, and no scale option of another kind (it would be ignored)."""
     if kind not in KINDS:
         raise ValueError(f"kind={kind!r} is not supported; use one of {KINDS}")
+    for other, defaults in SCALE_OPTIONS.items():
+        given = [name for name, default in defaults.items() if not (
+            options[name] is default or (isinstance(options[name], (str, float, int))
+                                         and options[name] == default))]
+        if other != kind and given:
+            one = len(given) == 1
+            raise ValueError(f"{', '.join(f'{n}=' for n in given)} only appl{'ies' if one else 'y'}"
+                             f" to kind={other!r}, and these are kind={kind!r}; drop "
+                             f"{'it' if one else 'them'} or pass kind={other!r}")
+    if options["levels"] is not None and options["cuts"] is not None:
+        raise ValueError("levels= declares the integer levels of the values, cuts= bins "
+                         "performances into levels: give one of them")
