@@ -65,6 +65,16 @@ def test_bad_long_input_names_the_problem(mutate, message):
                             value="correct")
 
 
+def test_frames_with_two_column_levels_or_repeated_names_are_refused():
+    long = pd.DataFrame({"model": ["a", "b"], "instance": ["x", "x"], "correct": [1, 0]})
+    with pytest.raises(ValueError, match=r"columns have 2 levels.*'_'.join"):
+        Responses.from_wide(long.pivot_table(index="instance", columns="model",
+                                             values=["correct"]))  # was pandas' own error
+    with pytest.raises(ValueError, match=r"duplicate column labels \['model'\]"):
+        Responses.from_long(long.set_axis(["model", "model", "correct"], axis=1),
+                            respondent="model", item="instance", value="correct")
+
+
 def test_scale_options_of_another_kind_are_refused():
     ok = pd.DataFrame({"m1": [1, 0], "m2": [0, 1]}, index=["i1", "i2"])
     with pytest.raises(ValueError, match=r"bounds=, transform= only apply to kind='continuous', "

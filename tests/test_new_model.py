@@ -158,9 +158,14 @@ def test_bad_input_is_named(population):
     idata, _ = population
     with pytest.raises(ValueError, match="items not in the fit, e.g. \\['nope'\\]"):
         ie.score_new_model(idata, {"i1": 1, "nope": 0})
+    wide = simulate(40, 10, seed=1)[0].to_wide(rows="item").reset_index(drop=True)  # 0..39
+    numbered = quiet_fit(ie.models.onepl(ie.Responses.from_wide(wide, rows="item")),
+                         method="map", random_seed=0)
+    with pytest.raises(ValueError, match=r"\['28'\].*as text: .*answers.index.astype\(int\)"):
+        ie.score_new_model(numbered, {"28": 1})
     with pytest.raises(ValueError, match="must be 0 or 1.*'yes'"):
         ie.score_new_model(idata, {"i1": 1, "i2": "yes"})
-    with pytest.raises(TypeError, match="dict or a pandas Series"):
+    with pytest.raises(TypeError, match=r"dict or a pandas Series.*df.set_index\('instance'\)"):
         ie.score_new_model(idata, [1, 0, 1])
     bt = ie.fit(ie.models.bradley_terry(ie.datasets.load_vtab()), method="map", random_seed=0)
     with pytest.raises(ValueError, match="fit of irteval.models.onepl"):

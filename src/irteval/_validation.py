@@ -140,10 +140,19 @@ def long_cells(df, first, second, value, fix):
 
 
 def check_frame(df):
+    """A non-empty DataFrame with one level of uniquely named columns."""
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
     if df.empty:
         raise ValueError("the data frame is empty; nothing to fit")
+    if isinstance(df.columns, pd.MultiIndex):
+        raise ValueError(f"the columns have {df.columns.nlevels} levels (e.g. "
+                         f"{df.columns[0]!r}); give one, e.g. df.columns = "
+                         "['_'.join(map(str, c)) for c in df.columns]")
+    dup = df.columns[df.columns.duplicated()]
+    if len(dup):
+        raise ValueError(f"duplicate column labels {[plain(c) for c in dup[:5]]}; give every "
+                         "column a unique name")
 
 
 def check_columns(df, columns, keywords):

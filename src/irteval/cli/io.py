@@ -35,7 +35,7 @@ def add_output_options(p):
     """--out, --seed and --overwrite."""
     p.add_argument("--out", type=Path, default=Path("irteval-output"),
                    help="output folder (default: irteval-output)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=at_least(0, int), default=0, help="random seed (default 0)")
     p.add_argument("--overwrite", action="store_true",
                    help="replace existing output files (default: refuse to)")
 

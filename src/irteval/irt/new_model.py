@@ -78,7 +78,9 @@ def _answers(items, answers):
     series = pd.Series(answers, dtype=object) if isinstance(answers, dict) else answers
     if not isinstance(series, pd.Series):
         raise TypeError(f"answers must be a dict or a pandas Series item -> 0/1, got "
-                        f"{type(answers).__name__}")
+                        f"{type(answers).__name__}; from a table, e.g. "
+                        "df.set_index('instance')['correct']; from an array, "
+                        "pd.Series(values, index=items)")
     missing = series.isna()
     if missing.all():
         raise ValueError(f"answers holds no 0/1 answer ({len(series)} given, all missing): give "
@@ -91,9 +93,13 @@ def _answers(items, answers):
     where = items.labels.get_indexer(series.index)
     if (where < 0).any():
         unknown = [plain(x) for x in series.index[where < 0][:5]]
+        as_text = pd.Index([str(x) for x in items.labels])
+        hint = ("; they match the fit's labels as text: give them the fit's type (e.g. "
+                f"answers.index.astype({type(plain(items.labels[0])).__name__}))"
+                if as_text.get_indexer([str(x) for x in unknown]).min() >= 0 else "")
         raise ValueError(f"{int((where < 0).sum())} answers are for items not in the fit, e.g. "
                          f"{unknown}; the fit has {len(items.labels)} items (e.g. "
-                         f"{[plain(x) for x in items.labels[:3]]})")
+                         f"{[plain(x) for x in items.labels[:3]]}){hint}")
     values = pd.to_numeric(series, errors="coerce")
     if not values.isin([0, 1]).all():
         bad = series[~values.isin([0, 1])]
