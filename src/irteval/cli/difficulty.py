@@ -68,10 +68,12 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     idata = io.fit(models.onepl(resp, discrimination=model == "2pl"), args, method=method,
                    log_likelihood=False)
     table = difficulty(idata, n_bins=bins)
+    point = method == "map"  # one draw: no sd, no interval
     print(f"\nhardest {resp.item_name}s (difficulty b; "
-          f"{label(table.attrs['ci_prob'], table.attrs['ci_kind'])}):")
+          + ("MAP, a point estimate: no interval, sd 0; --method nuts for the posterior):"
+             if point else f"{label(table.attrs['ci_prob'], table.attrs['ci_kind'])}):"))
     print(table.sort_values("mean", ascending=False).head(10).round(3).to_string())
-    print("\ndifficulty distribution (posterior means):")
+    print(f"\ndifficulty distribution ({'MAP' if point else 'posterior means'}):")
     print(table["mean"].describe(percentiles=[.1, .25, .5, .75, .9]).round(3).to_string())
     print("\nper bin (0 = easiest):")
     per_bin = table.groupby("bin").agg(n=("mean", "size"), b_mean=("mean", "mean"),
