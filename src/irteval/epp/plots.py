@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from .. import _intervals
 from ..data import Battles
@@ -76,6 +77,7 @@ def plot_win_heatmap(win, *, ax=None):
     ax.set_xticks(ticks, win.columns, rotation=90, fontsize="x-small")
     ax.set_yticks(ticks, win.index, fontsize="x-small")
     ax.figure.colorbar(image, ax=ax, label="P(row beats column)")
+    ax.set_title("P(row beats column in a new round), best first")
     return ax
 
 
@@ -110,8 +112,9 @@ def plot_rank_distribution(idata, *, ax=None):
     ax = ensure_axes(ax)
     image = ax.imshow(probs[order], cmap="Greys", vmin=0, vmax=1, aspect="auto")
     ax.set_yticks(np.arange(n), epp["player"].values[order], fontsize="x-small")
-    ticks = np.unique(np.linspace(0, n - 1, min(n, 10)).round().astype(int))
-    ax.set_xticks(ticks, ticks + 1)
+    nice = MaxNLocator(nbins=10, steps=[1, 2, 5, 10], integer=True).tick_values(1, n)  # 1, 5, 10
+    ticks = np.unique([1, *(int(t) for t in nice if 1 <= t <= n)])
+    ax.set_xticks(ticks - 1, ticks)
     ax.set(xlabel="rank (1 = best)", title="posterior probability of each rank")
     ax.figure.colorbar(image, ax=ax, label="posterior probability")
     return ax
