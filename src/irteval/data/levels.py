@@ -78,6 +78,9 @@ def bin_performance(values, cuts, cut_rule="equal_width"):
     return np.searchsorted(edges, values, side="right") + 1.0
 
 
-def _show(levels):
-    return "[" + ", ".join(str(int(v)) if float(v).is_integer() else str(plain(v))
-                           for v in levels) + "]"
+def _show(levels, most=12):
+    """Levels as a list for messages, the middle of a long one cut ("...")."""
+    text = [str(int(v)) if float(v).is_integer() else str(plain(v)) for v in levels]
+    if len(text) > most:
+        text = [*text[:most // 2], f"... ({len(text) - most} more)", *text[-(most // 2):]]
+    return "[" + ", ".join(text) + "]"
