@@ -76,7 +76,9 @@ def test_lines_are_counted_past_blank_lines_and_quoted_line_breaks(files, capsys
     text[4] = text[4].rsplit(",", 1)[0] + ",high"  # line 5 of the file
     (files / "blank.csv").write_text("\n".join(text[:2] + ["", "  "] + text[2:]) + "\n")
     (files / "quoted.csv").write_text("\n".join(text[:1] + ['"a\nb",1,0.5'] + text[1:]))
-    for name, line in (("blank.csv", 7), ("quoted.csv", 7)):
+    (files / "bom.csv").write_text("\ufeff" + (files / "blank.csv").read_text(),
+                                   encoding="utf-8")  # Excel's UTF-8 mark before the header
+    for name, line in (("blank.csv", 7), ("quoted.csv", 7), ("bom.csv", 7)):
         err = error(capsys, ["leaderboard", str(files / name), "--round", "split",
                              "--score", "auc"])
         assert f"['high'] (line {line})" in err, err

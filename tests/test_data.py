@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -73,6 +75,10 @@ def test_frames_with_two_column_levels_or_repeated_names_are_refused():
     with pytest.raises(ValueError, match=r"duplicate column labels \['model'\]"):
         Responses.from_long(long.set_axis(["model", "model", "correct"], axis=1),
                             respondent="model", item="instance", value="correct")
+    extra = pd.concat([long, long[["correct"]].rename(columns={"correct": "note"})] * 1
+                      + [long[["model"]].rename(columns={"model": "note"})], axis=1)
+    assert Responses.from_long(extra, respondent="model", item="instance",
+                               value="correct").n_obs == 2  # a repeated unread column is fine
 
 
 def test_scale_options_of_another_kind_are_refused():
@@ -88,12 +94,15 @@ def test_scale_options_of_another_kind_are_refused():
 
 def test_a_column_of_row_numbers_is_said():
     perf = pd.DataFrame(np.random.default_rng(0).random((10, 3)), columns=list("ABC"))
-    with pytest.warns(UserWarning, match="column 'id' holds whole numbers that increase down "
-                                         "every row.*pass respondent='id'"):
+    with pytest.warns(UserWarning, match="column 'id' counts up by 1 down every row.*pass "
+                                         "respondent='id' .* or item='id', rows='item'"):
         resp = Responses.from_wide(perf.assign(id=range(1000, 1010)), kind="continuous")
     assert resp.n_items == 4  # read as data, as given
     with pytest.warns(UserWarning, match="pass player='n'"):
         Scores.from_wide(perf.assign(n=range(10)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # sorted whole-number scores do not count up evenly
+        Scores.from_wide(perf.assign(n=[3, 5, 8, 10, 12, 15, 16, 20, 21, 30]))
 
 
 def test_labels_of_two_types_that_print_alike_are_said():
@@ -134,7 +143,8 @@ def test_bad_wide_input_names_the_problem():
         Responses.from_wide(ok.set_axis(["i1", None]), rows="item")
     labelled = ok.rename_axis("instance").reset_index()  # the labels left as a column
     with pytest.raises(ValueError, match="if column 'instance' labels the rows, pass "
-                                         "item='instance'"):
+                                         "respondent='instance' .* or item='instance', "
+                                         "rows='item'"):
         Responses.from_wide(labelled, rows="item")
     with pytest.raises(ValueError, match="if column 'instance' labels the rows, pass "
                                          "player='instance'"):

@@ -41,6 +41,8 @@ def test_bundled_frames_read_the_right_way_round():
     flipped = ie.Responses.from_wide(wide.iloc[:40].T)  # models as rows: the plain default
     assert (flipped.n_items, flipped.n_respondents) == (40, 58)
     assert flipped.item_name == "item"
+    asked = ie.Responses.from_wide(wide.iloc[:40], rows="respondent")  # the user's say wins
+    assert (asked.n_items, asked.item_name) == (58, "item")
 
 
 def test_cross_val_responses_is_seeded_and_labelled():

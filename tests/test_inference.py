@@ -106,7 +106,7 @@ def test_map_finds_the_mode_on_ordinary_shapes():
                 quiet_fit(ie.models.onepl(resp), method="map", random_seed=0)
             except ValueError:
                 refused.append((shape, seed))
-    assert refused == [((20, 4), 2)]
+    assert len(refused) <= 2, refused  # here: [((20, 4), 2)]
 
 
 def test_bad_arguments():

@@ -184,7 +184,10 @@ def test_bad_input_is_named(population):
         ie.adaptive_test(idata, lambda item: 1, stop_width="0.1")
     with pytest.raises(TypeError, match="answer_fn must be a function.*use score_new_model"):
         ie.adaptive_test(idata, {"i1": 1})
-    with pytest.raises(ValueError, match="answer_fn must return 0 or 1"):
-        ie.adaptive_test(idata, lambda item: pd.Series([1]))
+    with pytest.raises(ValueError, match="answer_fn must return 0 or 1, got 'yes'"):
+        ie.adaptive_test(idata, lambda item: "yes")
+    trajectory, _ = ie.adaptive_test(idata, lambda item: np.array([True]), max_items=2,
+                                     max_draws=50)  # one prediction in an array is an answer
+    assert trajectory["answer"].tolist() == [1.0, 1.0]
     with pytest.raises(ValueError, match="max_items=0: give a whole number of at least 1"):
         ie.adaptive_test(idata, lambda item: 1, max_items=0)

@@ -107,6 +107,8 @@ def test_taxonomy_and_plots(pipeline):
     single = table.groupby("group")["group"].transform("size") == 1
     assert table.loc[single, "p_same_group_as_members"].isna().all()
     assert table.loc[~single, "p_same_group_as_members"].between(0, 1).all()
+    apart = ie.robustness.taxonomy([one, two], k=3).summary()  # three models, three groups
+    assert apart["p_same_group_as_members"].isna().all() and (apart["p_alone"] == 1).all()
     with pytest.raises(ValueError, match="k must be between 2"):
         ie.robustness.taxonomy(one, k=9)
     axes = ie.plot_scc(one)

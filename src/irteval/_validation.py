@@ -140,7 +140,7 @@ def long_cells(df, first, second, value, fix):
 
 
 def check_frame(df):
-    """A non-empty DataFrame with one level of uniquely named columns."""
+    """A non-empty DataFrame with one level of columns."""
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
     if df.empty:
@@ -149,18 +149,19 @@ def check_frame(df):
         raise ValueError(f"the columns have {df.columns.nlevels} levels (e.g. "
                          f"{df.columns[0]!r}); give one, e.g. df.columns = "
                          "['_'.join(map(str, c)) for c in df.columns]")
-    dup = df.columns[df.columns.duplicated()]
-    if len(dup):
-        raise ValueError(f"duplicate column labels {[plain(c) for c in dup[:5]]}; give every "
-                         "column a unique name")
+
 
 
 def check_columns(df, columns, keywords):
+    """Each of ``columns`` is in ``df``, once."""
     for col in columns:
         if col not in df.columns:
             raise ValueError(
                 f"column {col!r} is not in the data frame (columns: {list(df.columns)}); "
                 f"pass the right name with {keywords}")
+        if (df.columns == col).sum() > 1:
+            raise ValueError(f"duplicate column labels [{plain(col)!r}]; give every column a "
+                             "unique name")
 
 
 def check_labels(labels: pd.Series, name, index=None):
@@ -215,39 +216,47 @@ def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)"
     return out
 
 
-def numeric_matrix(df, fix="convert them to 0/1 (correct = 1)", label_keyword=None
+def numeric_matrix(df, fix="convert them to 0/1 (correct = 1)", label_hint=None
                    ) -> np.ndarray:
     """The cells of a labelled matrix as floats (NaN = missing): in one step when every column
     is numeric or boolean, else column by column (naming a bad column). A column without a
-    single number looks like the row labels: the message then names ``label_keyword``, as
-    does a warning about a column of increasing whole numbers (row numbers or ids)."""
+    single number looks like the row labels: the message then gives ``label_hint`` (the
+    keywords that name them; ``{name}``: the column's), as does a warning about a column
+    that counts up like row numbers or ids."""
     if all(pd.api.types.is_numeric_dtype(t) for t in df.dtypes):
         mat = df.to_numpy(dtype=float)
         if not np.isinf(mat).any():
-            if label_keyword:
-                _warn_row_numbers(mat, df.columns, label_keyword)
+            if label_hint:
+                _warn_row_numbers(mat, df.columns, label_hint)
             return mat
 
     def fix_of(col, name):
-        if label_keyword and pd.to_numeric(col, errors="coerce").isna().all():
-            return f"{fix}; if column {name!r} labels the rows, pass {label_keyword}={name!r}"
+        if label_hint and pd.to_numeric(col, errors="coerce").isna().all():
+            return (f"{fix}; if column {name!r} labels the rows, pass "
+                    f"{label_hint.format(name=plain(name))}")
         return fix
 
     return np.column_stack([numeric_values(col, f"column {c!r}", fix_of(col, c), df.index)
                             for c, col in df.items()])
 
 
-def _warn_row_numbers(mat, columns, label_keyword):
-    """Warn about columns that count up by whole numbers down every row (an id column left
-    in the matrix is fitted as one more item or round)."""
-    if len(mat) < 5:
+def _warn_row_numbers(mat, columns, label_hint):
+    """Warn about columns that count up by the same whole step down every row of ten or more
+    (an id column left in the matrix is fitted as one more item or round). The first two
+    rows pick the candidates, so a large matrix costs nothing more."""
+    if len(mat) < 10:
         return
-    steps = np.diff(mat, axis=0)
-    counting = (steps > 0).all(axis=0) & (mat == np.round(mat)).all(axis=0)
-    for name in columns[counting][:3]:
-        warn_user(f"column {name!r} holds whole numbers that increase down every row, like row "
-                  f"numbers or ids, and is read as data; if it labels the rows, pass "
-                  f"{label_keyword}={plain(name)!r}, or drop it")
+    step = mat[1] - mat[0]
+    candidates = np.flatnonzero((step > 0) & (step == np.round(step))
+                                & (mat[0] == np.round(mat[0])))
+    if len(candidates):
+        sub = mat[:, candidates]
+        counting = candidates[(np.diff(sub, axis=0) == step[candidates]).all(axis=0)]
+        for k in counting[:3]:
+            name = plain(columns[k])
+            warn_user(f"column {name!r} counts up by {step[k]:g} down every row, like row "
+                      f"numbers or ids, and is read as data; if it labels the rows, pass "
+                      f"{label_hint.format(name=name)}, or drop it")
 
 
 def factorize(labels: pd.Series, name):
@@ -255,7 +264,8 @@ def factorize(labels: pd.Series, name):
     flat Index (tuple labels stay labels, not MultiIndex levels; mixed types need no order)."""
     codes, uniques = pd.factorize(labels)
     index = pd.Index(uniques, name=name, tupleize_cols=False)
-    if index.dtype == object:  # mixed types: 1 and "1" are two labels that print alike
+    if index.dtype == object and pd.api.types.infer_dtype(index).startswith("mixed"):
+        # labels of several types: 1 and "1" are two labels that print alike
         text = pd.Index([str(x) for x in index])
         if text.has_duplicates:
             alike = index[text.duplicated(keep=False)]

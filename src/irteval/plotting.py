@@ -34,16 +34,15 @@ def _spread_apart(values, gap, low, high):
     forward pass up, a backward pass down)."""
     low, high = low + gap / 2, high - gap / 2
     order = np.argsort(values)
-    placed = np.asarray(values, dtype=float)[order].copy()
+    placed = np.clip(np.asarray(values, dtype=float)[order], low, high)
     for k in range(1, len(placed)):
         placed[k] = max(placed[k], placed[k - 1] + gap)
     if len(placed) and placed[-1] > high:
         placed[-1] = high
         for k in range(len(placed) - 2, -1, -1):
             placed[k] = min(placed[k], placed[k + 1] - gap)
-    if (len(placed) - 1) * gap <= high - low:
-        placed = np.maximum(placed, low)
-    elif len(placed):  # no room: over both ends alike, not all over the bottom one
+    if len(placed) and (len(placed) - 1) * gap > high - low:
+        # no room: over both ends alike, not all over the bottom one
         placed += (low + high - placed[0] - placed[-1]) / 2
     out = np.empty_like(placed)
     out[order] = placed

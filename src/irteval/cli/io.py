@@ -110,21 +110,29 @@ def read_csv(path):
 def record_lines(path, n_records):
     """The line each of the ``n_records`` data records starts on: 2, 3, ... unless the file
     has more lines than records (blank lines, which pandas skips, or quoted fields that span
-    lines), when the csv module tells where each record starts."""
+    lines), when the csv module tells where each record starts (2, 3, ... where it cannot)."""
+    plain = range(2, n_records + 2)
     with open(path, "rb") as f:
         ends = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
         f.seek(-1, 2)
         lines = ends + (f.read(1) != b"\n")
     if lines == n_records + 1:
-        return range(2, n_records + 2)
+        return plain
     starts, line = [], 0
-    with open(path, newline="", encoding="utf-8") as f:
-        reader = csv.reader(f)
-        for row in reader:
-            if row and any(field.strip() for field in row) or len(row) > 1:
-                starts.append(line + 1)
-            line = reader.line_num
-    return starts[1:] if len(starts) == n_records + 1 else range(2, n_records + 2)
+    limit = csv.field_size_limit()
+    csv.field_size_limit(max(limit, min(path.stat().st_size + 1, 2**31 - 1)))  # as pandas
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            reader = csv.reader(f)
+            for row in reader:
+                if row and any(field.strip() for field in row) or len(row) > 1:
+                    starts.append(line + 1)
+                line = reader.line_num
+    except csv.Error:
+        return plain
+    finally:
+        csv.field_size_limit(limit)
+    return starts[1:] if len(starts) == n_records + 1 else plain
 
 
 def as_flags(message):
@@ -168,6 +176,9 @@ def read_performance(args):
     ordinal = getattr(args, "levels", False) or getattr(args, "cuts", None) is not None
     other = ({"bounds": "column", "transform": "logit", "clip": 0.01} if ordinal
              else {"cut_rule": "equal_width", "model": "gpcm"})
+    if getattr(args, "cuts", None) is None and getattr(args, "cut_rule", "equal_width") \
+            != "equal_width":
+        raise ValueError("--cut-rule says how --cuts C bins performances: add --cuts, or drop it")
     for name, default in other.items():
         if getattr(args, name, default) != default:
             what = ("continuous performances (without --levels or --cuts)" if ordinal

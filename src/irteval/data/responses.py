@@ -99,9 +99,9 @@ class Responses:
         Row labels come from the column named by ``respondent`` (or ``item``) when
         the frame has one, else from its index; column names are the other labels.
         ``respondent``, ``item`` and ``rows`` default to "respondent", "item" and
-        "respondent", or to what ``df.attrs["irteval_layout"]`` says while the index is
-        the one it names (the frames of :mod:`irteval.datasets` carry it: their rows are
-        instances).
+        "respondent", or, when none of them is given, to what ``df.attrs["irteval_layout"]``
+        says while the index is the one it names (the frames of :mod:`irteval.datasets` carry
+        it: their rows are instances).
         NaN cells are missing. For ``kind="continuous"`` (AIRT: datasets are respondents,
         algorithms items) values are performances: ``bounds`` ("column", "global",
         ``(lo, hi)`` or {item: (lo, hi)}), ``transform`` ("logit", or "airt" for airt's
@@ -114,7 +114,8 @@ class Responses:
         _check_kind(kind, bounds=bounds, transform=transform, clip=clip, levels=levels,
                     cuts=cuts, cut_rule=cut_rule)
         given = df.attrs.get("irteval_layout", {})
-        if given and df.index.name != given[given["rows"]]:  # not as loaded (e.g. df.T)
+        if given and (df.index.name != given[given["rows"]]  # not as loaded (e.g. df.T)
+                      or (respondent, item, rows) != (None, None, None)):  # the user's say
             given = {}
         layout = {"respondent": "respondent", "item": "item", "rows": "respondent", **given}
         respondent = layout["respondent"] if respondent is None else respondent
@@ -124,7 +125,9 @@ class Responses:
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
         row_name, col_name = (respondent, item) if rows == "respondent" else (item, respondent)
         df = labelled_matrix(df, row_name, col_name)
-        mat = numeric_matrix(df, _fix(kind), label_keyword=rows)
+        mat = numeric_matrix(df, _fix(kind), label_hint=(
+            "respondent={name!r} (a row per model) or item={name!r}, rows='item' (a row per "
+            "instance)"))
         observed = ~np.isnan(mat)
         if observed.all():  # complete: the codes are a grid, no search needed
             r_idx = np.repeat(np.arange(mat.shape[0], dtype=np.int32), mat.shape[1])

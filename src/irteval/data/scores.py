@@ -60,8 +60,9 @@ class Scores:
             raise ValueError(f"rows must be 'player' or 'round', got {rows!r}")
         row_name, col_name = (player, round) if rows == "player" else (round, player)
         df = labelled_matrix(df, row_name, col_name)
-        wide = pd.DataFrame(numeric_matrix(df, SCORE_FIX, label_keyword=rows), index=df.index,
-                            columns=df.columns)
+        wide = pd.DataFrame(numeric_matrix(df, SCORE_FIX, label_hint=(
+            "player={name!r} (a row per player) or round={name!r}, rows='round' (a row per "
+            "round)")), index=df.index, columns=df.columns)
         return cls._build(wide if rows == "player" else wide.T, player, round, higher_is_better)
 
     @classmethod

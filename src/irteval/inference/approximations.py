@@ -44,7 +44,7 @@ def _negated(logp_grad):
         try:
             with np.errstate(over="ignore", invalid="ignore"):  # turned into +inf below
                 logp, grad = logp_grad(x)
-        except OverflowError:  # Python's math.exp on a trial step far out
+        except (OverflowError, ValueError, ZeroDivisionError):  # math.exp / math.log far out
             return np.inf, np.zeros_like(x)
         if not (np.isfinite(logp) and np.all(np.isfinite(grad))):
             return np.inf, np.zeros_like(x)
@@ -135,20 +135,20 @@ def gradient_tolerance(neg_logp):
     return 1e-3 * max(1.0, abs(neg_logp) * 1e-6)
 
 
-#: a scale (a log-transformed value) below this at the optimiser's end has run into the corner
-#: where a hierarchical density grows without bound: the log density of N(0, sigma) values
-#: near 0 rises as sigma -> 0, so beside any interior mode there is this one, which MAP and
-#: Laplace cannot use (the scales of the fitted models' modes are ~0.1-10)
+#: a hierarchical scale below this at the optimiser's end has run into the corner where the
+#: density grows without bound: the log density of N(0, sigma) values near 0 rises as
+#: sigma -> 0, so beside any interior mode there is this one, which MAP and Laplace cannot use
+#: (the scales at the modes of irteval's hierarchies are ~0.1-10)
 COLLAPSED_SCALE = 1e-6
 
 
-def _mode_and_draws(find, x0, draws, chains, seed, point_only, slices):
+def _mode_and_draws(find, x0, draws, chains, seed, point_only, scales=None):
     """The mode from ``x0`` and (chains, draws, n) draws of N(mode, (-H)^-1), H by central
     differences of the exact gradient (only the mode, as one draw, with ``point_only``).
-    ``slices``: {value variable name: its slice of x}, to refuse a collapsed scale."""
+    ``scales``: {name: slice of x} of log hierarchical scales, refused when collapsed."""
     mode, logp, max_grad = find(x0)
-    collapsed = [name[:-len("_log__")] for name, where in slices.items()
-                 if name.endswith("_log__") and np.min(mode[where]) < np.log(COLLAPSED_SCALE)]
+    collapsed = [name.removesuffix("_log__") for name, where in (scales or {}).items()
+                 if np.min(mode[where]) < np.log(COLLAPSED_SCALE)]
     if collapsed:
         raise ValueError(
             f"MAP/Laplace found no mode: the optimiser ran into {', '.join(collapsed)} -> 0, "
@@ -185,19 +185,19 @@ def laplace(model, draws, chains, seed, point_only, method="CG", start_point=Non
     if start_point is not None:
         x0 = DictToArrayBijection.map({v.name: start_point[v.name]
                                        for v in model.value_vars}).data
-    offsets = np.cumsum([0] + [size for _, _, size, _ in start.point_map_info])
-    slices = {name: slice(a, b) for (name, *_), a, b in zip(start.point_map_info, offsets,
-                                                            offsets[1:])}
-    return draws_to_idata(model, _mode_and_draws(find, x0, draws, chains, seed, point_only,
-                                                 slices), start)
+    return draws_to_idata(model, _mode_and_draws(find, x0, draws, chains, seed, point_only),
+                          start)
 
 
 def laplace_density(density, model, draws, chains, seed, point_only, start=None):
     """:func:`laplace` for a NumPy density (:mod:`irteval.models.densities`), by L-BFGS
-    from ``start`` (by default the density's own): no compilation."""
+    from ``start`` (by default the density's own): no compilation. A collapse of the
+    density's ``hierarchical_scales`` (if it names any) is refused."""
     find = mode_finder_of(density, "L-BFGS-B")
     start = density.start() if start is None else start
-    flat = _mode_and_draws(find, start, draws, chains, seed, point_only, density.layout.slices)
+    scales = {name: density.layout.slices[name]
+              for name in getattr(density, "hierarchical_scales", ())}
+    flat = _mode_and_draws(find, start, draws, chains, seed, point_only, scales)
     return density_idata(density, model, flat)
 
 

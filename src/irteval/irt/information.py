@@ -36,7 +36,8 @@ def information(idata, theta=None, *, items=None, max_draws=200, random_seed=0, 
     theta = np.atleast_1d(np.asarray(theta, dtype=float))
     if theta.ndim != 1 or not np.isfinite(theta).all():
         raise ValueError("theta must be a finite number or a 1-d array of abilities")
-    chosen = [] if items is None else [items] if isinstance(items, str) else list(items)
+    chosen = ([] if items is None else list(items) if pd.api.types.is_list_like(items)
+              else [items])
     unknown = [plain(i) for i in chosen if i not in fitted.labels]
     if unknown:
         raise ValueError(f"items {unknown[:5]} are not items of this fit (its items are "

@@ -83,8 +83,9 @@ def _answers(items, answers):
                         "pd.Series(values, index=items)")
     missing = series.isna()
     if missing.all():
-        raise ValueError(f"answers holds no 0/1 answer ({len(series)} given, all missing): give "
-                         "the new model's answer to at least one item")
+        given = f"all {len(series)} missing" if len(series) else "it is empty"
+        raise ValueError(f"answers holds no 0/1 answer ({given}): give the new model's answer "
+                         "to at least one item")
     if missing.any():
         warn_user(f"{int(missing.sum())} of {len(series)} answers are missing (NaN) and left out, "
                   f"e.g. items {[plain(x) for x in series.index[missing.to_numpy()][:3]]}; "
@@ -93,10 +94,10 @@ def _answers(items, answers):
     where = items.labels.get_indexer(series.index)
     if (where < 0).any():
         unknown = [plain(x) for x in series.index[where < 0][:5]]
-        as_text = pd.Index([str(x) for x in items.labels])
+        as_text = {str(x) for x in items.labels}
         hint = ("; they match the fit's labels as text: give them the fit's type (e.g. "
                 f"answers.index.astype({type(plain(items.labels[0])).__name__}))"
-                if as_text.get_indexer([str(x) for x in unknown]).min() >= 0 else "")
+                if all(str(x) in as_text for x in unknown) else "")
         raise ValueError(f"{int((where < 0).sum())} answers are for items not in the fit, e.g. "
                          f"{unknown}; the fit has {len(items.labels)} items (e.g. "
                          f"{[plain(x) for x in items.labels[:3]]}){hint}")
@@ -254,9 +255,11 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
             k = int(np.argmax(deficit))
             nxt = int(rng.choice(strata[k][unasked[strata[k]]]))
         answer = answer_fn(items.labels[nxt])
-        if not (isinstance(answer, (numbers.Real, np.bool_)) and answer in (0, 1)):
+        value = np.asarray(answer)  # a number, or one in an array (clf.predict(x) == y)
+        if not (value.size == 1 and value.dtype.kind in "biuf" and value.item() in (0, 1)):
             raise ValueError(f"answer_fn must return 0 or 1, got {answer!r} for item "
                              f"{plain(items.labels[nxt])!r}")
+        answer = float(value.item())
         asked.append(nxt)
         y.append(float(answer))
         unasked[nxt] = False

@@ -240,6 +240,8 @@ class MarginalDensity:
     """
 
     names = ["mu_b", "sigma_b", "sigma_theta", "theta"]
+    #: log scales whose collapse to 0 a MAP / Laplace fit refuses (no mode there)
+    hierarchical_scales = ("sigma_b_log__", "sigma_theta_log__")
     dims = {"theta": ("respondent",)}
 
     def __init__(self, rows: ItemRows, priors):
