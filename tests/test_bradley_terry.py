@@ -270,3 +270,16 @@ def test_task_hierarchy_recovers_global_epps_and_tau():
     share = np.concatenate(inside).mean()
     assert 0.84 <= share <= 0.96, share
     assert tau_inside >= 2
+
+
+def test_a_point_fit_and_odd_questions_are_said():
+    point = ie.fit(ie.models.bradley_terry(ie.datasets.load_vtab()), method="map",
+                   random_seed=0, progressbar=False)
+    with pytest.warns(UserWarning, match=r"leaderboard\(\): this fit is one point \(MAP\)"):
+        assert ie.leaderboard(point)["p_best"].max() == 1.0  # a certainty it does not have
+    with pytest.raises(ValueError, match="give two different players"):
+        ie.win_probability(point, "Rotation", "Rotation")  # was 0.5
+    with pytest.raises(ValueError, match="rope must be a finite number >= 0"):
+        ie.pairwise_probabilities(point, rope=np.nan)  # was superior all 0
+    with pytest.raises(ValueError, match=r"diagnostics\(\) checks NUTS draws"):
+        ie.diagnostics(point)  # was an AttributeError

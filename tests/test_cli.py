@@ -89,6 +89,10 @@ def test_load_results_reads_an_output_folder_back(difficulty_run, tmp_path):
         ie.load_results(out / "missing")
     with pytest.raises(ValueError, match="holds no irteval output"):
         ie.load_results(tmp_path)
+    (tmp_path / "runs" / "bad").mkdir(parents=True)  # a truncated table in a sub-folder:
+    (tmp_path / "runs" / "bad" / "leaderboard.csv").write_text("")  # was skipped in silence
+    with pytest.raises(ValueError, match=r"leaderboard.csv: cannot be read \(EmptyDataError"):
+        ie.load_results(tmp_path / "runs")
 
 
 def test_difficulty_command_on_a_wide_csv_with_bad_values(tmp_path, capsys):

@@ -146,3 +146,18 @@ def test_grouped_chi_square_equals_a_direct_computation():
     np.testing.assert_allclose(ours, direct, rtol=1e-9)
     complete = _ranks_within(item_idx, resp_idx, None, theta)
     assert (complete == np.argsort(np.argsort(theta))[resp_idx]).all()
+
+
+def test_q3_of_items_without_a_shared_respondent_is_nan():
+    """Two instances answered by disjoint sets of models: their Q3 was 0.00, a number it has
+    no data for."""
+    from .conftest import simulate
+
+    wide = simulate(40, 12, seed=2)[0].to_wide(rows="item")
+    wide.iloc[0, 6:] = np.nan  # i0: models 0-5 only
+    wide.iloc[1, :6] = np.nan  # i1: models 6-11 only
+    fit = quiet_fit(ie.models.onepl(ie.Responses.from_wide(wide, rows="item")),
+                    method="laplace", draws=20, chains=1, random_seed=0)
+    with pytest.warns(UserWarning, match="1 pairs of items share no respondent"):
+        q3 = ie.local_dependence(fit, max_draws=5)
+    assert np.isnan(q3.loc["i0", "i1"]) and np.isfinite(q3.loc["i0", "i2"])

@@ -65,3 +65,16 @@ def test_bad_input_names_the_problem(frames):
         perturb(test.to_numpy(), train)
     with pytest.raises(ValueError, match="missing values"):
         perturb(test.assign(x=np.nan), train, nominal=["colour"])
+
+
+def test_the_target_is_matched_to_the_rows_by_label():
+    """cross_val_responses put y's values on X's rows by position: a y in another order gave
+    its models 10% accuracy where they had 86%."""
+    from irteval.robustness.folds import check_data
+
+    X = pd.DataFrame({"a": np.arange(6.0)}, index=[f"r{i}" for i in range(6)])
+    y = pd.Series([0, 1, 0, 1, 0, 1], index=X.index)
+    _, matched = check_data(X, y.iloc[::-1])
+    assert matched.equals(y.astype(matched.dtype))
+    with pytest.raises(ValueError, match="y's index does not label X's rows"):
+        check_data(X, y.set_axis(range(6)))

@@ -17,6 +17,19 @@ import xarray as xr
 from .cli.outputs import TABLES
 
 
+class NoOutputError(ValueError):
+    """A folder holding no irteval output (its sub-folders are passed over)."""
+
+
+def _read(path, read):
+    """``read()``, its error (a truncated, empty or foreign file) naming ``path``."""
+    try:
+        return read()
+    except (ValueError, OSError) as err:  # pandas' and UnicodeDecodeError are ValueErrors
+        raise ValueError(f"{path}: cannot be read ({type(err).__name__}: {err}); rerun the "
+                         "command that wrote it, or remove the file") from err
+
+
 @dataclass
 class Results:
     """One output folder of the CLI. ``res[name]`` is the sub-folder or table ``name`` (in that
@@ -67,30 +80,38 @@ def load_results(path) -> Results:
     tables with their index, ``posterior.nc`` as InferenceData, ``scc.nc``, and, recursively,
     its sub-folders that hold outputs.
 
-    Raises FileNotFoundError for a missing folder and ValueError for one holding no irteval
-    output.
+    Raises FileNotFoundError for a missing folder, :class:`NoOutputError` (a ValueError)
+    for one holding no irteval output, and ValueError naming the file for one that cannot be
+    read.
     """
     path = Path(path)
     if not path.is_dir():
         raise FileNotFoundError(f"no such folder: {path}")
-    tables = {name: pd.read_csv(path / f"{name}.csv",
-                                index_col=list(range(levels)) if levels else None)
-              for name, levels in TABLES.items() if (path / f"{name}.csv").is_file()}
+
+    def table(name, levels):
+        return _read(path / f"{name}.csv", lambda: pd.read_csv(
+            path / f"{name}.csv", index_col=list(range(levels)) if levels else None))
+
+    def dataset(name):
+        with xr.open_dataset(path / name) as ds:
+            return ds.load()
+
+    tables = {name: table(name, levels) for name, levels in TABLES.items()
+              if (path / f"{name}.csv").is_file()}
     posterior = scc = None
     if (path / "posterior.nc").is_file():
         with az.rc_context({"data.load": "eager"}):  # into memory: the file is not held open
-            posterior = az.from_netcdf(path / "posterior.nc")
+            posterior = _read(path / "posterior.nc", lambda: az.from_netcdf(path / "posterior.nc"))
     if (path / "scc.nc").is_file():
-        with xr.open_dataset(path / "scc.nc") as ds:
-            scc = ds.load()
+        scc = _read(path / "scc.nc", lambda: dataset("scc.nc"))
     folders = {}
     for sub in sorted(p for p in path.iterdir() if p.is_dir()):
         try:
             folders[sub.name] = load_results(sub)
-        except ValueError:  # a folder of something else
+        except NoOutputError:  # a folder of something else
             continue
     if not (tables or posterior is not None or scc is not None or folders):
-        raise ValueError(f"{path} holds no irteval output (none of posterior.nc, scc.nc, "
+        raise NoOutputError(f"{path} holds no irteval output (none of posterior.nc, scc.nc, "
                          f"{', '.join(f'{t}.csv' for t in TABLES)}); give the --out folder of "
                          "an irteval command")
     return Results(path=path, tables=tables, posterior=posterior, scc=scc, folders=folders)

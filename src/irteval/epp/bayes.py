@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,7 +13,7 @@ from scipy.special import expit
 from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._draws import stacked_draws
-from .._validation import check_idata
+from .._validation import check_idata, warn_user
 from ..data.scores import win_matrices
 from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
 from .mle import LOG10_ELO, binomial_deviance
@@ -21,8 +22,14 @@ FAMILY = "bradley_terry"
 
 
 def _epp(idata, caller) -> xr.DataArray:
+    """The EPP draws of a Bradley-Terry fit; a fit of one draw (MAP) is said to be one."""
     check_idata(idata, FAMILY, caller)
-    return idata.posterior["epp"]
+    post = idata.posterior
+    if post.sizes["chain"] * post.sizes["draw"] == 1:
+        warn_user(f"{caller}(): this fit is one point (MAP): its intervals have width 0 and "
+                  "its probabilities are 0 or 1, certainties the data do not give; fit with "
+                  "method='nuts' (or 'laplace') for them")
+    return post["epp"]
 
 
 def ranks(draws):
@@ -76,6 +83,8 @@ def win_probability(idata, a, b) -> xr.DataArray:
     """Posterior draws of P(a beats b in a new round) = logistic(epp_a - epp_b);
     ``.mean()`` is the posterior predictive probability."""
     epp = _epp(idata, "win_probability")
+    if a == b:
+        raise ValueError(f"win_probability({a!r}, {b!r}): give two different players")
     for player in (a, b):
         if player not in epp["player"].values:
             raise ValueError(f"unknown player {player!r}; players are e.g. "
@@ -98,6 +107,8 @@ def pairwise_probabilities(idata, *, rope=0.0) -> PairwiseProbabilities:
     epp_j)), and ``superior`` = P(epp_i - epp_j > rope), the posterior probability that the
     row is better by more than the region of practical equivalence ``rope`` (on the EPP
     scale)."""
+    if not (isinstance(rope, numbers.Real) and np.isfinite(rope) and rope >= 0):
+        raise ValueError(f"rope must be a finite number >= 0 (an EPP difference), got {rope!r}")
     epp = _epp(idata, "pairwise_probabilities")
     draws = stacked_draws(idata, "epp")
     labels = pd.Index(epp["player"].values, name=idata.attrs.get("player_name", "player"))

@@ -6,7 +6,7 @@ import numpy as np
 from scipy import fft
 from scipy.special import ndtri
 
-from .._validation import warn_user
+from .._validation import count, warn_user
 from ..exceptions import ConvergenceWarning
 
 
@@ -164,11 +164,21 @@ def diagnostics(idata, var_names=None, max_per_dim=None, subset=None) -> dict:
     subset; the checks cost ~2 s per thousand parameters of 4 x 1000 draws), e.g. 1000 of
     20000 instance difficulties. ``subset``: {dim: positions} to check instead along those dims.
     """
+    if "sample_stats" not in idata.groups():
+        raise ValueError(f"diagnostics() checks NUTS draws; this fit "
+                         f"({idata.attrs.get('irteval_method', 'no sampler')}) has none (MAP, "
+                         "Laplace and ADVI draw independently: nothing to converge)")
     post = idata.posterior
     if var_names is not None:
-        post = post[list(var_names)]
+        post = post[[var_names] if isinstance(var_names, str) else list(var_names)]
     subset = dict(subset or {})
+    unknown = set(subset) - set(idata.posterior.sizes)
+    if unknown:
+        raise ValueError(f"subset= names dims {sorted(unknown)} that the posterior does not "
+                         f"have (it has "
+                         f"{sorted(set(idata.posterior.sizes) - {'chain', 'draw'})})")
     if max_per_dim is not None:
+        count(max_per_dim, "max_per_dim")
         rng = np.random.default_rng(0)
         subset.update({d: np.sort(rng.choice(n, max_per_dim, replace=False))
                        for d, n in post.sizes.items()

@@ -43,7 +43,7 @@ from .. import _intervals
 from .._draws import stacked_draws
 from ..models.densities import irt_probability
 from .difficulty import observed_cells
-from .._validation import check_idata
+from .._validation import check_idata, warn_user
 from ..models.multidimensional import is_multidimensional, logits
 from .item_draws import FAMILY, Items, answer_logp
 
@@ -177,6 +177,10 @@ def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
         n_j = seen.sum(axis=1, keepdims=True)
         resid = (resid - resid.sum(axis=1, keepdims=True) / n_j) * seen
         resid /= np.sqrt((resid**2).sum(axis=1, keepdims=True) / n_j) + 1e-12
-        q3 += (resid @ resid.T) / np.maximum(pairs, 1)
+        with np.errstate(invalid="ignore", divide="ignore"):  # no shared respondent: NaN
+            q3 += (resid @ resid.T) / np.where(pairs > 0, pairs, np.nan)
     labels = pd.Index(post["item"].values, name=idata.attrs.get("item_name", "item"))
+    apart = int((pairs == 0).sum()) // 2
+    if apart:
+        warn_user(f"{apart} pairs of {labels.name}s share no respondent: their Q3 is NaN")
     return pd.DataFrame(q3 / n_draws, index=labels, columns=labels)

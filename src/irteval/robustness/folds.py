@@ -30,6 +30,12 @@ def check_data(X, y, nominal=()):
     at least."""
     if not isinstance(X, pd.DataFrame):
         raise TypeError("X must be a pandas DataFrame (its index labels the instances)")
+    if isinstance(y, pd.Series) and not y.index.equals(X.index):
+        if len(y) != len(X) or set(y.index) != set(X.index) or y.index.has_duplicates:
+            raise ValueError(f"y's index does not label X's rows (e.g. y has "
+                             f"{list(y.index[:3])}, X {list(X.index[:3])}); give y on X's "
+                             "index, or a plain array in X's row order")
+        y = y.reindex(X.index)  # the same labels in another order: matched by label
     y = pd.Series(np.asarray(y), index=X.index, name=getattr(y, "name", None))
     if len(X) < 2:
         raise ValueError(f"X has {len(X)} row; cross-validation needs more instances")
