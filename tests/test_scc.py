@@ -116,3 +116,23 @@ def test_taxonomy_and_plots(pipeline):
     fig, ax = plt.subplots()
     assert ie.plot_dendrogram(tax, ax=ax) is ax
     plt.close("all")
+
+
+def test_bins_proportions_and_groups_are_checked(pipeline):
+    """n_bins past the instances gave empty bins of kappa 1, [] an empty result, k=2.5 two
+    groups; now each is named."""
+    idata, clean, noisy = pipeline
+    run = lambda **kw: scc_from_predictions(idata, clean, noisy, max_draws=2,  # noqa: E731
+                                            progressbar=False, **kw)
+    with pytest.raises(ValueError, match="n_bins must be between 1 and the number of items"):
+        run(n_bins=10_000)
+    with pytest.raises(ValueError, match="proportions must be a list of shares"):
+        run(proportions=[])
+    with pytest.raises(ValueError, match="proportions must be distinct"):
+        run(proportions=[0.5, 0.5])
+    with pytest.raises(TypeError, match="k=2.5: give a whole number"):
+        ie.robustness.taxonomy(run(), k=2.5)
+    with pytest.raises(TypeError, match="n_bins=2.5: give a whole number"):
+        ie.difficulty(idata, n_bins=2.5)  # returned bins 0.0, 1.0, 2.0
+    with pytest.raises(ValueError, match="n_bins=0: give a whole number of at least 1"):
+        ie.characteristic_curves(idata, n_bins=0)  # returned an empty table

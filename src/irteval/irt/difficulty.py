@@ -11,7 +11,7 @@ import xarray as xr
 
 from .. import _intervals
 from .._draws import equal_count_bins, stacked_draws
-from .._validation import check_idata
+from .._validation import check_idata, count
 from ..models.densities import irt_probability
 from .item_draws import FAMILY, Items
 
@@ -36,10 +36,15 @@ def difficulty_bins(idata, n_bins=5) -> xr.DataArray:
     """
     check_idata(idata, FAMILY, "difficulty_bins")
     b = idata.posterior["b"]
-    n_items = b.sizes["item"]
-    if not 1 <= n_bins <= n_items:
-        raise ValueError(f"n_bins must be between 1 and the number of items ({n_items})")
+    check_bins(n_bins, b.sizes["item"])
     return b.copy(data=equal_count_bins(b.values, n_bins)).rename("bin")
+
+
+def check_bins(n_bins, n_items):
+    """``n_bins`` a whole number from 1 to the number of items (a bin needs an item)."""
+    if not 1 <= count(n_bins, "n_bins") <= n_items:
+        raise ValueError(f"n_bins must be between 1 and the number of items ({n_items}), "
+                         f"got {n_bins}")
 
 
 def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) -> pd.DataFrame:
@@ -152,6 +157,7 @@ def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_dr
     draws are thinned to ``max_draws``.
     """
     check_idata(idata, FAMILY, "characteristic_curves")
+    check_bins(n_bins, idata.posterior.sizes["item"])
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     items = Items.from_idata(idata, "characteristic_curves", max_draws, random_seed)
     b = items.b

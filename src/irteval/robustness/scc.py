@@ -23,6 +23,7 @@ from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._draws import equal_count_bins, stacked_draws
 from .._validation import check_idata
+from ..irt.difficulty import check_bins
 from ..parallel import map_draws
 from .perturb import perturb
 from .folds import check_data, fold_results, prepare
@@ -123,8 +124,14 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
     random_seed = renamed(random_seed, random_state, "random_state", "random_seed")
     check_idata(idata, "binary_irt", "scc_from_predictions")
     proportions = np.asarray(proportions, dtype=float)
-    if proportions.ndim != 1 or ((proportions < 0) | (proportions > 1)).any():
+    if proportions.ndim != 1 or not len(proportions):
+        raise ValueError(f"proportions must be a list of shares in [0, 1], e.g. [0, 0.5, 1], "
+                         f"got {proportions.tolist()}")
+    if ((proportions < 0) | (proportions > 1)).any():
         raise ValueError(f"proportions must lie in [0, 1], got {proportions.tolist()}")
+    if len(set(proportions)) < len(proportions):
+        raise ValueError(f"proportions must be distinct, got {proportions.tolist()}")
+    check_bins(n_bins, idata.posterior.sizes["item"])
     items = pd.Index(idata.posterior["item"].values)
     if not items.equals(pd.Index(clean.index)) or not clean.index.equals(perturbed.index):
         missing = items.difference(clean.index)

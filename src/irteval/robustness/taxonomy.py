@@ -16,6 +16,7 @@ import xarray as xr
 from scipy.cluster.hierarchy import fcluster, linkage
 
 from .._compat import IndexesWithWarning
+from .._validation import count
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def taxonomy(scc, *, k=3) -> Taxonomy:
         raise ValueError("the SCC results must have the same models, bins and "
                          "proportions") from err
     models = kappa["model"].values
-    if not 2 <= k <= len(models):
+    if not 2 <= count(k, "k") <= len(models):
         raise ValueError(f"k must be between 2 and the number of models ({len(models)})")
     flat = kappa.stack(profile=("bin", "proportion")).transpose("model", "profile", "sample")
     together, alone = np.zeros((len(models), len(models))), np.zeros(len(models))
