@@ -65,6 +65,12 @@ def test_bad_input_names_the_problem(frames):
         perturb(test.to_numpy(), train)
     with pytest.raises(ValueError, match="missing values"):
         perturb(test.assign(x=np.nan), train, nominal=["colour"])
+    with pytest.raises(ValueError, match="X_train has 1 row"):  # its sd: NaN, no noise
+        perturb(test, train.iloc[:1], nominal=["colour"])
+    with pytest.raises(ValueError, match="finite numbers"):
+        perturb(test.assign(x=np.inf), train, nominal=["colour"])
+    with pytest.raises(TypeError, match=r"nominal= takes a list.*nominal=\['colour'\]"):
+        perturb(test, train, nominal="colour")  # was the columns 'c', 'o', 'l', ...
 
 
 def test_the_target_is_matched_to_the_rows_by_label():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import count
+from ._validation import count, seeded_rng
 
 
 def thin(n, max_draws, random_seed=0):
@@ -14,7 +14,7 @@ def thin(n, max_draws, random_seed=0):
         count(max_draws, "max_draws")
     if max_draws is None or n <= max_draws:
         return np.arange(n)
-    return np.sort(np.random.default_rng(random_seed).choice(n, max_draws, False))
+    return np.sort(seeded_rng(random_seed).choice(n, max_draws, False))
 
 
 def stacked_draws(idata, name, max_draws=None, random_seed=0):

@@ -13,7 +13,7 @@ from scipy.special import expit
 from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._draws import stacked_draws
-from .._validation import check_idata, warn_user
+from .._validation import check_idata, seeded_rng, warn_user
 from ..data.scores import win_matrices
 from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
 from .mle import LOG10_ELO, binomial_deviance
@@ -162,7 +162,7 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     players = _epp(idata, "goodness_of_fit")["player"].values
     post = idata.posterior.stack(sample=("chain", "draw"))
-    rng = np.random.default_rng(random_seed)
+    rng = seeded_rng(random_seed)
     keep = rng.choice(post.sizes["sample"], min(max_draws, post.sizes["sample"]), replace=False)
     strength = post["strength"].transpose("sample", "player").values[keep]
     i, j, n, w, present = observed_pairs(idata)

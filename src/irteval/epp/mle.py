@@ -25,7 +25,7 @@ from scipy.special import expit, logit, xlogy
 from .. import _intervals
 from .._attrs import FrameInAttrs
 from .._compat import IndexesWithWarning
-from .._validation import warn_user
+from .._validation import seeded_rng, warn_user
 from ..data import Battles, Scores
 from ..exceptions import SeparationWarning
 
@@ -228,7 +228,7 @@ def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob
                          "connected; see mle_epp's SeparationWarning): bootstrap intervals "
                          "need one; use the Bayesian fit (irteval.leaderboard)")
     prob = base.attrs["ci_prob"]
-    rng = np.random.default_rng(random_seed)
+    rng = seeded_rng(random_seed)
     players, n = data.players, data.n_players
     ref = None if reference is None else players.get_loc(reference)
     draws = []

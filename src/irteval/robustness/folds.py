@@ -24,6 +24,12 @@ BOUNDS = {"n_neighbors": lambda n_train, n_features: n_train,
           "n_components": lambda n_train, n_features: min(n_train, n_features)}
 
 
+def check_nominal(nominal):
+    """``nominal`` is a list of column names, not one name (its letters would be columns)."""
+    if isinstance(nominal, str):
+        raise TypeError(f"nominal= takes a list of column names, e.g. nominal=[{nominal!r}]")
+
+
 def check_data(X, y, nominal=()):
     """(X as a DataFrame, y as a Series on its index) after checking that they fit together:
     same rows, no missing values, numbers in every column not listed as nominal, two classes
@@ -39,6 +45,7 @@ def check_data(X, y, nominal=()):
     y = pd.Series(np.asarray(y), index=X.index, name=getattr(y, "name", None))
     if len(X) < 2:
         raise ValueError(f"X has {len(X)} row; cross-validation needs more instances")
+    check_nominal(nominal)
     unknown = [c for c in nominal if c not in X.columns]
     if unknown:
         raise ValueError(f"nominal columns {unknown} are not in X (columns: "

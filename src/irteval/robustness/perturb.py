@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 
 from .._compat import renamed
+from .._validation import seeded_rng
+from .folds import check_nominal
 
 
 def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, eps=None,
@@ -43,7 +45,11 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, e
                          f"they differ at {sorted(set(X.columns) ^ set(X_train.columns))[:5]}")
     if not np.isfinite(noise) or noise < 0:
         raise ValueError(f"noise must be a finite number >= 0, got {noise}")
+    check_nominal(nominal)
     nominal = list(nominal)
+    if len(X_train) < 2:
+        raise ValueError(f"X_train has {len(X_train)} row(s): the noise's scale is its "
+                         "columns' sd, which needs two rows at least")
     unknown = [c for c in nominal if c not in X.columns]
     if unknown:
         raise ValueError(f"nominal columns {unknown} are not in X (columns: {list(X.columns)[:5]}"
@@ -51,10 +57,15 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, e
     if X.isna().any().any() or X_train.isna().any().any():
         raise ValueError("X and X_train must not have missing values; impute them first")
     numeric = [c for c in X.columns if c not in nominal]
-    bad = [c for c in numeric if not pd.api.types.is_numeric_dtype(X[c])]
+    bad = [c for c in numeric if not (pd.api.types.is_numeric_dtype(X[c])
+                                      and pd.api.types.is_numeric_dtype(X_train[c]))]
     if bad:
         raise ValueError(f"columns {bad[:5]} are not numeric; list them in nominal=")
-    rng = np.random.default_rng(random_seed)
+    if numeric and not (np.isfinite(X[numeric].to_numpy(float)).all()
+                        and np.isfinite(X_train[numeric].to_numpy(float)).all()):
+        raise ValueError("X and X_train must hold finite numbers (an inf stays inf under "
+                         "noise); replace the infinite values first")
+    rng = seeded_rng(random_seed)
     mask = np.zeros(len(X), dtype=bool)
     mask[slice(None) if rows is None else rows] = True
     out = X.copy()
