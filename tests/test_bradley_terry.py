@@ -283,3 +283,5 @@ def test_a_point_fit_and_odd_questions_are_said():
         ie.pairwise_probabilities(point, rope=np.nan)  # was superior all 0
     with pytest.raises(ValueError, match=r"diagnostics\(\) checks NUTS draws"):
         ie.diagnostics(point)  # was an AttributeError
+    with pytest.raises(TypeError, match="n_boot=True: give a whole number of at least 2"):
+        ie.bootstrap_epp(ie.datasets.load_vtab(), n_boot=True)  # one replicate, sd NaN

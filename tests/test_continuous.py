@@ -140,6 +140,10 @@ def test_downstream_tables(recovery):
     assert (good["aucdf"] > 0.7).all() and (eff["abs_difference"] < 0.2).all()
     with pytest.raises(ValueError, match="epsilon must be"):
         ie.latent_trait(idata, epsilon=-1)
+    with pytest.raises(ValueError, match="epsilon must be a number >= 0.*'0.1'"):
+        ie.latent_trait(idata, epsilon="0.1")  # was numpy's isfinite error
+    with pytest.raises(TypeError, match="n_grid=2.5: give a whole number"):
+        ie.latent_trait(idata, n_grid=2.5)
     with pytest.raises(TypeError, match="latent_trait"):
         ie.portfolio(good)
 

@@ -14,6 +14,7 @@ The portfolio is the set of algorithms with LTO > 0.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from functools import partial
 
@@ -22,7 +23,7 @@ import pandas as pd
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, warn_user
+from .._validation import check_idata, count, warn_user
 from ..parallel import map_draws
 from .metrics import FAMILIES, names, observed_performance
 from .smoothing import fit_curves
@@ -89,10 +90,9 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
     occupancy (module docstring), from the posterior mean and over ``max_draws`` draws (run
     through joblib: ``n_jobs``, :func:`irteval.parallel.map_draws`)."""
     check_idata(idata, FAMILIES, "latent_trait")
-    if not np.isfinite(epsilon) or epsilon < 0:
-        raise ValueError(f"epsilon must be a number >= 0 (performance units), got {epsilon}")
-    if n_grid < 2:
-        raise ValueError(f"n_grid must be at least 2, got {n_grid}")
+    if not (isinstance(epsilon, numbers.Real) and np.isfinite(epsilon) and epsilon >= 0):
+        raise ValueError(f"epsilon must be a number >= 0 (performance units), got {epsilon!r}")
+    count(n_grid, "n_grid", minimum=2)
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     item_name, resp_name = names(idata)
     algorithms = idata.posterior["item"].values

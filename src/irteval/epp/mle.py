@@ -25,7 +25,7 @@ from scipy.special import expit, logit, xlogy
 from .. import _intervals
 from .._attrs import FrameInAttrs
 from .._compat import IndexesWithWarning
-from .._validation import seeded_rng, warn_user
+from .._validation import count, seeded_rng, warn_user
 from ..data import Battles, Scores
 from ..exceptions import SeparationWarning
 
@@ -219,6 +219,7 @@ def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob
     Replicates whose win graph is not strongly connected have no finite MLE: they are left out
     and counted in ``attrs["n_separated"]`` (a warning when more than 5%). ``ci_kind``:
     ``"bootstrap"`` (percentile), the only kind."""
+    count(n_boot, "n_boot", minimum=2)
     if ci_kind != "bootstrap":
         raise ValueError(f"ci_kind={ci_kind!r}: bootstrap_epp gives percentile intervals "
                          "(ci_kind='bootstrap'); mle_epp gives Wald ones")
