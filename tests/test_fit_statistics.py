@@ -106,7 +106,7 @@ def test_information_bands_and_plot(small):
 
 def test_bad_input_is_named(small):
     _, _, idata = small
-    with pytest.raises(ValueError, match="not items of this fit"):
+    with pytest.raises(ValueError, match=r"unknown items \[.nope.\]"):
         ie.information(idata, items=["nope"])
     with pytest.raises(ValueError, match="theta must be a finite"):
         ie.information(idata, theta=[0.0, np.nan])

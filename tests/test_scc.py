@@ -136,3 +136,19 @@ def test_bins_proportions_and_groups_are_checked(pipeline):
         ie.difficulty(idata, n_bins=2.5)  # returned bins 0.0, 1.0, 2.0
     with pytest.raises(ValueError, match="n_bins=0: give a whole number of at least 1"):
         ie.characteristic_curves(idata, n_bins=0)  # returned an empty table
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curves = run()
+    first = str(curves["model"].values[0])
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError, match="1 Axes for 3 models; give one Axes per panel"):
+        ie.plot_scc(curves, axes=ax)  # drew one model of three
+    with pytest.raises(ValueError, match=r"models \[.+\] are chosen twice"):
+        ie.plot_scc(curves, models=[first, first])
+    with pytest.raises(ValueError, match=r"unknown models \['zz'\]"):
+        ie.plot_scc(curves, models=["zz"])  # was a pandas KeyError
+    assert len(ie.plot_scc(curves, models=first)) >= 1  # one name, not its letters
+    plt.close("all")

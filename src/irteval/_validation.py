@@ -73,6 +73,29 @@ def positive(value, name):
     return float(value)
 
 
+def chosen_labels(given, available, what):
+    """The labels ``given`` (a list, or one label) among ``available``; every one when None.
+    One label is not split into its characters; an empty choice, a repeat and an unknown
+    label are refused, naming ``what`` ("item labels", "algorithms")."""
+    available = list(available)
+    if given is None:
+        return available
+    labels = (list(given) if pd.api.types.is_list_like(given) and not isinstance(given, tuple)
+              else [given])
+    if not labels:
+        raise ValueError(f"no {what} chosen; give at least one (or None for all)")
+    known = set(available)
+    unknown = [plain(x) for x in labels if x not in known]
+    if unknown:
+        raise ValueError(f"unknown {what} {unknown[:5]}; the fit has e.g. "
+                         f"{[plain(x) for x in available[:5]]}")
+    repeated = pd.Index(labels, tupleize_cols=False)
+    if repeated.has_duplicates:
+        raise ValueError(f"{what} {[plain(x) for x in repeated[repeated.duplicated()][:5]]} "
+                         "are chosen twice; give each once")
+    return labels
+
+
 def seeded_rng(random_seed, name="random_seed"):
     """``np.random.default_rng(random_seed)``, with an error that names the keyword."""
     try:

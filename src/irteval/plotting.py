@@ -56,6 +56,15 @@ def _text_height(ax, fontsize):
     return 1.25 * fontsize * (high - low) / height_pt
 
 
+def panel_axes(axes, n, what):
+    """The flat Axes for ``n`` panels (``what``: "models", "algorithms"), refusing fewer."""
+    flat = np.ravel(axes)
+    if len(flat) < n:
+        raise ValueError(f"{len(flat)} Axes for {n} {what}; give one Axes per panel (or choose "
+                         f"fewer {what})")
+    return flat
+
+
 def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
     """Direct labels in a column right of the points, in the points' vertical order and nudged
     apart so that none overlap, each joined to its point by a thin line (the x range widens

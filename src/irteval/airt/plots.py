@@ -11,10 +11,11 @@ from scipy.integrate import trapezoid
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata
+from .._validation import check_idata, chosen_labels
 from ..models.continuous_irt import mean_z
 from ..models.polytomous_irt import category_logp
-from ..plotting import HIGHLIGHT, ensure_axes, label_line_ends, label_points, panels
+from ..plotting import (HIGHLIGHT, ensure_axes, label_line_ends, label_points, panel_axes,
+                        panels)
 from .goodness import _curves, effectiveness
 from .latent_trait import LatentTrait
 
@@ -34,7 +35,7 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
     z = np.linspace(z_obs.min() - 1, z_obs.max() + 1, n)
     if axes is None:
         axes = panels(len(names), width=3, sharex=True, sharey=True)
-    flat = np.ravel(axes)
+    flat = panel_axes(axes, len(names), "algorithms")
     means = mean_z(tau, lam, theta)  # (theta, algorithm)
     densities = [np.exp(-0.5 * ((z[:, None] - mean[None, :]) / sd) ** 2) / (sd * np.sqrt(2 * np.pi))
                  for mean, sd in zip(means.T, s)]
@@ -52,13 +53,8 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
 
 
 def _chosen(post, algorithms):
-    """The algorithms to draw (all when None), refusing unknown labels."""
-    names = list(post["item"].values) if algorithms is None else list(algorithms)
-    unknown = [a for a in names if a not in post["item"].values]
-    if unknown:
-        raise ValueError(f"unknown algorithms {unknown[:5]}; the fit has "
-                         f"{list(post['item'].values[:10])}")
-    return names
+    """The algorithms to draw (all when None), refusing unknown or repeated labels."""
+    return chosen_labels(algorithms, post["item"].values, "algorithms")
 
 
 def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n=121,
@@ -85,7 +81,7 @@ def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n
     colours = colormaps["viridis"](np.linspace(0.9, 0.1, len(levels)))
     if axes is None:
         axes = panels(len(names), width=3, sharex=True, sharey=True)
-    flat = np.ravel(axes)
+    flat = panel_axes(axes, len(names), "algorithms")
     for j, (ax, name) in enumerate(zip(flat, names)):
         for k in range(high[j] - low[j] + 1):
             code = low[j] + k

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _intervals
-from .._validation import plain
+from .._validation import chosen_labels
 from .item_draws import Items
 
 #: name of the test information curve in :func:`information`'s ``curve`` level
@@ -36,12 +36,7 @@ def information(idata, theta=None, *, items=None, max_draws=200, random_seed=0, 
     theta = np.atleast_1d(np.asarray(theta, dtype=float))
     if theta.ndim != 1 or not np.isfinite(theta).all():
         raise ValueError("theta must be a finite number or a 1-d array of abilities")
-    chosen = ([] if items is None else list(items) if pd.api.types.is_list_like(items)
-              else [items])
-    unknown = [plain(i) for i in chosen if i not in fitted.labels]
-    if unknown:
-        raise ValueError(f"items {unknown[:5]} are not items of this fit (its items are "
-                         f"idata.posterior['item'], e.g. {plain(fitted.labels[0])!r})")
+    chosen = [] if items is None else chosen_labels(items, fitted.labels, "items")
     if TEST in chosen:
         raise ValueError(f"{TEST!r} names the test information curve; it cannot be an item")
     where = [fitted.labels.get_loc(item) for item in chosen]

@@ -7,7 +7,7 @@ import pandas as pd
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata
+from .._validation import check_idata, chosen_labels
 from ..models.densities import irt_probability
 from ..plotting import ensure_axes, label_points, spread
 from .difficulty import characteristic_curves
@@ -33,10 +33,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
         pick = np.argsort(b.mean(axis=0))[spread(len(labels), 5)]
     else:
         lookup = {label: k for k, label in enumerate(labels)}
-        unknown = [i for i in items if i not in lookup]
-        if unknown:
-            raise ValueError(f"unknown item labels {unknown[:5]}; use labels from difficulty()")
-        pick = [lookup[i] for i in items]
+        pick = [lookup[i] for i in chosen_labels(items, labels, "item labels")]
     lo = min(theta_mean.min(), b.mean(axis=0)[pick].min()) - 2
     hi = max(theta_mean.max(), b.mean(axis=0)[pick].max()) + 2
     grid = np.linspace(lo, hi, 200)
@@ -100,9 +97,7 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=5, c
     if respondents is None:
         overall = table.groupby(level=level, sort=False)["predicted"].mean()
         respondents = list(overall.sort_values().index[spread(len(overall), 6)])
-    unknown = [r for r in respondents if r not in labels]
-    if unknown:
-        raise ValueError(f"unknown {level} labels {unknown[:5]}")
+    respondents = chosen_labels(respondents, labels, f"{level} labels")
     ax = ensure_axes(ax)
     for r in respondents:
         c = table.loc[r]

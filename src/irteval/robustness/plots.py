@@ -7,7 +7,8 @@ import numpy as np
 from scipy.cluster.hierarchy import dendrogram
 
 from .. import _intervals
-from ..plotting import ensure_axes, panels
+from .._validation import chosen_labels
+from ..plotting import ensure_axes, panel_axes, panels
 from .scc import scc_summary
 
 
@@ -17,10 +18,10 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
     bands over the posterior draws. Returns the array of Axes."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     table = scc_summary(scc, ci_prob=prob, ci_kind=kind)
-    names = list(scc["model"].values) if models is None else list(models)
+    names = chosen_labels(models, scc["model"].values, "models")
     if axes is None:  # each panel its own y range: the differences between bins are small
         axes = panels(len(names))
-    flat = np.ravel(axes)
+    flat = panel_axes(axes, len(names), "models")
     colours = plt.cm.viridis(np.linspace(0, 0.9, scc.sizes["bin"]))
     for ax, name in zip(flat, names):
         for (b, curve), colour in zip(table.loc[name].groupby(level="bin"), colours):
