@@ -84,3 +84,15 @@ def test_the_target_is_matched_to_the_rows_by_label():
     assert matched.equals(y.astype(matched.dtype))
     with pytest.raises(ValueError, match="y's index does not label X's rows"):
         check_data(X, y.set_axis(range(6)))
+
+
+def test_cross_validation_refuses_one_model_and_one_fold_before_training():
+    from sklearn.naive_bayes import GaussianNB
+
+    X = pd.DataFrame(np.random.default_rng(0).normal(size=(40, 3)))
+    y = pd.Series(np.arange(40) % 2)
+    two = {"nb": GaussianNB(), "nb2": GaussianNB()}
+    with pytest.raises(ValueError, match="one estimator makes a response matrix of one model"):
+        ie.robustness.cross_val_responses({"nb": GaussianNB()}, X, y, progressbar=False)
+    with pytest.raises(ValueError, match="cv=1: give a whole number of at least 2"):
+        ie.robustness.cross_val_responses(two, X, y, cv=1, progressbar=False)

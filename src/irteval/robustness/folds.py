@@ -17,7 +17,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
-from .._validation import warn_user
+from .._validation import count, warn_user
 
 #: hyper-parameters bounded by the data: name -> bound(training rows, features)
 BOUNDS = {"n_neighbors": lambda n_train, n_features: n_train,
@@ -73,6 +73,8 @@ def prepare(estimators, X, y, *, nominal=(), cv=5):
     in front of each model."""
     if not isinstance(estimators, dict) or not estimators:
         raise ValueError("estimators must be a non-empty dict {name: estimator}")
+    if not 2 <= count(cv, "cv", minimum=2) <= len(X):
+        raise ValueError(f"cv={cv}: more folds than the {len(X)} instances")
     n_train = len(X) - -(-len(X) // cv)  # the smallest training fold
     n_features = len(X.columns) - len(nominal) + sum(X[c].nunique() for c in nominal)
     ready = {}

@@ -36,6 +36,9 @@ def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_
     if len(X) != len(y):
         raise ValueError(f"X has {len(X)} rows but y has {len(y)}; they must match")
     X, y = check_data(X, y, nominal)
+    if isinstance(estimators, dict) and len(estimators) == 1:  # before any training
+        raise ValueError("one estimator makes a response matrix of one model: an IRT model "
+                         "compares two at least; give more (robustness.families())")
     ready = prepare(estimators, X, y, nominal=nominal, cv=cv)
     names, results = fold_results(
         partial(_fit_predict, X=X, y=y), ready, y, cv=cv, random_seed=random_seed,
