@@ -174,7 +174,6 @@ def check_frame(df):
                          "['_'.join(map(str, c)) for c in df.columns]")
 
 
-
 def check_columns(df, columns, keywords):
     """Each of ``columns`` is in ``df``, once."""
     for col in columns:
