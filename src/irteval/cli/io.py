@@ -170,14 +170,19 @@ def undecodable_line(path):
                 return number, err.reason
 
 
+#: the polytomous IRT that --levels / --cuts fit unless --model says otherwise
+POLYTOMOUS_MODEL = "gpcm"
+
+
 def read_performance(args):
     """Continuous performances, or ordered levels with --levels / --cuts; an option of the
     other reading is refused (it would be ignored)."""
+    from ..data.responses import SCALE_OPTIONS  # the defaults, as Responses has them
     ordinal = getattr(args, "levels", False) or getattr(args, "cuts", None) is not None
-    other = ({"bounds": "column", "transform": "logit", "clip": 0.01} if ordinal
-             else {"cut_rule": "equal_width", "model": "gpcm"})
-    if getattr(args, "cuts", None) is None and getattr(args, "cut_rule", "equal_width") \
-            != "equal_width":
+    cut_rule = SCALE_OPTIONS["ordinal"]["cut_rule"]
+    other = (SCALE_OPTIONS["continuous"] if ordinal
+             else {"cut_rule": cut_rule, "model": POLYTOMOUS_MODEL})
+    if getattr(args, "cuts", None) is None and getattr(args, "cut_rule", cut_rule) != cut_rule:
         raise ValueError("--cut-rule says how --cuts C bins performances: add --cuts, or drop it")
     for name, default in other.items():
         if getattr(args, name, default) != default:

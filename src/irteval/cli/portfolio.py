@@ -7,8 +7,11 @@ from functools import partial
 from pathlib import Path
 
 from .._intervals import label
+from ..data.responses import SCALE_OPTIONS
 from . import io
 from .outputs import Writer
+
+CONTINUOUS = SCALE_OPTIONS["continuous"]  # the defaults of --bounds, --transform, --clip
 
 
 def add_parser(sub):
@@ -29,12 +32,12 @@ def add_parser(sub):
     port.add_argument("--value", help="long: the performance column (default 'performance')")
     port.set_defaults(label_defaults={"respondent": "dataset", "item": "algorithm",
                                       "value": "performance"})
-    port.add_argument("--bounds", default="column",
+    port.add_argument("--bounds", default=CONTINUOUS["bounds"],
                       help="'column' (each algorithm's min and max, default), 'global' (of "
                            "the whole table) or LO,HI")
-    port.add_argument("--transform", choices=["logit", "airt"], default="logit",
+    port.add_argument("--transform", choices=["logit", "airt"], default=CONTINUOUS["transform"],
                       help="logit of the scaled performance (default) or airt's preprocessing")
-    port.add_argument("--clip", type=float, default=0.01,
+    port.add_argument("--clip", type=float, default=CONTINUOUS["clip"],
                       help="logit transform: scaled values are clipped to [clip, 1 - clip] "
                            "(default 0.01)")
     port.add_argument("--levels", action="store_true",
@@ -42,10 +45,11 @@ def add_parser(sub):
     port.add_argument("--cuts", type=io.at_least(2, int),
                       help="bin the performances into CUTS levels (airt's rule, see "
                            "--cut-rule) and fit the polytomous IRT")
-    port.add_argument("--cut-rule", choices=["equal_width", "quantile"], default="equal_width",
+    port.add_argument("--cut-rule", choices=["equal_width", "quantile"],
+                      default=SCALE_OPTIONS["ordinal"]["cut_rule"],
                       help="--cuts: equal-width bins after global min-max scaling (default) "
                            "or global quantiles")
-    port.add_argument("--model", choices=["gpcm", "graded"], default="gpcm",
+    port.add_argument("--model", choices=["gpcm", "graded"], default=io.POLYTOMOUS_MODEL,
                       help="polytomous IRT: generalised partial credit (default) or graded "
                            "response")
     port.add_argument("--epsilon", type=io.at_least(0.0, float), default=0.01,
