@@ -112,7 +112,7 @@ def test_bad_input_is_named(small):
         ie.information(idata, theta=[0.0, np.nan])
     with pytest.raises(TypeError, match="item_fit"):
         ie.item_fit({"b": 1})
-    with pytest.raises(ValueError, match="plot_fit needs"):
+    with pytest.raises(ValueError, match="plot_fit takes the result of irteval.item_fit"):
         ie.plot_fit(pd.DataFrame({"x": [1]}))
 
 

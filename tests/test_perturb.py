@@ -71,6 +71,14 @@ def test_bad_input_names_the_problem(frames):
         perturb(test.assign(x=np.inf), train, nominal=["colour"])
     with pytest.raises(TypeError, match=r"nominal= takes a list.*nominal=\['colour'\]"):
         perturb(test, train, nominal="colour")  # was the columns 'c', 'o', 'l', ...
+    mask = np.zeros(len(test) + 1, dtype=bool)
+    with pytest.raises(ValueError, match="one value per row of X"):
+        perturb(test, train, nominal=["colour"], rows=mask)  # was numpy's IndexError
+    with pytest.raises(ValueError, match="positions outside X's"):
+        perturb(test, train, nominal=["colour"], rows=[0, len(test)])
+    with pytest.raises(TypeError, match="boolean mask or integer positions"):
+        perturb(test, train, nominal=["colour"], rows=["a"])
+    assert perturb(test, train, nominal=["colour"], rows=[])["x"].eq(0).all()
 
 
 def test_the_target_is_matched_to_the_rows_by_label():

@@ -72,6 +72,12 @@ def test_bad_input(pipeline):
         scc_from_predictions(idata, clean.iloc[1:], noisy.iloc[1:], progressbar=False)
     with pytest.raises(ValueError, match=r"proportions must lie in \[0, 1\]"):
         scc_from_predictions(idata, clean, noisy, proportions=[0, 1.5], progressbar=False)
+    with pytest.raises(ValueError, match="same model columns in the same order"):
+        scc_from_predictions(idata, clean, noisy[noisy.columns[::-1]], progressbar=False)
+    holed = noisy.astype(object)
+    holed.iloc[3, 1] = np.nan
+    with pytest.raises(ValueError, match=f"instance {noisy.index[3]}, model {noisy.columns[1]!r}"):
+        scc_from_predictions(idata, clean, holed, progressbar=False)
     X, y = ie.datasets.load_optdigits(return_X_y=True)
     with pytest.raises(ValueError, match="noise must be a finite number >= 0"):
         noisy_predictions({"nb": ie.robustness.families()["naive_bayes"]}, X.iloc[:100],

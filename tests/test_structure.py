@@ -9,10 +9,12 @@ from pathlib import Path
 
 import arviz as az
 import matplotlib
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pymc as pm
 import pytest
+import xarray as xr
 
 import irteval as ie
 from irteval.models.bradley_terry import competition_ranks, plackett_luce_logp
@@ -215,3 +217,24 @@ def test_plots_given_a_table_refuse_a_different_interval(fits):
         ie.plot_leaderboard(board, ci_prob=0.5)
     ax = ie.plot_leaderboard(fits["bt_plackett_luce"], ci_prob=0.5, ci_kind="eti")
     assert "50% equal-tailed interval" in ax.get_xlabel()
+
+
+@pytest.mark.parametrize("plot, table, source", [
+    (ie.plot_leaderboard, ie.mle_epp(ie.datasets.load_vtab()), "leaderboard"),
+    (lambda t: ie.plot_epp_vs_score(t, ie.datasets.load_vtab()),
+     ie.mle_epp(ie.datasets.load_vtab()), "leaderboard"),
+    (ie.plot_win_calibration, pd.DataFrame({"player_i": ["a"], "wins": [1]}), "goodness_of_fit"),
+    (ie.plot_win_heatmap, pd.DataFrame({"p": [0.5]}, index=["a"]), "pairwise_probabilities"),
+    (ie.plot_fit, pd.DataFrame({"infit": [1.0]}), "item_fit"),
+    (ie.plot_information, pd.DataFrame({"mean": [1.0]}), "information"),
+    (ie.plot_characteristic_curves, pd.DataFrame({"mean": [1.0]}), "characteristic_curves"),
+    (ie.plot_auaec_aupec, pd.DataFrame({"aucdf": [1.0]}), "effectiveness"),
+    (ie.plot_goodness, xr.Dataset({"kappa": ("model", [1.0])}), "airt_curves"),
+    (ie.plot_effectiveness, xr.Dataset({"kappa": ("model", [1.0])}), "airt_curves"),
+])
+def test_plots_given_another_table_name_the_right_one(plot, table, source):
+    """A table of another function gave a KeyError (or a wrong plot) deep inside."""
+    with pytest.raises(ValueError, match=f"takes the (players x players table|result of) "
+                                         f"irteval.*{source}"):
+        plot(table)
+    plt.close("all")

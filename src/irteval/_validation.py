@@ -337,3 +337,16 @@ def check_idata(idata, family, caller):
                      "which irteval model made it (idata.attrs['irteval_family']): fit a model "
                      f"from irteval.models with irteval.fit, or set idata.attrs['irteval_family']"
                      f" = {families[0]!r} if it is one")
+
+
+def check_table(table, columns, plot, source):
+    """Refuse a ``table`` (DataFrame or Dataset) without the ``columns`` (or variables) that
+    ``plot`` reads; ``source`` names what makes the right one."""
+    have = getattr(table, "columns", getattr(table, "data_vars", None))
+    if have is None:
+        raise TypeError(f"{plot} takes the result of {source}, or the fit; got "
+                        f"{type(table).__name__}")
+    missing = [c for c in columns if c not in have]
+    if missing:
+        raise ValueError(f"{plot} takes the result of {source}, or the fit; this "
+                         f"{type(table).__name__} has no {missing} (it has {list(have)[:8]})")

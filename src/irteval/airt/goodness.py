@@ -35,7 +35,7 @@ from scipy.integrate import trapezoid
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, family_of
+from .._validation import check_idata, check_table, family_of
 from ..models.continuous_irt import cell_logp, mean_z
 from ..models.polytomous_irt import category_logp
 from .metrics import FAMILIES, names
@@ -142,6 +142,8 @@ def _category_curves(idata, max_draws, random_seed):
 def _curves(source, max_draws, random_seed):
     """The curves of ``source``: an :func:`airt_curves` Dataset, or a fit (computed here)."""
     if isinstance(source, xr.Dataset):
+        check_table(source, ["cdf", "aec", "pec"], "this AIRT summary",
+                    "irteval.airt_curves(idata)")
         return source
     return airt_curves(source, max_draws=max_draws, random_seed=random_seed)
 

@@ -11,7 +11,7 @@ from scipy.integrate import trapezoid
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, chosen_labels
+from .._validation import check_idata, check_table, chosen_labels
 from ..models.continuous_irt import mean_z
 from ..models.polytomous_irt import category_logp
 from ..plotting import (HIGHLIGHT, ensure_axes, label_line_ends, label_points, panel_axes,
@@ -226,6 +226,8 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
     AUPEC; on the diagonal the model predicts the algorithm's effectiveness exactly.
     ``table``: an :func:`effectiveness` table, or :func:`airt_curves`, or a fit."""
     if isinstance(table, pd.DataFrame):
+        check_table(table, ["auaec", "aupec", "aupec_lower", "aupec_upper"],
+                    "plot_auaec_aupec", "irteval.effectiveness(idata)")
         _intervals.check_matches(table, ci_prob, ci_kind)
     else:
         table = effectiveness(table, ci_prob=ci_prob, ci_kind=ci_kind, max_draws=max_draws,

@@ -10,12 +10,16 @@ from matplotlib.ticker import MaxNLocator
 from .. import _intervals
 from ..data import Battles
 from .._draws import stacked_draws
+from .._validation import check_table
 from ..plotting import ensure_axes, label_points
 from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
 
 
-def _board(board, ci_prob, ci_kind):
+def _board(board, ci_prob, ci_kind, plot):
     if isinstance(board, pd.DataFrame):
+        kind = board.attrs.get("ci_kind", "hdi")
+        check_table(board, ["mean", "p_best", f"{kind}_lower", f"{kind}_upper"], plot,
+                    "irteval.leaderboard(idata)")
         _intervals.check_matches(board, ci_prob, ci_kind)
         return board
     return leaderboard(board, ci_prob=ci_prob, ci_kind=ci_kind)
@@ -30,7 +34,7 @@ def _interval_columns(board):
 def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
     """Forest plot of a :func:`~irteval.leaderboard` table (or of a fit): EPP mean and
     interval, best on top, with P(best) in the labels."""
-    board = _board(board, ci_prob, ci_kind)
+    board = _board(board, ci_prob, ci_kind, "plot_leaderboard")
     lower, upper, what = _interval_columns(board)
     ax = ensure_axes(ax)
     y = np.arange(len(board))[::-1]
@@ -45,7 +49,7 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
 def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     """EPP (with its interval) against each player's mean score, as EloML's ranking plot
     (for :class:`~irteval.Battles`: against the share of battles won)."""
-    board = _board(board, ci_prob, ci_kind)
+    board = _board(board, ci_prob, ci_kind, "plot_epp_vs_score")
     lower, upper, what = _interval_columns(board)
     ax = ensure_axes(ax)
     if isinstance(scores, Battles):
@@ -69,6 +73,11 @@ def plot_win_heatmap(win, *, ax=None):
     :func:`pairwise_probabilities` (its ``win``), or a fit."""
     if not isinstance(win, pd.DataFrame):
         win = pairwise_probabilities(win).win
+    elif not win.index.equals(win.columns):
+        raise ValueError("plot_win_heatmap takes the players x players table "
+                         "irteval.pairwise_probabilities(idata).win, or the fit; this table's "
+                         f"rows {list(win.index[:3])}... are not its columns "
+                         f"{list(win.columns[:3])}...")
     order = win.mean(axis=1).sort_values(ascending=False).index
     win = win.loc[order, order]
     ax = ensure_axes(ax)
@@ -87,6 +96,8 @@ def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
     in the title. ``gof``: a :func:`goodness_of_fit` table, or a fit."""
     if not isinstance(gof, pd.DataFrame):
         gof = goodness_of_fit(gof, max_draws=max_draws, random_seed=random_seed)
+    check_table(gof, ["matches", "wins", "predicted", "rep_lower", "rep_upper"],
+                "plot_win_calibration", "irteval.goodness_of_fit(idata)")
     ax = ensure_axes(ax)
     predicted, empirical = gof["predicted"] / gof["matches"], gof["wins"] / gof["matches"]
     band = _intervals.label(gof.attrs["ci_prob"], gof.attrs["ci_kind"])

@@ -7,7 +7,7 @@ import pandas as pd
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, chosen_labels
+from .._validation import check_idata, check_table, chosen_labels
 from ..models.densities import irt_probability
 from ..plotting import ensure_axes, label_points, spread
 from .difficulty import characteristic_curves
@@ -92,6 +92,8 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=5, c
     else:
         table = characteristic_curves(curves, n_bins=n_bins, ci_prob=ci_prob, ci_kind=ci_kind,
                                       hdi_prob=hdi_prob)
+    check_table(table, ["accuracy", "accuracy_lower", "accuracy_upper", "predicted"],
+                "plot_characteristic_curves", "irteval.characteristic_curves(idata)")
     level = table.index.names[0]
     labels = list(dict.fromkeys(table.index.get_level_values(level)))
     if respondents is None:
@@ -125,10 +127,9 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     lines at 1 (the model's expectation)."""
     if hasattr(table, "posterior"):
         table = item_fit(table, ci_prob=ci_prob, ci_kind=ci_kind)
+    check_table(table, ["infit", "outfit", "ppp", "misfit"], "plot_fit",
+                "irteval.item_fit(idata) or irteval.person_fit(idata)")
     _intervals.check_matches(table, ci_prob, ci_kind)
-    if not {"infit", "outfit", "ppp", "misfit"} <= set(table.columns):
-        raise ValueError("plot_fit needs the table of irteval.item_fit(idata) or "
-                         "irteval.person_fit(idata)")
     ax = ensure_axes(ax)
     ok, bad = table[~table["misfit"]], table[table["misfit"]]
     ax.scatter(ok["infit"], ok["outfit"], s=8, color="0.55", alpha=0.6,
@@ -160,6 +161,11 @@ def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None):
     band."""
     if hasattr(table, "posterior"):
         table = information(table, ci_prob=ci_prob, ci_kind=ci_kind)
+    check_table(table, ["mean"], "plot_information", "irteval.information(idata)")
+    if "curve" not in table.index.names:
+        raise ValueError("plot_information takes the result of irteval.information(idata), "
+                         f"or the fit; this table's index levels are {table.index.names}, "
+                         "not (curve, theta)")
     _intervals.check_matches(table, ci_prob, ci_kind)
     ax = ensure_axes(ax)
     kind = table.attrs["ci_kind"]

@@ -65,9 +65,8 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, e
                         and np.isfinite(X_train[numeric].to_numpy(float)).all()):
         raise ValueError("X and X_train must hold finite numbers (an inf stays inf under "
                          "noise); replace the infinite values first")
+    mask = _row_mask(rows, len(X))
     rng = seeded_rng(random_seed)
-    mask = np.zeros(len(X), dtype=bool)
-    mask[slice(None) if rows is None else rows] = True
     out = X.copy()
     out[numeric] = out[numeric].astype(float)
     if numeric:
@@ -81,3 +80,26 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, e
         out.loc[redraw, col] = rng.choice(freq.index.to_numpy(), size=int(redraw.sum()),
                                           p=freq.to_numpy())
     return out
+
+
+def _row_mask(rows, n_rows):
+    """``rows=`` of :func:`perturb` (None, a boolean mask or integer positions) as a mask."""
+    mask = np.zeros(n_rows, dtype=bool)
+    if rows is None:
+        return ~mask
+    rows = np.asarray(rows)
+    if rows.dtype == bool:
+        if rows.shape != (n_rows,):
+            raise ValueError(f"rows= as a boolean mask needs one value per row of X ({n_rows}), "
+                             f"got shape {rows.shape}")
+        return rows.copy()
+    if rows.ndim == 1 and not rows.size:
+        return mask
+    if rows.ndim != 1 or not np.issubdtype(rows.dtype, np.integer):
+        raise TypeError(f"rows= takes a boolean mask or integer positions of X's rows, got "
+                        f"{rows.dtype} values of shape {rows.shape}")
+    if not ((rows >= -n_rows) & (rows < n_rows)).all():
+        raise ValueError(f"rows= has positions outside X's {n_rows} rows (e.g. "
+                         f"{rows[(rows < -n_rows) | (rows >= n_rows)][0]})")
+    mask[rows] = True
+    return mask

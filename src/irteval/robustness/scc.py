@@ -139,6 +139,17 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
             "the fit's items and the predictions' instances do not match (e.g. "
             f"{list(missing[:5]) or list(clean.index.difference(items)[:5])}); fit the "
             "difficulty on responses built from the same X")
+    if not clean.columns.equals(perturbed.columns):
+        raise ValueError(
+            "clean and perturbed predictions need the same model columns in the same order; "
+            f"clean has {list(clean.columns[:5])}..., perturbed {list(perturbed.columns[:5])}... "
+            "(take both from one noisy_predictions result)")
+    for name, frame in (("clean", clean), ("perturbed", perturbed)):
+        if frame.isna().to_numpy().any():
+            row, col = np.argwhere(frame.isna().to_numpy())[0]
+            raise ValueError(f"{name} predictions have missing values (e.g. instance "
+                             f"{frame.index[row]!r}, model {frame.columns[col]!r}); every "
+                             "model needs a prediction for every instance")
     b = stacked_draws(idata, "b", max_draws, random_seed)
     codes, classes = pd.factorize(pd.concat([clean, perturbed]).to_numpy().ravel())
     codes = codes.reshape(2 * len(clean), -1)
