@@ -57,6 +57,13 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     assert main(["score-new", str(tmp_path / "answers.csv"), str(tmp_path / "answers.csv"),
                  "--out", str(tmp_path / "new"), "--overwrite"]) == 2  # the CSV as posterior
     assert "answers.csv: not a netCDF file" in capsys.readouterr().err
+    other = az.from_netcdf(out / "posterior.nc")
+    other.attrs["irteval_family"] = "bradley_terry"
+    other.to_netcdf(tmp_path / "leaderboard.nc")
+    assert main(["score-new", str(tmp_path / "leaderboard.nc"), str(tmp_path / "answers.csv"),
+                 "--out", str(tmp_path / "new"), "--overwrite"]) == 2
+    err = capsys.readouterr().err  # was named after the answers, with Python's names
+    assert "leaderboard.nc: the posterior of irteval leaderboard; give the posterior.nc" in err
 
 
 def test_difficulty_command_on_a_long_csv(difficulty_run):
@@ -93,6 +100,10 @@ def test_load_results_reads_an_output_folder_back(difficulty_run, tmp_path):
     (tmp_path / "runs" / "bad" / "leaderboard.csv").write_text("")  # was skipped in silence
     with pytest.raises(ValueError, match=r"leaderboard.csv: cannot be read \(EmptyDataError"):
         ie.load_results(tmp_path / "runs")
+    (tmp_path / "swapped").mkdir()  # a posterior in the curves' place
+    shutil.copy(out / "posterior.nc", tmp_path / "swapped" / "scc.nc")
+    with pytest.raises(ValueError, match="scc.nc: cannot be read .*no 'kappa' variable"):
+        ie.load_results(tmp_path / "swapped")
 
 
 def test_difficulty_command_on_a_wide_csv_with_bad_values(tmp_path, capsys):

@@ -92,8 +92,11 @@ def load_results(path) -> Results:
         return _read(path / f"{name}.csv", lambda: pd.read_csv(
             path / f"{name}.csv", index_col=list(range(levels)) if levels else None))
 
-    def dataset(name):
+    def curves(name):
         with xr.open_dataset(path / name) as ds:
+            if "kappa" not in ds:
+                raise ValueError(f"no 'kappa' variable in it (it has {list(ds.data_vars)[:5]}); "
+                                 "scc.nc is the curves irteval robustness writes")
             return ds.load()
 
     tables = {name: table(name, levels) for name, levels in TABLES.items()
@@ -103,7 +106,7 @@ def load_results(path) -> Results:
         with az.rc_context({"data.load": "eager"}):  # into memory: the file is not held open
             posterior = _read(path / "posterior.nc", lambda: az.from_netcdf(path / "posterior.nc"))
     if (path / "scc.nc").is_file():
-        scc = _read(path / "scc.nc", lambda: dataset("scc.nc"))
+        scc = _read(path / "scc.nc", lambda: curves("scc.nc"))
     folders = {}
     for sub in sorted(p for p in path.iterdir() if p.is_dir()):
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .._validation import family_of
 from . import io
 from .outputs import Writer
 
@@ -39,6 +40,14 @@ def report(args):
     except OSError as err:  # HDF5's "file signature not found" and the like
         raise ValueError(f"{args.posterior}: not a netCDF file ({err}); give the posterior.nc "
                          "that irteval difficulty wrote") from err
+    found = family_of(idata)
+    if found != "binary_irt":
+        written_by = {"bradley_terry": "irteval leaderboard", "continuous_irt": "irteval portfolio",
+                      "polytomous_irt": "irteval portfolio"}.get(found)
+        raise ValueError(f"{args.posterior}: "
+                         + (f"the posterior of {written_by}" if written_by else
+                            "not a posterior irteval wrote")
+                         + "; give the posterior.nc that irteval difficulty wrote (a 1PL/2PL)")
     df = io.read_csv(args.answers)
     for column, flag in ((args.item, "--item"), (args.value, "--value")):
         if column not in df.columns:

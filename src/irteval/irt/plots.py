@@ -84,15 +84,17 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
 def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=5, ci_prob=None,
                                ci_kind=None, hdi_prob=None):
     """Observed accuracy per difficulty bin (solid, with its band) and the model-implied
-    P(correct) (dashed) for the chosen respondents (default: up to six spread by ability).
-    ``curves``: a :func:`characteristic_curves` table, or the fit (computed once here)."""
+    P(correct) (dashed, with interval bars) for the chosen respondents (default: up to six
+    spread by ability). ``curves``: a :func:`characteristic_curves` table, or the fit
+    (computed once here)."""
     if isinstance(curves, pd.DataFrame):
         _intervals.check_matches(curves, ci_prob, ci_kind)
         table = curves
     else:
         table = characteristic_curves(curves, n_bins=n_bins, ci_prob=ci_prob, ci_kind=ci_kind,
                                       hdi_prob=hdi_prob)
-    check_table(table, ["accuracy", "accuracy_lower", "accuracy_upper", "predicted"],
+    check_table(table, ["accuracy", "accuracy_lower", "accuracy_upper", "predicted",
+                        "predicted_lower", "predicted_upper"],
                 "plot_characteristic_curves", "irteval.characteristic_curves(idata)")
     level = table.index.names[0]
     labels = list(dict.fromkeys(table.index.get_level_values(level)))
@@ -107,9 +109,13 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=5, c
         ax.fill_between(c.index, c["accuracy_lower"], c["accuracy_upper"], alpha=0.2,
                         color=line.get_color())
         ax.plot(c.index, c["predicted"], "--", color=line.get_color())
+        ax.errorbar(c.index + 0.04, c["predicted"], fmt="none", ecolor=line.get_color(),
+                    yerr=[c["predicted"] - c["predicted_lower"],
+                          c["predicted_upper"] - c["predicted"]], elinewidth=0.8, capsize=2)
     model = table.attrs.get("irteval_model", "model").upper()
-    ax.plot([], [], "k-", label="observed (band: over draws of the bins)")
-    ax.plot([], [], "k--", label=f"{model}-implied")
+    band = _intervals.label(table.attrs["ci_prob"], table.attrs["ci_kind"])
+    ax.plot([], [], "k-", label=f"observed ({band} band over draws of the bins)")
+    ax.plot([], [], "k--", label=f"{model}-implied ({band} bars)")
     shown = (f"{len(respondents)} of {len(labels)} {level}s, spread by ability"
              if len(respondents) < len(labels) else f"every {level}")
     ax.set(xlabel="difficulty bin (0 = easiest)", ylabel="accuracy",
