@@ -123,7 +123,7 @@ def test_one_policy_for_missing_values_and_duplicates(files, capsys):
     scores.to_csv(files / "clash.csv", index=False)
     err = error(capsys, ["leaderboard", str(files / "clash.csv"), "--round", "split",
                          "--score", "auc"])
-    assert "('a', 1) at lines 2, 8" in err
+    assert "('a', '1') at lines 2, 8" in err  # labels as written in the file
 
 
 @pytest.mark.parametrize("argv, message", [

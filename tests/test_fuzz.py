@@ -519,6 +519,12 @@ def check_cli(data):
             return
         assert status == 0 and len(seen) == 1, err
         df = pd.read_csv(path)
+        header = list(df.columns)
+        labels = ([] if command == "robustness" else ["r", "i"] if layout is None
+                  else [layout[1] if layout[1] in header else header[0]])
+        text = pd.read_csv(path, dtype=str, keep_default_na=False)  # labels: as written
+        for column in labels:
+            df[column] = text[column].replace("", np.nan)
     if command == "robustness":
         X, y = seen[0]
         assert len(X) == len(y) == len(df) and "v" not in X.columns

@@ -120,3 +120,57 @@ def test_robustness_outputs_are_labelled(tmp_path):
     assert set(scc["model"].values) == families and isinstance(scc, xr.Dataset)
     # instances of a CSV without a label column are its data rows, counted from 0
     assert list(digits["difficulty"].index[:3]) == [0, 1, 2]
+
+
+def test_the_commands_read_labels_as_written(tmp_path):
+    """Label columns of a CSV are text: ids 0001 were read as the number 1, versions 1.1 and
+    1.10 merged into 1.1, a model named NA was a missing label, and battles between numbered
+    players failed (the winner column, holding 'tie', stayed text)."""
+    from irteval.cli import io as cli_io
+
+    from .test_fuzz import run_cli
+
+    models = ["1.1", "1.10", "NA", "007"]
+    long = pd.DataFrame([(m, f"{i:04d}", (i + k) % 2) for k, m in enumerate(models)
+                         for i in range(1, 13)], columns=["model", "instance", "correct"])
+    long.to_csv(tmp_path / "long.csv", index=False)
+    status, err, seen = run_cli(["difficulty", str(tmp_path / "long.csv"), "--out",
+                                 str(tmp_path / "o1")])
+    assert status == 0, err
+    assert list(seen[0].respondents) == models and seen[0].items[0] == "0001"
+    battles = pd.DataFrame({"a": [103, 104, 105, 103], "b": [104, 105, 103, 105],
+                            "winner": ["103", "tie", "105", "105"]})
+    battles.to_csv(tmp_path / "battles.csv", index=False)
+    status, err, seen = run_cli(["leaderboard", str(tmp_path / "battles.csv"), "--player-a", "a",
+                                 "--player-b", "b", "--winner", "winner", "--out",
+                                 str(tmp_path / "o2")])
+    assert status == 0, err
+    assert sorted(seen[0].players) == ["103", "104", "105"]
+    X, y = ie.datasets.load_optdigits(return_X_y=True)
+    data = X.iloc[:40].assign(digit=y.iloc[:40], id=[f"{k:03d}" for k in range(40)])
+    data.to_csv(tmp_path / "digits.csv", index=False)
+    argv = ["robustness", "--csv", str(tmp_path / "digits.csv"), "--target", "digit", "--out",
+            str(tmp_path / "o3")]
+    status, err, seen = run_cli([*argv, "--id", "id"])
+    assert status == 0, err
+    assert list(seen[0][0].index[:2]) == ["000", "001"] and "id" not in seen[0][0].columns
+    assert list(run_cli(argv)[2][0][0].index[:2]) == [0, 1]  # without --id: rows from 0
+    data.assign(id="x").to_csv(tmp_path / "digits.csv", index=False)
+    status, err, _ = run_cli([*argv, "--id", "id"])
+    assert status == 2 and "--id 'id' has repeated labels on lines [2, 3, 4, 5, 6]" in err
+    # labels read as text meet a fit's numbers (the bundled data's instances) by their text
+    assert list(cli_io.as_labels(pd.Index(["3", "0007", "x"]), [1, 3, 7])) == [3, "0007", "x"]
+
+
+def test_load_results_reads_numbers_back_as_numbers_and_text_as_text(tmp_path):
+    players = ["7", "8", "010"]
+    table = pd.DataFrame(np.eye(3), index=pd.Index(players, name="model"), columns=players)
+    (tmp_path / "out").mkdir()
+    table.to_csv(tmp_path / "out" / "win_probability.csv")
+    read = ie.load_results(tmp_path / "out")["win_probability"]
+    assert list(read.index) == list(read.columns) == players  # 010 kept: not all read as ints
+    table.set_axis([7, 8, 10]).set_axis([7, 8, 10], axis=1).to_csv(
+        tmp_path / "out" / "win_probability.csv")
+    read = ie.load_results(tmp_path / "out")["win_probability"]
+    assert list(read.index) == list(read.columns) == [7, 8, 10]
+    assert read.loc[7, 8] == 0  # the columns were the text '8' and the index the number 7

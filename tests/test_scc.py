@@ -68,7 +68,7 @@ def test_noisy_predictions_are_seeded(pipeline):
 
 def test_bad_input(pipeline):
     idata, clean, noisy = pipeline
-    with pytest.raises(ValueError, match="do not match"):
+    with pytest.raises(ValueError, match=rf"do not match \(not predicted: \[{clean.index[0]}\]"):
         scc_from_predictions(idata, clean.iloc[1:], noisy.iloc[1:], progressbar=False)
     with pytest.raises(ValueError, match=r"proportions must lie in \[0, 1\]"):
         scc_from_predictions(idata, clean, noisy, proportions=[0, 1.5], progressbar=False)
@@ -85,6 +85,9 @@ def test_bad_input(pipeline):
     with pytest.raises(TypeError, match="X must be a pandas DataFrame"):
         noisy_predictions({"nb": None}, X.to_numpy(), y)
     curves = scc_from_predictions(idata, clean, noisy, max_draws=5, progressbar=False)
+    shuffled = scc_from_predictions(idata, clean.iloc[::-1], noisy.iloc[::-1], max_draws=5,
+                                    progressbar=False)  # matched by label, not by position
+    assert shuffled.identical(curves)
     with pytest.raises(ValueError, match="proportion 0.5 is not in the SCCs"):
         p_hardest_most_sensitive(curves, proportion=0.5)
     assert np.isfinite(curves["kappa"]).all()

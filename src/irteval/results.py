@@ -30,6 +30,31 @@ def _read(path, read):
                          "command that wrote it, or remove the file") from err
 
 
+def _labelled(file, levels):
+    """A CSV table whose index (``levels`` columns) and column names are labels: read as text,
+    then as numbers where every one of them reads back exactly (1001, 0.5; not 007 or 1.10)."""
+    names = list(pd.read_csv(file, nrows=0).columns)
+    table = pd.read_csv(file, dtype=dict.fromkeys(names[:levels], str))
+    if levels:
+        table = table.set_index(names[:levels])
+        table.index = (table.index.set_levels([_as_numbers(lv) for lv in table.index.levels])
+                       if levels > 1 else _as_numbers(table.index))
+    table.columns = _as_numbers(table.columns)
+    return table
+
+
+def _as_numbers(labels):
+    """``labels`` (text) as ints or floats when each is the text of that number."""
+    for kind in (int, float):
+        try:
+            numbers = [kind(text) for text in labels]
+        except (TypeError, ValueError):
+            continue
+        if all(str(n) == text for n, text in zip(numbers, labels)):
+            return pd.Index(numbers, name=labels.name)
+    return labels
+
+
 @dataclass
 class Results:
     """One output folder of the CLI. ``res[name]`` is the sub-folder or table ``name`` (in that
@@ -89,8 +114,7 @@ def load_results(path) -> Results:
         raise FileNotFoundError(f"no such folder: {path}")
 
     def table(name, levels):
-        return _read(path / f"{name}.csv", lambda: pd.read_csv(
-            path / f"{name}.csv", index_col=list(range(levels)) if levels else None))
+        return _read(path / f"{name}.csv", lambda: _labelled(path / f"{name}.csv", levels))
 
     def curves(name):
         with xr.open_dataset(path / name) as ds:

@@ -62,9 +62,16 @@ class StrictError(Exception):
     """A fit failed its convergence diagnostics under --strict."""
 
 
-def read_csv(path):
+#: what pandas reads as missing in a value column (its default list)
+NA_TEXT = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
+           "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
+
+
+def read_csv(path, labels=()):
     """A UTF-8 CSV with a header line; a missing, unreadable or malformed file is a ValueError
-    naming the file and, where it can be told, the line."""
+    naming the file and, where it can be told, the line. ``labels``: the columns that hold
+    labels (or a function of the header's names giving them), read as text as written
+    ("0001", "1.10", "NA" and "True" stay themselves; only an empty field is missing)."""
     import pandas as pd
 
     if not path.is_file():
@@ -73,7 +80,11 @@ def read_csv(path):
     try:
         header = pd.read_csv(path, header=None, nrows=1, dtype=str, keep_default_na=False,
                              encoding="utf-8")
-        df = pd.read_csv(path, encoding="utf-8")
+        names = list(pd.read_csv(path, nrows=0, encoding="utf-8").columns)  # as pandas names them
+        text = [c for c in (labels(names) if callable(labels) else labels) if c in names]
+        df = pd.read_csv(path, encoding="utf-8", dtype=dict.fromkeys(text, str),
+                         keep_default_na=False, na_values={c: [""] if c in text else NA_TEXT
+                                                           for c in names})
     except UnicodeDecodeError as err:
         line, reason = undecodable_line(path)
         raise ValueError(f"{path}, line {line}: not UTF-8 text ({reason}); save the file as "
@@ -105,6 +116,27 @@ def read_csv(path):
         raise ValueError(f"{path} has a header line but no data lines")
     df.index = pd.Index(record_lines(path, len(df)), name="line")  # as the file numbers them
     return df
+
+
+def label_column(df, column, path, flag):
+    """The labels in ``column`` of a CSV read by :func:`read_csv`, refusing empty and
+    repeated ones with their lines."""
+    labels = df[column]
+    for bad, what in ((labels.isna(), "empty"), (labels.duplicated(keep=False), "repeated")):
+        if bad.any():
+            raise ValueError(f"{path}: {flag} {column!r} has {what} labels on lines "
+                             f"{list(df.index[bad][:5])} (e.g. {labels[bad].iloc[0]!r}); every "
+                             "row needs its own label")
+    return labels.to_numpy()
+
+
+def as_labels(texts, labels):
+    """``texts`` (labels read from a CSV, as text) as the matching ``labels`` of a fit or a
+    table (which may be numbers: the bundled data's instances); unmatched ones as read."""
+    import pandas as pd
+
+    by_text = {str(label): label for label in labels}
+    return pd.Index([by_text.get(t, t) for t in texts], name=getattr(texts, "name", None))
 
 
 def record_lines(path, n_records):
@@ -214,16 +246,20 @@ def read_responses(args, path=None, **kwargs):
     from ..data import Responses
 
     path = args.responses if path is None else path
-    df = read_csv(path)
     names = {k: getattr(args, k) or default for k, default in args.label_defaults.items()}
-    if args.format == "long" or (args.format == "auto" and names["value"] in df.columns):
+    rows = getattr(args, "rows", "respondent")
+    label = names["respondent"] if rows == "respondent" else names["item"]
+    is_long = lambda columns: args.format == "long" or (  # noqa: E731
+        args.format == "auto" and names["value"] in columns)
+    df = read_csv(path, labels=lambda columns: (
+        [names["respondent"], names["item"]] if is_long(columns)
+        else [label if label in columns else columns[0]]))
+    if is_long(df.columns):
         return in_file(path, lambda: Responses.from_long(df, **names, **kwargs))
     if args.format == "auto" and args.value is not None:
         raise ValueError(f"{path}: no column {args.value!r} (--value); its columns are "
                          f"{list(df.columns)[:10]}. Name the value column of a long file with "
                          "--value, or pass --format wide for a matrix")
-    rows = getattr(args, "rows", "respondent")
-    label = names["respondent"] if rows == "respondent" else names["item"]
     if label not in df.columns:
         df = df.set_index(df.columns[0])
     try:

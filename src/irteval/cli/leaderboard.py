@@ -65,7 +65,8 @@ def read_scores(args):
                 f"{io.flag(name)} is for {'scores' if battles else 'battles'}, and this reads "
                 f"{'battles (--winner)' if battles else 'scores'}; drop it"
                 + ("" if battles else ", or name the winner's column with --winner"))
-    df = io.read_csv(args.scores)
+    df = io.read_csv(args.scores, labels=[args.player_a, args.player_b, args.winner] if battles
+                     else [args.player, args.round])
     if not battles and args.player not in df.columns \
             and {args.player_a, args.player_b} <= set(df.columns):
         raise ValueError(f"{args.scores} has columns {args.player_a!r} and {args.player_b!r} "

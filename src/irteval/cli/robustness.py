@@ -27,6 +27,8 @@ def add_parser(sub):
                           "their zoo responses are bundled too")
     rob.add_argument("--csv", type=Path, help="a data CSV instead: features and a target column")
     rob.add_argument("--target", default="class", help="--csv: the target column")
+    rob.add_argument("--id", help="--csv: the column naming each instance, read as text "
+                                  "(default: the data rows counted from 0)")
     rob.add_argument("--nominal", default="",
                      help="--csv: comma-separated nominal columns (redrawn instead of "
                           "Gaussian noise)")
@@ -81,25 +83,32 @@ def estimators(families):
 
 def data(args):
     """[(name, X, y, nominal, responses or None)] from --dataset / --csv."""
+    import pandas as pd
+
     from ..datasets import BENCHMARKS, load_responses
 
     if bool(args.dataset) == bool(args.csv):
         raise ValueError("give either --dataset NAME [NAME ...] or --csv FILE")
     if args.csv:
-        df = io.read_csv(args.csv)
-        if args.target not in df.columns:
-            raise ValueError(f"{args.csv}: --target {args.target!r} is not a column; its "
-                             f"columns are {list(df.columns)[:10]}")
+        df = io.read_csv(args.csv, labels=[args.id] if args.id else [])
+        for column, flag in ((args.target, "--target"), (args.id, "--id")):
+            if column is not None and column not in df.columns:
+                raise ValueError(f"{args.csv}: {flag} {column!r} is not a column; its "
+                                 f"columns are {list(df.columns)[:10]}")
         nominal = [c.strip() for c in args.nominal.split(",") if c.strip()]
-        X = df.drop(columns=args.target).reset_index(drop=True).rename_axis("instance")
-        y = df[args.target].reset_index(drop=True)
+        labels = (io.label_column(df, args.id, args.csv, "--id") if args.id
+                  else range(len(df)))
+        X = df.drop(columns=[c for c in (args.target, args.id) if c]).set_axis(
+            pd.Index(labels, name="instance"))
+        y = df[args.target].set_axis(X.index)
         io.in_file(args.csv, lambda: check_data(X, y, nominal))  # before any work
         resp = None
         if args.responses:
             from ..data import Responses
 
-            wide = io.read_csv(args.responses)
+            wide = io.read_csv(args.responses, labels=lambda columns: columns[:1])
             wide = wide.set_index(wide.columns[0])
+            wide.index = io.as_labels(wide.index, X.index)  # matched to X's by text
             resp = io.in_file(args.responses, lambda: Responses.from_wide(
                 wide, respondent="model", item="instance", rows="item"))
         return [(args.csv.stem, X, y, nominal, resp)]

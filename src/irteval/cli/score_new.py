@@ -48,12 +48,13 @@ def report(args):
                          + (f"the posterior of {written_by}" if written_by else
                             "not a posterior irteval wrote")
                          + "; give the posterior.nc that irteval difficulty wrote (a 1PL/2PL)")
-    df = io.read_csv(args.answers)
+    df = io.read_csv(args.answers, labels=[args.item])
     for column, flag in ((args.item, "--item"), (args.value, "--value")):
         if column not in df.columns:
             raise ValueError(f"{args.answers}: no column {column!r} ({flag}); its columns are "
                              f"{list(df.columns)[:10]}")
     answers = df.set_index(args.item)[args.value]
+    answers.index = io.as_labels(answers.index, idata.posterior["item"].values)
     score = io.in_file(args.answers, lambda: score_new_model(idata, answers,
                                                              random_seed=args.seed))
     table = score.summary()

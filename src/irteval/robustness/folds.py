@@ -36,6 +36,11 @@ def check_data(X, y, nominal=()):
     at least."""
     if not isinstance(X, pd.DataFrame):
         raise TypeError("X must be a pandas DataFrame (its index labels the instances)")
+    if X.index.has_duplicates or X.index.hasnans:
+        bad = X.index[X.index.duplicated(keep=False) | X.index.isna()]
+        raise ValueError(f"X's index labels the instances, and {len(bad)} rows share a label or "
+                         f"have none (e.g. {list(bad[:3])}); give every row its own label "
+                         "(X.reset_index(drop=True) numbers them from 0)")
     if isinstance(y, pd.Series) and not y.index.equals(X.index):
         if len(y) != len(X) or set(y.index) != set(X.index) or y.index.has_duplicates:
             raise ValueError(f"y's index does not label X's rows (e.g. y has "

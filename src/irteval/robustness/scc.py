@@ -133,12 +133,16 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
         raise ValueError(f"proportions must be distinct, got {proportions.tolist()}")
     check_bins(n_bins, idata.posterior.sizes["item"])
     items = pd.Index(idata.posterior["item"].values)
-    if not items.equals(pd.Index(clean.index)) or not clean.index.equals(perturbed.index):
-        missing = items.difference(clean.index)
-        raise ValueError(
-            "the fit's items and the predictions' instances do not match (e.g. "
-            f"{list(missing[:5]) or list(clean.index.difference(items)[:5])}); fit the "
-            "difficulty on responses built from the same X")
+    for name, frame in (("clean", clean), ("perturbed", perturbed)):
+        only_fit, only_here = items.difference(frame.index), frame.index.difference(items)
+        if len(only_fit) or len(only_here) or frame.index.has_duplicates:
+            raise ValueError(
+                f"the fit's items and the {name} predictions' instances do not match ("
+                + (f"not predicted: {list(only_fit[:5])}; " if len(only_fit) else "")
+                + (f"not in the fit: {list(only_here[:5])}; " if len(only_here) else "")
+                + ("repeated instances; " if frame.index.has_duplicates else "")
+                + "fit the difficulty on responses built from the same X")
+    clean, perturbed = clean.loc[items], perturbed.loc[items]  # matched by label
     if not clean.columns.equals(perturbed.columns):
         raise ValueError(
             "clean and perturbed predictions need the same model columns in the same order; "

@@ -70,7 +70,7 @@ def taxonomy(scc, *, k=3) -> Taxonomy:
     except ValueError as err:
         raise ValueError("the SCC results must have the same models, bins and "
                          "proportions") from err
-    models = kappa["model"].values
+    models = pd.Index(kappa["model"].values, name="model")
     if not 2 <= count(k, "k") <= len(models):
         raise ValueError(f"k must be between 2 and the number of models ({len(models)})")
     flat = kappa.stack(profile=("bin", "proportion")).transpose("model", "profile", "sample")
