@@ -29,6 +29,36 @@ def test_bad_input_is_named():
         ie.fit(ie.models.onepl(resp, discrimination=True, guessing=True), method="map")
 
 
+@pytest.mark.parametrize("missing", [False, True])
+def test_3pl_likelihood_is_finite_far_out_and_advi_runs(missing):
+    """p = c + (1 - c) logistic(eta) rounds to 1 for eta above ~37, so a wrong answer's
+    log(1 - p) was -inf in the PyMC graph: ADVI on the 3PL stopped with NaN every time."""
+    rng = np.random.default_rng(0)
+    resp, _, _ = cal.simulate_onepl(12, 40, rng, discrimination=True, guessing=True,
+                                    n_options=4)
+    if missing:
+        long = resp.to_long()
+        resp = ie.Responses.from_long(long.sample(frac=0.9, random_state=0),
+                                      respondent="respondent", item="item", value="value")
+    model = ie.models.onepl(resp, discrimination=True, guessing=True, n_options=4)
+    point = model.initial_point()
+    point["theta_zerosum__"] = point["theta_zerosum__"] + 200.0 * (np.arange(
+        len(point["theta_zerosum__"])) % 2 - 0.5)  # |theta| ~ 100: eta far beyond 37
+    logp = model.compile_logp(vars=[model["y"]])(point)
+    c, b, a, theta = model.compile_fn(model.replace_rvs_by_values(
+        [model[name] for name in ("c", "b", "a", "theta")]), inputs=model.value_vars,
+        on_unused_input="ignore")(point)
+    eta = a[resp.item_idx] * (theta[resp.respondent_idx] - b[resp.item_idx])
+    floor = c[resp.item_idx]
+    direct = np.where(resp.values == 1,
+                      np.log(floor + (1 - floor) * stats.logistic.cdf(eta)),
+                      np.log1p(-floor) + stats.logistic.logsf(eta))
+    assert np.isfinite(logp) and logp == pytest.approx(direct.sum(), rel=1e-9)
+    idata = ie.fit(model, method="advi", advi_iterations=2000, draws=50, chains=2,
+                   random_seed=0, progressbar=False)
+    assert np.isfinite(idata.posterior["c"]).all()
+
+
 @pytest.fixture(scope="module")
 def four_pl():
     resp, truth, _ = cal.simulate_onepl(12, 40, np.random.default_rng(2), discrimination=True,

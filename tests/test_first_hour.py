@@ -54,7 +54,10 @@ def test_a_fit_without_progress_bar_prints_nothing_but_its_warnings(caplog, caps
         warnings.simplefilter("ignore")
         ie.fit(ie.models.onepl(resp), draws=30, tune=30, chains=2, random_seed=0,
                sampler="pymc", collapse=False, progressbar=False)
-    assert not [r for r in caplog.records if "NUTS" in r.getMessage()]
+        ie.fit(ie.models.onepl(resp), method="advi", advi_iterations=200, draws=30, chains=2,
+               random_seed=0, progressbar=False)  # printed "Finished [100%]: Average Loss"
+    assert not [r for r in caplog.records if "NUTS" in r.getMessage()
+                or "Average Loss" in r.getMessage()]
     out = capsys.readouterr()
     assert out.out == "" and "Initializing" not in out.err
 
@@ -131,3 +134,22 @@ def test_load_results_sub_folders_as_keys_and_attributes(tmp_path):
         res["b"]
     with pytest.raises(AttributeError, match="no attribute or sub-folder 'b'"):
         res.b
+
+
+def test_map_keeps_no_log_likelihood_and_refuses_to_be_asked_for_one():
+    """az.loo on a MAP fit was an IndexError (a one-draw log-likelihood stored in silence)."""
+    resp, _ = simulate(30, 5, seed=1)
+    point = ie.fit(ie.models.onepl(resp), method="map", random_seed=0)
+    assert "log_likelihood" not in point.groups()
+    with pytest.raises(ValueError, match="log_likelihood=True with method='map'.*'laplace'"):
+        ie.fit(ie.models.onepl(resp), method="map", log_likelihood=True)
+
+
+def test_the_log_likelihood_size_counts_every_cell_of_a_polytomous_fit():
+    """A CustomDist over the whole matrix counted as one term, so "auto" stored a large
+    ordinal fit's log-likelihood without a limit."""
+    levels = ie.Responses.from_wide(pd.DataFrame(np.random.default_rng(0).integers(0, 4, (30, 5))),
+                                    kind="ordinal")
+    assert fit_module.pointwise_size(ie.models.polytomous_irt(levels)) == 150
+    resp, _ = simulate(30, 5, seed=1)
+    assert fit_module.pointwise_size(ie.models.onepl(resp)) == 150

@@ -16,14 +16,14 @@ from scipy import linalg, optimize
 from threadpoolctl import ThreadpoolController
 
 from .._idata import model_idata
-from .._validation import warn_user
+from .._validation import quiet_pymc, warn_user
 from ..exceptions import ConvergenceWarning
 
 
 def advi(model, n_draws, iterations, seed, progressbar):
     """Mean-field ADVI for ``iterations`` steps, then ``n_draws`` draws (one chain); warns
     when the loss still moved more than 1% over the last tenth of the steps."""
-    with model:
+    with model, quiet_pymc(not progressbar):  # PyMC's "Finished [100%]: Average Loss" line
         approx = pm.fit(n=iterations, method="advi", random_seed=seed, progressbar=progressbar)
     idata = approx.sample(n_draws, random_seed=seed + 1, return_inferencedata=True)
     loss = np.asarray(approx.hist)

@@ -86,7 +86,8 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         Store the pointwise log-likelihood (needed by ``az.loo``/``az.compare``). It holds
         ``chains * draws`` numbers per observation; ``"auto"`` stores it up to
         :data:`LOG_LIKELIHOOD_MAX` numbers (~200 MB) and otherwise says, in one warning,
-        how to get it. Never stored for a minibatch model (``batch_size=``).
+        how to get it. Never stored for a minibatch model (``batch_size=``) nor for MAP (one
+        point: ``az.loo`` needs draws).
     posterior_predictive : bool
         Also draw replicated data (group ``posterior_predictive``, for ``az.plot_ppc``), with
         the model's own checks (the binary IRT adds each respondent's accuracy and each item's
@@ -141,7 +142,7 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         for group in [g for g in idata.groups() if g.startswith("warmup_")]:
             del idata[group]
     spec.postprocess(idata, seeds.postprocess)
-    if _store_log_likelihood(log_likelihood, model, spec, idata):
+    if _store_log_likelihood(log_likelihood, method, model, spec, idata):
         pm.compute_log_likelihood(idata, model=model, progressbar=False)
     if posterior_predictive:
         with quiet_pymc(not progressbar):
@@ -179,6 +180,10 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
         raise ValueError(f"method={method!r} is not one of {METHODS}")
     if log_likelihood not in ("auto", True, False):
         raise ValueError(f"log_likelihood must be 'auto', True or False, got {log_likelihood!r}")
+    if method == "map" and log_likelihood is True:
+        raise ValueError("log_likelihood=True with method='map': az.loo / az.compare need "
+                         "posterior draws, and MAP is one point; fit with method='laplace' or "
+                         "'nuts' for them")
     count(draws, "draws")
     count(chains, "chains")
     count(advi_iterations, "advi_iterations")
@@ -202,10 +207,10 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
         raise ValueError("this model has no observed variable to replicate")
 
 
-def _store_log_likelihood(log_likelihood, model, spec, idata):
+def _store_log_likelihood(log_likelihood, method, model, spec, idata):
     """Whether to compute the pointwise log-likelihood; with "auto" a large one is skipped
     with a warning that says how to get it."""
-    if not log_likelihood or spec.is_minibatch or not model.observed_RVs:
+    if not log_likelihood or spec.is_minibatch or not model.observed_RVs or method == "map":
         return False
     n_draws = idata.posterior.sizes["chain"] * idata.posterior.sizes["draw"]
     size = n_draws * pointwise_size(model)
@@ -219,13 +224,15 @@ def _store_log_likelihood(log_likelihood, model, spec, idata):
 
 
 def pointwise_size(model):
-    """Number of pointwise log-likelihood terms of a model: the observed variables' sizes
-    without their core (support) dims."""
+    """Number of pointwise log-likelihood terms of a model: for each observed variable, its
+    value's size over the leading dims its elementwise log density keeps (all of them for a
+    Bernoulli, or for a CustomDist whose logp is per cell; one fewer for a vector density)."""
     total = 0
     for rv in model.observed_RVs:
         value = model.rvs_to_values[rv]
         shape = np.shape(value.data if hasattr(value, "data") else value.get_value())
-        total += int(np.prod(shape[:len(shape) - getattr(rv.owner.op, "ndim_supp", 0)]))
+        ndim = model.logp(vars=[rv], sum=False, jacobian=False)[0].ndim
+        total += int(np.prod(shape[:ndim]))
     return total
 
 

@@ -171,18 +171,25 @@ class OnePL(BaseModel):
 
     def _declare_asymptotes(self, theta, b, a, c, d):
         """y ~ Bernoulli(c + (d - c) logistic(a (theta - b))), over the dense matrix or the
-        observed cells."""
+        observed cells. Without a ceiling (d = 1, the 3PL) as its logit,
+        log1p(-(1 - c) logistic(-eta)) - log1p(-c) + softplus(eta): p itself rounds to 1 for
+        eta above ~37, where log(1 - p) of a wrong answer is -inf (ADVI's NaN)."""
         r = self.responses
         a, c, d = (x * pt.ones_like(b) for x in (a, c, d))  # per item, constants included
         if self.complete:
-            eta = a[:, None] * (theta[None, :] - b[:, None])
-            pm.Bernoulli("y", p=c[:, None] + (d - c)[:, None] * pm.math.sigmoid(eta),
-                         observed=_answer_matrix(r), dims=("item", "respondent"))
-            return
-        i = pm.Data("item_idx", r.item_idx, dims="obs")
-        j = pm.Data("respondent_idx", r.respondent_idx, dims="obs")
-        pm.Bernoulli("y", p=c[i] + (d - c)[i] * pm.math.sigmoid(a[i] * (theta[j] - b[i])),
-                     observed=r.values, dims="obs")
+            i, j, observed, dims = (slice(None), None), (None, slice(None)), _answer_matrix(r), (
+                "item", "respondent")
+        else:
+            i = pm.Data("item_idx", r.item_idx, dims="obs")
+            j = pm.Data("respondent_idx", r.respondent_idx, dims="obs")
+            observed, dims = r.values, "obs"
+        eta = a[i] * (theta[j] - b[i])
+        if self.slip_prior is None:
+            pm.Bernoulli("y", logit_p=pt.log1p(-(1 - c[i]) * pm.math.sigmoid(-eta))
+                         - pt.log1p(-c[i]) + pt.softplus(eta), observed=observed, dims=dims)
+        else:
+            pm.Bernoulli("y", p=c[i] + (d - c)[i] * pm.math.sigmoid(eta), observed=observed,
+                         dims=dims)
 
     @property
     def asymptotes(self):
