@@ -10,6 +10,8 @@ import pytest
 
 import irteval as ie
 
+from irteval.models.onepl import EXTREMES_FIX
+
 from .conftest import simulate
 from .test_continuous import simulate_airt
 
@@ -37,11 +39,11 @@ def test_perfect_instances_and_model_are_named_and_get_extreme_estimates():
             ie.models.onepl(resp, discrimination=discrimination)
         assert sorted(str(w.message) for w in record) == [
             "1 instance was answered correctly by every model (e.g. ['i0']): its "
-            "difficulty is identified only by the prior",
+            f"difficulty is identified only by the prior ({EXTREMES_FIX})",
             "1 instance was answered wrongly by every model (e.g. ['i1']): its "
-            "difficulty is identified only by the prior",
+            f"difficulty is identified only by the prior ({EXTREMES_FIX})",
             "1 model answered every instance correctly (e.g. ['m0']): its ability is "
-            "identified only by the prior"]
+            f"identified only by the prior ({EXTREMES_FIX})"]
     idata = quiet(lambda: ie.models.onepl(resp), log_likelihood=False, **FAST)
     post = idata.posterior
     assert np.isfinite(post["b"].values).all() and np.isfinite(post["theta"].values).all()
@@ -59,9 +61,9 @@ def test_a_player_that_never_wins_is_named_and_ranked_last():
     scores.loc["p5"] = scores.min() - 1  # last in every round
     scores = ie.Scores.from_wide(scores)
     for likelihood in ("plackett_luce", "pairwise", "davidson"):
-        with pytest.warns(UserWarning, match=r"1 players never won a match \(nor tied one\) "
-                                             r"\(e.g. \['p5'\]\): their EPPs are identified "
-                                             "only by the prior"):
+        with pytest.warns(UserWarning, match=r"1 player never won a match \(nor tied one\) "
+                                             r"\(e.g. \['p5'\]\): its EPP is identified "
+                                             r"only by the prior \(.*more rounds"):
             ie.models.bradley_terry(scores, likelihood=likelihood)
     # (test_bradley_terry checks the Plackett-Luce fit of such a player; here the tie model)
     idata = quiet(lambda: ie.models.bradley_terry(scores, likelihood="davidson"), **FAST)
@@ -81,8 +83,8 @@ def test_a_player_that_wins_everything_or_meets_nobody_is_named():
         warnings.simplefilter("always")
         ie.models.bradley_terry(ie.Scores.from_wide(wide))
     messages = " | ".join(str(w.message) for w in record)
-    assert "1 players won every match (e.g. ['a'])" in messages
-    assert "1 players met no other player in any round (e.g. ['d'])" in messages
+    assert "1 player won every match (e.g. ['a']): its EPP is" in messages
+    assert "1 player met no other player in any round (e.g. ['d'])" in messages
 
 
 def test_an_algorithm_with_constant_performance_is_refused_with_the_fix():

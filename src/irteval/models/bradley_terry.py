@@ -293,7 +293,10 @@ def _warn_extremes(scores):
     for extreme, what in ((played == 0, "met no other player in any round"),
                           ((won == 0) & (played > 0), "never won a match (nor tied one)"),
                           ((won == played) & (played > 0), "won every match")):
-        if extreme.any():
-            warn_user(f"{int(extreme.sum())} {scores.player_name}s {what} (e.g. "
-                      f"{list(scores.players[extreme][:5])}): their EPPs are identified only "
-                      "by the prior", IdentificationWarning)
+        count = int(extreme.sum())
+        if count:
+            warn_user(f"{count} {scores.player_name}{'' if count == 1 else 's'} {what} (e.g. "
+                      f"{list(scores.players[extreme][:5])}): "
+                      f"{'its EPP is' if count == 1 else 'their EPPs are'} identified only by "
+                      "the prior (a wide interval says how little is known; more rounds "
+                      "narrow it)", IdentificationWarning)

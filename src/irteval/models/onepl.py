@@ -439,6 +439,11 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
                  n_options=n_options, slip=slip, prior_scale=prior_scale, batch_size=batch_size)
 
 
+#: what an IdentificationWarning about all-right / all-wrong answers asks of the user
+EXTREMES_FIX = ("expected for a few, whose wide intervals say how little is known; "
+                "Responses.subset drops them if they should not count")
+
+
 def _warn_extremes(responses: Responses):
     """Warn about items every respondent answered correctly (or wrongly) and respondents with
     every answer right (or wrong): the likelihood alone would push their difficulty (ability)
@@ -460,5 +465,5 @@ def _warn_extremes(responses: Responses):
                    if key == "item" else f"answered every {other} {how}")
             whose = f"its {what[0]} is" if one else f"their {what[1]} are"
             warn_user(f"{count} {name}{'' if one else 's'} {who} (e.g. "
-                      f"{list(labels[extreme][:5])}): {whose} identified only by the prior",
-                      IdentificationWarning)
+                      f"{list(labels[extreme][:5])}): {whose} identified only by the prior "
+                      f"({EXTREMES_FIX})", IdentificationWarning)
