@@ -215,6 +215,8 @@ def test_plots_take_axes_and_return_them(recovery):
         plt.close(fig)
     axes = ie.plot_crm_heatmap(idata, ["algo0", "algo11"])
     assert axes.size == 2
+    fig, pair = plt.subplots(1, 2)
+    assert ie.plot_crm_heatmap(idata, ["algo0", "algo11"], ax=pair) is pair  # ArviZ's name
     with pytest.raises(ValueError, match="unknown algorithms"):
         ie.plot_crm_heatmap(idata, ["nope"])
     with pytest.raises(ValueError, match="kind must be"):

@@ -160,4 +160,7 @@ def test_bins_proportions_and_groups_are_checked(pipeline):
     with pytest.raises(ValueError, match=r"unknown models \['zz'\]"):
         ie.plot_scc(curves, models=["zz"])  # was a pandas KeyError
     assert len(ie.plot_scc(curves, models=first)) >= 1  # one name, not its letters
+    assert ie.plot_scc(curves, models=first, ax=ax) is ax and ax.has_data()  # ArviZ's name
+    with pytest.raises(TypeError, match="ax= or as axes=, not both"):
+        ie.plot_scc(curves, ax=ax, axes=ax)
     plt.close("all")

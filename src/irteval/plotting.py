@@ -56,6 +56,13 @@ def _text_height(ax, fontsize):
     return 1.25 * fontsize * (high - low) / height_pt
 
 
+def given_axes(ax, axes):
+    """The panels' Axes, given as ``axes=`` or as ``ax=`` (ArviZ's name), not both."""
+    if ax is not None and axes is not None:
+        raise TypeError("give the Axes as ax= or as axes=, not both")
+    return axes if ax is None else ax
+
+
 def panel_axes(axes, n, what):
     """The flat Axes for ``n`` panels (``what``: "models", "algorithms"), refusing fewer."""
     flat = np.ravel(axes)

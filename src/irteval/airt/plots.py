@@ -14,17 +14,19 @@ from .._draws import stacked_draws
 from .._validation import check_idata, check_table, chosen_labels
 from ..models.continuous_irt import mean_z
 from ..models.polytomous_irt import category_logp
-from ..plotting import (HIGHLIGHT, ensure_axes, label_line_ends, label_points, panel_axes,
-                        panels)
+from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_line_ends, label_points,
+                        panel_axes, panels)
 from .goodness import _curves, effectiveness
 from .latent_trait import LatentTrait
 
 
-def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n=121):
+def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n=121,
+                     ax=None):
     """The continuous response model's density f(z | theta) = Normal(z; gamma (theta - beta),
     |gamma / alpha|) per algorithm at the posterior means (the paper's Fig. 10): a
     discriminating algorithm is a narrow rising band, an anomalous one falls, a
-    non-discriminating one is flat and wide. Returns the array of Axes."""
+    non-discriminating one is flat and wide. ``axes`` (or ``ax``): one per algorithm. Returns
+    the array of Axes."""
     check_idata(idata, "continuous_irt", "plot_crm_heatmap")
     post = idata.posterior
     names = _chosen(post, algorithms)
@@ -33,6 +35,7 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
     z_obs = idata.observed_data["z"].values
     theta = np.linspace(*theta_range, n)
     z = np.linspace(z_obs.min() - 1, z_obs.max() + 1, n)
+    axes = given_axes(ax, axes)
     if axes is None:
         axes = panels(len(names), width=3, sharex=True, sharey=True)
     flat = panel_axes(axes, len(names), "algorithms")
@@ -58,12 +61,12 @@ def _chosen(post, algorithms):
 
 
 def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n=121,
-                         ci_prob=None, ci_kind=None, max_draws=200, random_seed=0):
+                         ci_prob=None, ci_kind=None, max_draws=200, random_seed=0, ax=None):
     """Category response curves of the polytomous IRT, P(x_ij = k | theta) per algorithm
     (``items``: labels, default all): posterior mean over ``max_draws`` draws with its
     interval band, one colour per level (the user's labels, light = low, dark = high). An
-    anomalous algorithm (a < 0) reaches its top level on the hardest datasets. Returns the
-    array of Axes."""
+    anomalous algorithm (a < 0) reaches its top level on the hardest datasets. ``axes`` (or
+    ``ax``): one per algorithm. Returns the array of Axes."""
     check_idata(idata, "polytomous_irt", "plot_category_curves")
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     post, const = idata.posterior, idata.constant_data
@@ -79,6 +82,7 @@ def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n
     lower, upper = _intervals.interval(probs, prob, kind)
     levels = list(idata.attrs["levels"])
     colours = colormaps["viridis"](np.linspace(0.9, 0.1, len(levels)))
+    axes = given_axes(ax, axes)
     if axes is None:
         axes = panels(len(names), width=3, sharex=True, sharey=True)
     flat = panel_axes(axes, len(names), "algorithms")

@@ -8,17 +8,20 @@ from scipy.cluster.hierarchy import dendrogram
 
 from .. import _intervals
 from .._validation import chosen_labels
-from ..plotting import ensure_axes, panel_axes, panels
+from ..plotting import ensure_axes, given_axes, panel_axes, panels
 from .scc import scc_summary
 
 
-def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_prob=None):
+def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_prob=None,
+             ax=None):
     """System Characteristic Curves (the paper's Fig. 4): for each model a panel of kappa
     against the proportion of perturbed instances, one line per difficulty bin, with
-    bands over the posterior draws. Returns the array of Axes."""
+    bands over the posterior draws. ``axes`` (or ``ax``): one per model. Returns the array of
+    Axes."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     table = scc_summary(scc, ci_prob=prob, ci_kind=kind)
     names = chosen_labels(models, scc["model"].values, "models")
+    axes = given_axes(ax, axes)
     if axes is None:  # each panel its own y range: the differences between bins are small
         axes = panels(len(names))
     flat = panel_axes(axes, len(names), "models")
