@@ -137,9 +137,14 @@ def long_cells(df, first, second, value, fix):
     if missing.all():
         raise ValueError(f"column {value!r} has no observed values; nothing to fit")
     if missing.any():
+        gone = [f"{col} {[plain(x) for x in lost[:5]]}" for col in (first, second)
+                if len(lost := pd.Index(df[col][missing].unique()).difference(
+                    df[col][~missing].unique(), sort=False))]
         warn_user(f"{int(missing.sum())} rows have a missing {value!r} "
-                  f"({where(df.index, np.flatnonzero(missing))}) and were left out; drop them "
-                  "first to silence this warning")
+                  f"({where(df.index, np.flatnonzero(missing))}) and were left out"
+                  + (f" ({' and '.join(gone)} had no other rows, so they are not in the data "
+                     "now)" if gone else "")
+                  + "; drop them first to silence this warning")
     kept = df[~missing]
     a_idx, a_labels = factorize(kept[first], first)
     b_idx, b_labels = factorize(kept[second], second)
