@@ -54,6 +54,11 @@ def test_3pl_likelihood_is_finite_far_out_and_advi_runs(missing):
                       np.log(floor + (1 - floor) * stats.logistic.cdf(eta)),
                       np.log1p(-floor) + stats.logistic.logsf(eta))
     assert np.isfinite(logp) and logp == pytest.approx(direct.sum(), rel=1e-9)
+    point["c_logodds__"] = point["c_logodds__"] * 0 - 40.0  # c ~ 4e-18, far below eta's floor
+    point["b"] = point["b"] * 0 + 60.0
+    point["theta_zerosum__"] = point["theta_zerosum__"] * 0.0
+    right = model.compile_logp(vars=[model["y"]])(point) / resp.values.sum()
+    assert right == pytest.approx(-40.0, abs=1e-6)  # log c: every answer right, eta ~ -60
     idata = ie.fit(model, method="advi", advi_iterations=2000, draws=50, chains=2,
                    random_seed=0, progressbar=False)
     assert np.isfinite(idata.posterior["c"]).all()

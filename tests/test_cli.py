@@ -80,6 +80,9 @@ def test_difficulty_command_on_a_long_csv(difficulty_run):
 def test_load_results_reads_an_output_folder_back(difficulty_run, tmp_path):
     _, out, _ = difficulty_run
     res = ie.load_results(out)
+    ax = ie.plot_characteristic_curves(res["curves"])  # a table read back has no attrs
+    assert "interval bars" in ax.get_legend().get_texts()[-1].get_text()
+    assert set(res["difficulty"].index) == set(res.posterior.posterior["item"].values)
     assert sorted(res.tables) == ["curves", "difficulty"] and res.scc is None
     table = res.tables["difficulty"]
     assert table.index.name == "instance" and len(table) == 40
@@ -236,6 +239,13 @@ def test_robustness_command_on_a_csv(tmp_path, capsys):
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(
         str(p.relative_to(out)) for p in commands.outputs(commands.parser().parse_args(
             ["robustness", "--csv", str(tmp_path / "digits.csv"), "--out", str(out)])))
+    wide.iloc[1:].to_csv(tmp_path / "responses.csv")  # one row short: refused before any fit
+    assert main(["robustness", "--csv", str(tmp_path / "digits.csv"), "--target", "digit",
+                 "--responses", str(tmp_path / "responses.csv"), "--out",
+                 str(tmp_path / "r2")]) == 2
+    err = capsys.readouterr().err
+    assert "responses.csv: its instances are not digits.csv's rows (without responses: [0]" in err
+    assert not (tmp_path / "r2").exists()
 
 
 @pytest.mark.parametrize("args, message", [

@@ -159,7 +159,9 @@ def test_the_commands_read_labels_as_written(tmp_path):
     status, err, _ = run_cli([*argv, "--id", "id"])
     assert status == 2 and "--id 'id' has repeated labels on lines [2, 3, 4, 5, 6]" in err
     # labels read as text meet a fit's numbers (the bundled data's instances) by their text
-    assert list(cli_io.as_labels(pd.Index(["3", "0007", "x"]), [1, 3, 7])) == [3, "0007", "x"]
+    assert list(cli_io.as_labels(pd.Index(["3", "0007", "x"]), [1, 3, 7])) == [3, 7, "x"]
+    assert list(cli_io.as_labels(pd.Index(["0.5", "1", "1.0"]), [0.5, 1.0])) == [0.5, 1.0, 1.0]
+    assert list(cli_io.as_labels(pd.Index(["007", "7"]), ["7", 8])) == ["007", "7"]
 
 
 def test_load_results_reads_numbers_back_as_numbers_and_text_as_text(tmp_path):
@@ -174,3 +176,15 @@ def test_load_results_reads_numbers_back_as_numbers_and_text_as_text(tmp_path):
     read = ie.load_results(tmp_path / "out")["win_probability"]
     assert list(read.index) == list(read.columns) == [7, 8, 10]
     assert read.loc[7, 8] == 0  # the columns were the text '8' and the index the number 7
+    # beside a posterior, its labels' own type: the text '7' of a CLI fit stays text
+    idata = az.from_dict(posterior={"epp": np.zeros((1, 2, 3))}, coords={"player": players},
+                         dims={"epp": ["player"]})
+    idata.to_netcdf(tmp_path / "out" / "posterior.nc")
+    table.to_csv(tmp_path / "out" / "win_probability.csv")
+    read = ie.load_results(tmp_path / "out")["win_probability"]
+    assert list(read.index) == list(read.columns) == players
+    pd.DataFrame({"model": ["NA", "None", "2"], "group": [1, 2, 1]}).to_csv(
+        tmp_path / "out" / "taxonomy.csv", index=False)  # NA is a label, as the CLI reads it
+    assert list(ie.load_results(tmp_path / "out")["taxonomy"].index) == ["NA", "None", "2"]
+    pd.DataFrame({"estimate": [0.1]}, index=["ability"]).to_csv(tmp_path / "out" / "score.csv")
+    assert ie.load_results(tmp_path / "out")["score"].index.name is None  # not 'Unnamed: 0'

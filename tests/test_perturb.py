@@ -92,6 +92,10 @@ def test_the_target_is_matched_to_the_rows_by_label():
     assert matched.equals(y.astype(matched.dtype))
     with pytest.raises(ValueError, match="y's index does not label X's rows"):
         check_data(X, y.set_axis(range(6)))
+    nested = pd.MultiIndex.from_arrays([["s"] * 6, range(6)])  # was NotImplementedError
+    assert check_data(X.set_axis(nested), y.set_axis(nested))[1].index.equals(nested)
+    with pytest.raises(ValueError, match="2 rows share a label or have none"):
+        check_data(X.set_axis(["a", "a", "b", "c", "d", "e"]), y.to_numpy())
 
 
 def test_cross_validation_refuses_one_model_and_one_fold_before_training():

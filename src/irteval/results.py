@@ -14,6 +14,7 @@ import arviz as az
 import pandas as pd
 import xarray as xr
 
+from .cli.io import NA_TEXT
 from .cli.outputs import TABLES
 
 
@@ -30,29 +31,55 @@ def _read(path, read):
                          "command that wrote it, or remove the file") from err
 
 
-def _labelled(file, levels):
-    """A CSV table whose index (``levels`` columns) and column names are labels: read as text,
-    then as numbers where every one of them reads back exactly (1001, 0.5; not 007 or 1.10)."""
+#: columns of a table that hold labels, besides its index (goodness_of_fit.csv's pairs)
+LABEL_COLUMNS = ("player_i", "player_j")
+
+
+def _labelled(file, levels, known):
+    """A CSV table whose index (``levels`` columns), column names and :data:`LABEL_COLUMNS`
+    are labels, read as text as written (``NA`` too; only an empty field is missing), then
+    as the labels of the folder's posterior (``known``: text -> label) where it has them all,
+    else as numbers where every one reads back exactly (1001, 0.5; not 007 or 1.10)."""
     names = list(pd.read_csv(file, nrows=0).columns)
-    table = pd.read_csv(file, dtype=dict.fromkeys(names[:levels], str))
+    if len(names) <= levels:
+        raise ValueError(f"{len(names)} columns, where this table has {levels} index columns "
+                         "and values")
+    text = names[:levels] + [c for c in LABEL_COLUMNS if c in names]
+    table = pd.read_csv(file, dtype=dict.fromkeys(text, str), keep_default_na=False,
+                        na_values={c: [""] if c in text else NA_TEXT for c in names})
+    for column in text[levels:]:
+        table[column] = _as_labels(pd.Index(table[column]), known).to_numpy()
     if levels:
         table = table.set_index(names[:levels])
-        table.index = (table.index.set_levels([_as_numbers(lv) for lv in table.index.levels])
-                       if levels > 1 else _as_numbers(table.index))
-    table.columns = _as_numbers(table.columns)
+        table.index = (table.index.set_levels([_as_labels(lv, known)
+                                               for lv in table.index.levels])
+                       if levels > 1 else _as_labels(table.index, known))
+        if table.index.name == "Unnamed: 0":  # pandas' name for an unnamed index column
+            table.index.name = None
+    table.columns = _as_labels(table.columns, known)
     return table
 
 
-def _as_numbers(labels):
-    """``labels`` (text) as ints or floats when each is the text of that number."""
+def _as_labels(texts, known):
+    """``texts`` as the ``known`` labels when it has each of them, else as ints or floats when
+    each is the text of that number, else as they are."""
+    present = [t for t in texts if not pd.isna(t)]
+    if known and present and all(t in known for t in present):
+        return pd.Index([known.get(t, t) for t in texts], name=texts.name)
     for kind in (int, float):
         try:
-            numbers = [kind(text) for text in labels]
+            numbers = [kind(text) for text in texts]
         except (TypeError, ValueError):
             continue
-        if all(str(n) == text for n, text in zip(numbers, labels)):
-            return pd.Index(numbers, name=labels.name)
-    return labels
+        if all(str(n) == text for n, text in zip(numbers, texts)):
+            return pd.Index(numbers, name=texts.name)
+    return texts
+
+
+def _known_labels(*datasets):
+    """text -> label of every coordinate value (chains and draws aside) of the datasets."""
+    return {str(v): v for ds in datasets if ds is not None for name, coord in ds.coords.items()
+            if name not in ("chain", "draw", "sample") for v in coord.values.tolist()}
 
 
 @dataclass
@@ -114,7 +141,8 @@ def load_results(path) -> Results:
         raise FileNotFoundError(f"no such folder: {path}")
 
     def table(name, levels):
-        return _read(path / f"{name}.csv", lambda: _labelled(path / f"{name}.csv", levels))
+        return _read(path / f"{name}.csv",
+                     lambda: _labelled(path / f"{name}.csv", levels, known))
 
     def curves(name):
         with xr.open_dataset(path / name) as ds:
@@ -123,14 +151,15 @@ def load_results(path) -> Results:
                                  "scc.nc is the curves irteval robustness writes")
             return ds.load()
 
-    tables = {name: table(name, levels) for name, levels in TABLES.items()
-              if (path / f"{name}.csv").is_file()}
     posterior = scc = None
     if (path / "posterior.nc").is_file():
         with az.rc_context({"data.load": "eager"}):  # into memory: the file is not held open
             posterior = _read(path / "posterior.nc", lambda: az.from_netcdf(path / "posterior.nc"))
     if (path / "scc.nc").is_file():
         scc = _read(path / "scc.nc", lambda: curves("scc.nc"))
+    known = _known_labels(getattr(posterior, "posterior", None), scc)
+    tables = {name: table(name, levels) for name, levels in TABLES.items()
+              if (path / f"{name}.csv").is_file()}
     folders = {}
     for sub in sorted(p for p in path.iterdir() if p.is_dir()):
         try:

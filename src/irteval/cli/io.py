@@ -132,11 +132,23 @@ def label_column(df, column, path, flag):
 
 def as_labels(texts, labels):
     """``texts`` (labels read from a CSV, as text) as the matching ``labels`` of a fit or a
-    table (which may be numbers: the bundled data's instances); unmatched ones as read."""
+    table (which may be numbers: the bundled data's instances): by their text, else by their
+    value as numbers ("1" for 1.0); unmatched ones as read."""
     import pandas as pd
 
     by_text = {str(label): label for label in labels}
-    return pd.Index([by_text.get(t, t) for t in texts], name=getattr(texts, "name", None))
+    by_value = {float(label): label for label in labels
+                if isinstance(label, (int, float)) and not isinstance(label, bool)}
+
+    def match(text):
+        if text in by_text or not by_value:
+            return by_text.get(text, text)
+        try:
+            return by_value.get(float(text), text)
+        except (TypeError, ValueError):
+            return text
+
+    return pd.Index([match(t) for t in texts], name=getattr(texts, "name", None))
 
 
 def record_lines(path, n_records):

@@ -111,6 +111,16 @@ def data(args):
             wide.index = io.as_labels(wide.index, X.index)  # matched to X's by text
             resp = io.in_file(args.responses, lambda: Responses.from_wide(
                 wide, respondent="model", item="instance", rows="item"))
+            unknown = resp.items.difference(X.index, sort=False)
+            unanswered = X.index.difference(resp.items, sort=False)
+            if len(unknown) or len(unanswered):  # before any fit
+                raise ValueError(
+                    f"{args.responses}: its instances are not {args.csv.name}'s rows ("
+                    + (f"not in {args.csv.name}: {list(unknown[:5])}; " if len(unknown) else "")
+                    + (f"without responses: {list(unanswered[:5])}; " if len(unanswered)
+                       else "")
+                    + "label its rows as --id labels them, or as the data rows counted from 0 "
+                      "without --id)")
         return [(args.csv.stem, X, y, nominal, resp)]
     unknown = [d for d in args.dataset if d not in BENCHMARKS]
     if unknown:

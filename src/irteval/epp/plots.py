@@ -73,7 +73,7 @@ def plot_win_heatmap(win, *, ax=None):
     :func:`pairwise_probabilities` (its ``win``), or a fit."""
     if not isinstance(win, pd.DataFrame):
         win = pairwise_probabilities(win).win
-    elif not win.index.equals(win.columns):
+    elif set(win.index) != set(win.columns):
         raise ValueError("plot_win_heatmap takes the players x players table "
                          "irteval.pairwise_probabilities(idata).win, or the fit; this table's "
                          f"rows {list(win.index[:3])}... are not its columns "

@@ -113,7 +113,8 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=5, c
                     yerr=[c["predicted"] - c["predicted_lower"],
                           c["predicted_upper"] - c["predicted"]], elinewidth=0.8, capsize=2)
     model = table.attrs.get("irteval_model", "model").upper()
-    band = _intervals.label(table.attrs["ci_prob"], table.attrs["ci_kind"])
+    band = (_intervals.label(table.attrs["ci_prob"], table.attrs["ci_kind"])
+            if "ci_prob" in table.attrs else "interval")  # a table read back from CSV has none
     ax.plot([], [], "k-", label=f"observed ({band} band over draws of the bins)")
     ax.plot([], [], "k--", label=f"{model}-implied ({band} bars)")
     shown = (f"{len(respondents)} of {len(labels)} {level}s, spread by ability"

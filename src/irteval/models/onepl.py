@@ -172,8 +172,9 @@ class OnePL(BaseModel):
     def _declare_asymptotes(self, theta, b, a, c, d):
         """y ~ Bernoulli(c + (d - c) logistic(a (theta - b))), over the dense matrix or the
         observed cells. Without a ceiling (d = 1, the 3PL) as its logit,
-        log1p(-(1 - c) logistic(-eta)) - log1p(-c) + softplus(eta): p itself rounds to 1 for
-        eta above ~37, where log(1 - p) of a wrong answer is -inf (ADVI's NaN)."""
+        log p - log(1 - p) with log p = logaddexp(log c, log1p(-c) - softplus(-eta)) and
+        log(1 - p) = log1p(-c) - softplus(eta): p itself rounds to 1 for eta above ~37, where
+        log(1 - p) of a wrong answer is -inf (ADVI's NaN)."""
         r = self.responses
         a, c, d = (x * pt.ones_like(b) for x in (a, c, d))  # per item, constants included
         if self.complete:
@@ -185,8 +186,10 @@ class OnePL(BaseModel):
             observed, dims = r.values, "obs"
         eta = a[i] * (theta[j] - b[i])
         if self.slip_prior is None:
-            pm.Bernoulli("y", logit_p=pt.log1p(-(1 - c[i]) * pm.math.sigmoid(-eta))
-                         - pt.log1p(-c[i]) + pt.softplus(eta), observed=observed, dims=dims)
+            log1m_c = pt.log1p(-c[i])
+            log_p = pm.math.logaddexp(pt.log(c[i]), log1m_c - pt.softplus(-eta))
+            pm.Bernoulli("y", logit_p=log_p - log1m_c + pt.softplus(eta), observed=observed,
+                         dims=dims)
         else:
             pm.Bernoulli("y", p=c[i] + (d - c)[i] * pm.math.sigmoid(eta), observed=observed,
                          dims=dims)

@@ -36,8 +36,9 @@ def check_data(X, y, nominal=()):
     at least."""
     if not isinstance(X, pd.DataFrame):
         raise TypeError("X must be a pandas DataFrame (its index labels the instances)")
-    if X.index.has_duplicates or X.index.hasnans:
-        bad = X.index[X.index.duplicated(keep=False) | X.index.isna()]
+    unlabelled = X.index.to_frame().isna().any(axis=1).to_numpy()  # a MultiIndex too
+    if X.index.has_duplicates or unlabelled.any():
+        bad = X.index[X.index.duplicated(keep=False) | unlabelled]
         raise ValueError(f"X's index labels the instances, and {len(bad)} rows share a label or "
                          f"have none (e.g. {list(bad[:3])}); give every row its own label "
                          "(X.reset_index(drop=True) numbers them from 0)")
