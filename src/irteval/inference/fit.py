@@ -81,7 +81,8 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         ``pip install "irteval[numpyro]"``; it runs the PyMC graph in JAX, on a GPU when JAX
         sees one.
     target_accept : float, optional
-        NUTS target acceptance; by default the model's own (0.95 for the 2PL, 0.9 otherwise).
+        NUTS target acceptance; by default the model's own (0.95 for the 2PL, 3PL, 4PL
+        and multidimensional 2PL, 0.9 otherwise).
     log_likelihood : {"auto", True, False}
         Store the pointwise log-likelihood (needed by ``az.loo``/``az.compare``). It holds
         ``chains * draws`` numbers per observation; ``"auto"`` stores it up to

@@ -6,8 +6,9 @@ Items i are test instances, respondents j are the models answering them.
 Instance difficulties are hierarchical, b_i ~ Normal(mu_b, sigma_b), so an instance
 every model got right still has a finite difficulty; abilities sum to zero, which
 identifies the location exactly (a soft prior anchor lets mu_b and theta drift
-together and mixes ~25x worse). On a complete matrix the 1PL has an exact marginal form
-(:mod:`irteval.models.onepl_marginal`) that :func:`irteval.fit` runs instead.
+together and mixes ~25x worse). The 1PL has an exact marginal form, difficulties
+integrated out, with or without missing cells (:mod:`irteval.models.onepl_marginal`), that
+:func:`irteval.fit` runs for MAP/Laplace and, where it is cheaper, for NUTS.
 See ``models/onepl.md``.
 """
 
@@ -230,7 +231,7 @@ class OnePL(BaseModel):
         than grid points. Measured with scattered missing cells (10% MCAR, 4 x 1000 draws),
         collapsed against dense: 1000 x 20 (805 rows) 0.50 against 0.15 ms a gradient, 20 s
         against 23 s end to end, but 160 against 200 bulk ESS of b a second; 300 x 30 and
-        200 x 200: half and a quarter of the dense ESS a second. A complete 30 x 100 (107 grid
+        200 x 200: half and a quarter of the dense ESS a second. A complete 30 x 100 (108 grid
         points): 42 s against 19 s.
 
         It also collapses where the instances have at most :data:`FEW_ANSWERS` answers on
@@ -426,8 +427,9 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
         ``sigma_theta`` (1PL) or ``sigma_log_a``, ``a_z`` (2PL, with deterministic
         ``a = exp(sigma_log_a * a_z)``), ``c`` (floor), ``slip`` and deterministic ``d``
         (ceiling). Observed ``y`` over dims (item, respondent), or ``obs`` when cells are
-        missing. With ``dims`` > 1: ``theta`` over (skill, respondent), ``a_free`` (the
-        loadings not fixed at 0) and deterministic ``a`` (item, skill).
+        missing. With ``dims`` > 1: ``theta`` over (skill, respondent) and ``a`` (item, skill),
+        sampled in any rotation; ``fit`` rotates each draw to the anchors' frame (loadings
+        above the diagonal 0) and adds ``a_free``, the loadings not fixed at 0.
     """
     from . import multidimensional  # (it subclasses OnePL)
 

@@ -194,7 +194,8 @@ def polytomous_irt(responses: Responses, *, model="gpcm", prior_a=PRIORS["a"],
     levels (``Responses.from_wide(..., kind="ordinal")``): the generalised partial credit
     model (``model="gpcm"``, what airt's ``pirtmodel`` fits with mirt) or the graded
     response model (``"graded"``). Priors: a_j ~ N(0, prior_a) (sign free), intercepts
-    ~ N(0, prior_c). The posterior holds ``theta`` (dataset easiness), ``a``
-    (discrimination), ``c`` (step intercepts) and, added by :func:`irteval.fit`, ``d``
-    (thresholds c / a) per item and step, after the reflection is fixed."""
+    ~ N(0, prior_c) (the graded model: its first one, then gaps ~ LogNormal(0, 1)). The
+    posterior holds ``theta`` (dataset easiness), ``a`` (discrimination), ``c`` (step
+    intercepts) and, added by :func:`irteval.fit`, ``d`` (thresholds c / a) per item and
+    step, after the reflection is fixed."""
     return PolytomousIRT(responses, model=model, prior_a=prior_a, prior_c=prior_c)
