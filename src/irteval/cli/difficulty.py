@@ -78,7 +78,8 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     if not point:  # the plot's legend: b's spread within each draw, wider than the means'
         b = idata.posterior["b"]
         print(f"per posterior draw: mean {float(b.mean()):.3f}, sd over {resp.item_name}s "
-              f"{float(b.std('item').mean()):.3f} (posterior means; the means above shrink)")
+              f"{float(b.std('item').mean()):.3f} (averaged over draws; the posterior means "
+              "above shrink)")
     print("\nper bin (0 = easiest):")
     per_bin = table.groupby("bin").agg(n=("mean", "size"), b_mean=("mean", "mean"),
                                        accuracy=("accuracy", "mean"),
