@@ -49,10 +49,18 @@ def _spread_apart(values, gap, low, high):
     return out
 
 
+def _scaled(axis, values, inverse=False):
+    """``values`` through the axis' scale (log10 on a log axis; unchanged on a linear one),
+    where text is spaced evenly, or back with ``inverse``."""
+    transform = axis.get_transform()
+    transform = transform.inverted() if inverse else transform
+    return transform.transform(np.reshape(np.asarray(values, dtype=float), (-1, 1))).ravel()
+
+
 def _text_height(ax, fontsize):
-    """The height of a line of text of ``fontsize`` points in the Axes' y data units."""
+    """The height of a line of text of ``fontsize`` points in the Axes' scaled y units."""
     height_pt = ax.get_position().height * ax.figure.get_figheight() * 72
-    low, high = ax.get_ylim()
+    low, high = _scaled(ax.yaxis, ax.get_ylim())
     return 1.25 * fontsize * (high - low) / height_pt
 
 
@@ -77,18 +85,22 @@ def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
     apart so that none overlap, each joined to its point by a thin line (the x range widens
     by 40% to hold them); the font shrinks (down to 5 points) until the column fits the
     Axes' height. ``clear``: (left, right) x range the column must stay right of (other
-    points, error bars), when wider than the labelled points'."""
+    points, error bars), when wider than the labelled points'. On log axes the spacing is
+    even on the log scale."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    left, right = np.nanmin(x), np.nanmax(x)
+    scaled_x = _scaled(ax.xaxis, x)
+    left, right = np.nanmin(scaled_x), np.nanmax(scaled_x)
     if clear is not None:
-        left, right = min(left, clear[0]), max(right, clear[1])
+        edges = _scaled(ax.xaxis, clear)
+        left, right = min(left, edges[0]), max(right, edges[1])
     width = (right - left) or 1.0
-    ax.set_xlim(left - 0.05 * width, right + 0.45 * width)
-    low, high = ax.get_ylim()
+    ax.set_xlim(*_scaled(ax.xaxis, [left - 0.05 * width, right + 0.45 * width], inverse=True))
+    low, high = _scaled(ax.yaxis, ax.get_ylim())
     if len(y) > 1:
         fontsize = max(5.0, min(fontsize, (high - low) / (len(y) * _text_height(ax, 1))))
-    ys = _spread_apart(y, _text_height(ax, fontsize), low, high)
-    column = right + 0.08 * width
+    ys = _scaled(ax.yaxis, _spread_apart(_scaled(ax.yaxis, y), _text_height(ax, fontsize),
+                                         low, high), inverse=True)
+    column = _scaled(ax.xaxis, [right + 0.08 * width], inverse=True)[0]
     for xi, yi, yl, text in zip(x, y, ys, labels):
         ax.annotate(str(text), (xi, yi), xytext=(column, yl), fontsize=fontsize, va="center",
                     arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "0.6",
@@ -100,8 +112,9 @@ def label_line_ends(ax, x, ends, labels, colours, *, fontsize=7):
     the x range widens by 30% to hold them."""
     left, right = ax.get_xlim()
     ax.set_xlim(left, right + 0.3 * (right - left))
-    low, high = ax.get_ylim()
-    ys = _spread_apart(np.asarray(ends, dtype=float), _text_height(ax, fontsize), low, high)
+    low, high = _scaled(ax.yaxis, ax.get_ylim())
+    ys = _scaled(ax.yaxis, _spread_apart(_scaled(ax.yaxis, ends), _text_height(ax, fontsize),
+                                         low, high), inverse=True)
     for yl, text, colour in zip(ys, labels, colours):
         ax.annotate(str(text), (x, yl), xytext=(4, 0), textcoords="offset points",
                     fontsize=fontsize, color=colour, va="center")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib import colormaps
-from matplotlib.colors import PowerNorm
+from matplotlib.colors import ListedColormap, PowerNorm
+from matplotlib.patches import Patch
 from matplotlib.lines import Line2D
 from scipy.integrate import trapezoid
 
@@ -50,8 +51,10 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
         ax.set_title(str(name), fontsize="small")
     flat[0].figure.supylabel("z (logit of the scaled performance)")
     flat[0].figure.supxlabel("theta (dataset easiness)")
-    flat[0].figure.colorbar(image, ax=list(flat[:len(names)]), label="density f(z | theta)",
-                            shrink=0.6)
+    flat[0].figure.colorbar(image, ax=list(flat[:len(names)]),
+                            label="density f(z | theta), square-root colour scale", shrink=0.8)
+    flat[0].figure.suptitle("continuous response model at the posterior means",
+                            fontsize="medium")
     return axes
 
 
@@ -153,18 +156,23 @@ def _band_label(table):
 
 
 def plot_strengths(lt: LatentTrait, *, ax=None):
-    """Where on the difficulty spectrum each algorithm is strong (green: within epsilon of the
-    best) or weak (red: within epsilon of the worst) — the paper's Fig. 15."""
+    """Where on the difficulty spectrum each algorithm is strong (blue: within epsilon of the
+    best) or weak (orange: within epsilon of the worst) — the paper's Fig. 15."""
     ax = ensure_axes(ax)
     names = list(lt.smoothed.columns)
     grid = lt.smoothed.index.to_numpy()
     code = lt.strengths.to_numpy().T * 1.0 - lt.weaknesses.to_numpy().T * 1.0
     step = grid[1] - grid[0]
-    ax.imshow(code, aspect="auto", cmap="RdYlGn", vmin=-1, vmax=1, interpolation="nearest",
+    colours = {"weak": "tab:orange", "neither": "0.92", "strong": "tab:blue"}  # colour-blind safe
+    ax.imshow(code, aspect="auto", cmap=ListedColormap(list(colours.values())), vmin=-1.5,
+              vmax=1.5, interpolation="nearest",
               extent=(grid[0] - step / 2, grid[-1] + step / 2, len(names) - 0.5, -0.5))
     ax.set_yticks(np.arange(len(names)), names, fontsize="x-small")
     ax.set(xlabel="dataset difficulty (-theta)",
-           title=f"strengths (green) and weaknesses (red), epsilon = {lt.epsilon:g}")
+           title=f"strengths and weaknesses (within epsilon = {lt.epsilon:g} of the best / "
+                 "worst)")
+    ax.legend(handles=[Patch(color=c, label=k) for k, c in colours.items()],
+              fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax
 
 
@@ -191,7 +199,7 @@ def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, m
                            index=mean.columns).nsmallest(highlight).index)
     ax = ensure_axes(ax)
     _draw_highlighted(ax, mean.index.to_numpy(), mean, worst, lower=lower, upper=upper)
-    ax.set(xlabel="absolute scaled residual", ylabel="share of datasets within")
+    ax.set(xlabel="absolute scaled residual x", ylabel="share of datasets with |residual| <= x")
     ax.set_title(f"model goodness (area: AUCDF)\nthe {len(worst)} worst described in colour "
                  f"({_intervals.label(prob, kind)} bands), the others grey", fontsize="medium")
     return ax
@@ -225,9 +233,10 @@ def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=N
 
 
 def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=200,
-                     random_seed=0, hdi_prob=None):
+                     random_seed=0, hdi_prob=None, n_labels=10):
     """AUAEC (actual) against AUPEC (predicted) per algorithm with the posterior interval of
-    AUPEC; on the diagonal the model predicts the algorithm's effectiveness exactly.
+    AUPEC; on the diagonal the model predicts the algorithm's effectiveness exactly. The
+    ``n_labels`` most effective (largest AUAEC) are labelled; the rest are in the table.
     ``table``: an :func:`effectiveness` table, or :func:`airt_curves`, or a fit."""
     if isinstance(table, pd.DataFrame):
         check_table(table, ["auaec", "aupec", "aupec_lower", "aupec_upper"],
@@ -243,9 +252,11 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
     ax.errorbar(table["auaec"], table["aupec"], yerr=yerr, fmt="o", ms=4, capsize=2)
     top = max(table["auaec"].max(), table["aupec_upper"].max()) * 1.05
     ax.plot([0, top], [0, top], ":", color="grey", label="predicted = actual")
-    ax.legend(fontsize="small", loc="upper left")
-    ax.set(ylim=(-0.02 * top, top), xlabel="AUAEC (actual)",
-           ylabel="AUPEC (predicted)",
+    shown = table.nlargest(n_labels, "auaec")
+    ax.set(ylim=(-0.02 * top, top), xlabel="AUAEC (actual)", ylabel="AUPEC (predicted)",
            title=f"effectiveness: actual vs predicted ({_band_label(table)} of AUPEC)")
-    label_points(ax, table["auaec"], table["aupec"], table.index)
+    if len(shown) < len(table):
+        ax.plot([], [], " ", label=f"labelled: the {len(shown)} largest AUAEC of {len(table)}")
+    ax.legend(fontsize="small", loc="upper left")
+    label_points(ax, shown["auaec"], shown["aupec"], shown.index, clear=(0, top))
     return ax

@@ -358,5 +358,5 @@ def save_plot(path, plot):
 
 
 def save_figure(path, fig, dpi=110):
-    fig.savefig(path, dpi=dpi)
+    fig.savefig(path, dpi=dpi, bbox_inches="tight")  # legends placed outside the Axes too
     pyplot().close(fig)

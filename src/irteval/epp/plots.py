@@ -41,7 +41,7 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
     ax.errorbar(board["mean"], y, xerr=[board["mean"] - lower, upper - board["mean"]],
                 fmt="o", ms=4)
     ax.set_yticks(y, [f"{p}  ({pb:.0%})" for p, pb in zip(board.index, board["p_best"])],
-                  fontsize="small")
+                  fontsize="small" if len(board) <= 40 else "xx-small")  # rows apart
     ax.set(xlabel=f"EPP ({what})", title="leaderboard (P(best) in brackets)")
     return ax
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from .. import _intervals
 from .._draws import stacked_draws
@@ -43,13 +44,13 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
         curves = irt_probability(a_k * (grid[None, :] - b_k), c_k, d_k)
         line, = ax.plot(grid, curves.mean(axis=0),
                         label=f"{item_name} {labels[k]} (b = {b[:, k].mean():.2f})")
-        ax.fill_between(grid, *_intervals.interval(curves, prob, kind), alpha=0.2,
+        ax.fill_between(grid, *_intervals.interval(curves, prob, kind), alpha=0.12,
                         color=line.get_color())
     ax.plot(theta_mean, np.zeros_like(theta_mean), "|", color="k", ms=12,
             label=idata.attrs.get("respondent_name", "respondent") + " ability")
     ax.set(xlabel="ability theta", ylabel="P(correct)", ylim=(-0.03, 1.03),
            title=f"item characteristic curves ({_intervals.label(prob, kind)} band)")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))  # off the curves
     return ax
 
 
@@ -131,13 +132,18 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     :func:`irteval.person_fit` (or a fit, whose :func:`irteval.item_fit` is computed): one
     point per row, misfitting rows (either posterior predictive p-value below 0.05) in red
     with their intervals, the ``n_labels`` of smallest p-value among them labelled; dashed
-    lines at 1 (the model's expectation)."""
+    lines at 1 (the model's expectation); both axes on a log scale."""
     if hasattr(table, "posterior"):
         table = item_fit(table, ci_prob=ci_prob, ci_kind=ci_kind)
     check_table(table, ["infit", "outfit", "ppp", "misfit"], "plot_fit",
                 "irteval.item_fit(idata) or irteval.person_fit(idata)")
     _intervals.check_matches(table, ci_prob, ci_kind)
     ax = ensure_axes(ax)
+    ax.set(xscale="log", yscale="log")  # mean squares: 0.5 and 2 equally far from 1
+    for axis in (ax.xaxis, ax.yaxis):  # ticks at 1/4, 1/2, 1, 2, 4 ..., written plainly
+        axis.set_major_locator(LogLocator(base=2))
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        axis.set_minor_formatter(NullFormatter())
     ok, bad = table[~table["misfit"]], table[table["misfit"]]
     ax.scatter(ok["infit"], ok["outfit"], s=8, color="0.55", alpha=0.6,
                label=f"fits ({len(ok)})")
@@ -145,11 +151,13 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
                 xerr=[bad["infit"] - bad["infit_lower"], bad["infit_upper"] - bad["infit"]],
                 yerr=[bad["outfit"] - bad["outfit_lower"], bad["outfit_upper"] - bad["outfit"]],
                 fmt="o", ms=4, color="tab:red", elinewidth=0.6, alpha=0.8,
-                label=f"misfit, posterior predictive p < 0.05 ({len(bad)})")
+                label=f"misfit, posterior predictive p < 0.05 ({len(bad)}"
+                      + (f"; the {n_labels} of smallest p labelled)" if len(bad) > n_labels
+                         else ")"))
     ax.axvline(1, color="k", ls="--", lw=0.7)
     ax.axhline(1, color="k", ls="--", lw=0.7)
     what = table.index.name or table.attrs.get("fit_of", "row")
-    ax.set(xlabel="infit mean square", ylabel="outfit mean square",
+    ax.set(xlabel="infit mean square (log scale)", ylabel="outfit mean square (log scale)",
            title=f"{what} fit ({_intervals.label(table.attrs['ci_prob'], table.attrs['ci_kind'])}"
                  " bars on the misfits)")
     p_values = bad.filter(like="ppp").min(axis=1)  # ppp, and ppp_groups where the table has it

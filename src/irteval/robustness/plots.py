@@ -63,6 +63,6 @@ def plot_dendrogram(tax, *, ax=None):
     ax.axvline(cut, color="0.5", ls="--", lw=1)
     ax.set(xlabel="Euclidean distance of kappa profiles (complete linkage)")
     ax.set_title(f"robustness taxonomy: {k} groups (cut dashed)\n(p): posterior probability of "
-                 "sharing the group with its members; alone: of having a group of its own",
+                 "sharing the group with its members;\nalone: of having a group of its own",
                  fontsize="small")
     return ax
