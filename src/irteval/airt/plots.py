@@ -250,13 +250,16 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
     yerr = np.maximum(0, [table["aupec"] - table["aupec_lower"],
                           table["aupec_upper"] - table["aupec"]])
     ax.errorbar(table["auaec"], table["aupec"], yerr=yerr, fmt="o", ms=4, capsize=2)
-    top = max(table["auaec"].max(), table["aupec_upper"].max()) * 1.05
-    ax.plot([0, top], [0, top], ":", color="grey", label="predicted = actual")
+    # one range on both axes, around the data, so that the diagonal is the diagonal
+    low = min(table["auaec"].min(), table["aupec_lower"].min())
+    high = max(table["auaec"].max(), table["aupec_upper"].max())
+    low, top = max(0.0, low - 0.05 * (high - low)), high + 0.05 * (high - low)
+    ax.plot([low, top], [low, top], ":", color="grey", label="predicted = actual")
     shown = table.nlargest(n_labels, "auaec")
-    ax.set(ylim=(-0.02 * top, top), xlabel="AUAEC (actual)", ylabel="AUPEC (predicted)",
+    ax.set(ylim=(low, top), xlabel="AUAEC (actual)", ylabel="AUPEC (predicted)",
            title=f"effectiveness: actual vs predicted ({_band_label(table)} of AUPEC)")
     if len(shown) < len(table):
         ax.plot([], [], " ", label=f"labelled: the {len(shown)} largest AUAEC of {len(table)}")
     ax.legend(fontsize="small", loc="upper left")
-    label_points(ax, shown["auaec"], shown["aupec"], shown.index, clear=(0, top))
+    label_points(ax, shown["auaec"], shown["aupec"], shown.index, clear=(low, top))
     return ax
