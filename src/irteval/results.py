@@ -48,19 +48,19 @@ def _labelled(file, levels, known):
     table = pd.read_csv(file, dtype=dict.fromkeys(text, str), keep_default_na=False,
                         na_values={c: [""] if c in text else NA_TEXT for c in names})
     for column in text[levels:]:
-        table[column] = _as_labels(pd.Index(table[column]), known).to_numpy()
+        table[column] = _read_labels(pd.Index(table[column]), known).to_numpy()
     if levels:
         table = table.set_index(names[:levels])
-        table.index = (table.index.set_levels([_as_labels(lv, known)
+        table.index = (table.index.set_levels([_read_labels(lv, known)
                                                for lv in table.index.levels])
-                       if levels > 1 else _as_labels(table.index, known))
+                       if levels > 1 else _read_labels(table.index, known))
         if table.index.name == "Unnamed: 0":  # pandas' name for an unnamed index column
             table.index.name = None
-    table.columns = _as_labels(table.columns, known)
+    table.columns = _read_labels(table.columns, known)
     return table
 
 
-def _as_labels(texts, known):
+def _read_labels(texts, known):
     """``texts`` as the ``known`` labels when it has each of them, else as ints or floats when
     each is the text of that number, else as they are."""
     present = [t for t in texts if not pd.isna(t)]

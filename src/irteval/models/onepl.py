@@ -178,9 +178,9 @@ class OnePL(BaseModel):
         log(1 - p) of a wrong answer is -inf (ADVI's NaN)."""
         r = self.responses
         a, c, d = (x * pt.ones_like(b) for x in (a, c, d))  # per item, constants included
-        if self.complete:
-            i, j, observed, dims = (slice(None), None), (None, slice(None)), _answer_matrix(r), (
-                "item", "respondent")
+        if self.complete:  # items down, respondents across
+            i, j = (slice(None), None), (None, slice(None))
+            observed, dims = _answer_matrix(r), ("item", "respondent")
         else:
             i = pm.Data("item_idx", r.item_idx, dims="obs")
             j = pm.Data("respondent_idx", r.respondent_idx, dims="obs")
