@@ -252,6 +252,9 @@ def test_robustness_command_on_a_csv(tmp_path, capsys):
     (["--dataset", "mnist"], "unknown datasets"),
     ([], "give either --dataset"),
     (["--dataset", "optdigits", "--families", "xgboost"], "unknown families"),
+    (["--dataset", "optdigits", "--id", "name"], "--id applies to --csv only"),
+    (["--dataset", "optdigits", "--target", "y", "--nominal", "a"],
+     "--target, --nominal apply to --csv only"),
 ])
 def test_robustness_command_bad_input(args, message, capsys):
     assert main(["robustness", *args]) == 2

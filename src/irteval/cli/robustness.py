@@ -26,7 +26,7 @@ def add_parser(sub):
                      help="bundled benchmarks (optdigits, letter, wall_robot_navigation); "
                           "their zoo responses are bundled too")
     rob.add_argument("--csv", type=Path, help="a data CSV instead: features and a target column")
-    rob.add_argument("--target", default="class", help="--csv: the target column")
+    rob.add_argument("--target", help="--csv: the target column (default: class)")
     rob.add_argument("--id", help="--csv: the column naming each instance, read as text "
                                   "(default: the data rows counted from 0)")
     rob.add_argument("--nominal", default="",
@@ -89,18 +89,26 @@ def data(args):
 
     if bool(args.dataset) == bool(args.csv):
         raise ValueError("give either --dataset NAME [NAME ...] or --csv FILE")
+    csv_only = [flag for flag, value in (("--target", args.target), ("--id", args.id),
+                                         ("--nominal", args.nominal),
+                                         ("--responses", args.responses)) if value]
+    if args.dataset and csv_only:  # the bundled benchmarks have their own
+        raise ValueError(f"{', '.join(csv_only)} appl{'y' if len(csv_only) > 1 else 'ies'} "
+                         "to --csv only; the bundled datasets bring their targets, ids, "
+                         "nominal columns and responses")
     if args.csv:
+        target = args.target or "class"
         df = io.read_csv(args.csv, labels=[args.id] if args.id else [])
-        for column, flag in ((args.target, "--target"), (args.id, "--id")):
+        for column, flag in ((target, "--target"), (args.id, "--id")):
             if column is not None and column not in df.columns:
                 raise ValueError(f"{args.csv}: {flag} {column!r} is not a column; its "
                                  f"columns are {list(df.columns)[:10]}")
         nominal = [c.strip() for c in args.nominal.split(",") if c.strip()]
         labels = (io.label_column(df, args.id, args.csv, "--id") if args.id
                   else range(len(df)))
-        X = df.drop(columns=[c for c in (args.target, args.id) if c]).set_axis(
+        X = df.drop(columns=[c for c in (target, args.id) if c]).set_axis(
             pd.Index(labels, name="instance"))
-        y = df[args.target].set_axis(X.index)
+        y = df[target].set_axis(X.index)
         io.in_file(args.csv, lambda: check_data(X, y, nominal))  # before any work
         resp = None
         if args.responses:
