@@ -46,8 +46,27 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
                  "--out", str(tmp_path / "new")]) == 0
     printed = capsys.readouterr().out
     assert "10 answers of 40 instances" in printed
+    assert "posterior mean, sd and 94% HDI" in printed
     table = pd.read_csv(tmp_path / "new" / "score.csv", index_col=0)
     assert list(table.index) == ["ability", "accuracy"] and table.loc["accuracy", "naive"] == 0.7
+    assert table.index.name == "quantity" and (table["n_answered"] == 10).all()
+    assert {"n_items", "person_fit_p"} <= set(table)
+    for line, (column, value), message in (
+            (3, ("instance", ""), "an empty 'instance' (--item) on line 3"),
+            (4, ("instance", "i0"), "an instance named before ('instance', --item) on line 4"),
+            (5, ("correct", 2), "an answer other than 0/1 in 'correct' (--value) on line 5")):
+        bad = answers.astype(object)
+        bad.loc[line - 2, column] = value
+        bad.to_csv(tmp_path / "bad.csv", index=False)
+        assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "bad.csv"),
+                     "--out", str(tmp_path / "bad"), "--overwrite"]) == 2
+        assert message in capsys.readouterr().err
+    missing = answers.astype(object)
+    missing.loc[1, "correct"] = ""
+    missing.to_csv(tmp_path / "missing.csv", index=False)
+    assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "missing.csv"),
+                 "--out", str(tmp_path / "missing")]) == 0
+    assert "1 empty answer(s) left out, on line 3" in capsys.readouterr().err
     answers.loc[3, "instance"] = "nope"
     answers.to_csv(tmp_path / "answers.csv", index=False)
     assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "answers.csv"),

@@ -57,6 +57,17 @@ def test_covariance_in_attrs_is_labelled_shared_by_copies_and_survives_concat(vt
     assert both.attrs["cov"] == vtab_mle.attrs["cov"]
 
 
+def test_wald_test_refuses_one_player_twice_unknown_players_and_tables_without_cov(vtab_mle):
+    with pytest.raises(ValueError, match="two different players"):
+        ie.wald_test(vtab_mle, "VAE", "VAE")
+    with pytest.raises(ValueError, match=r"unknown player 'nope'; the players are e.g. \["):
+        ie.wald_test(vtab_mle, "nope", "VAE")
+    read_back = vtab_mle.copy()  # as from a CSV: no covariance
+    read_back.attrs = {}
+    with pytest.raises(ValueError, match="takes the table of irteval.mle_epp"):
+        ie.wald_test(read_back, "VAE", "WAE-GAN")
+
+
 def test_sum_to_zero_is_the_default_and_differences_do_not_change(vtab_mle):
     centred = ie.mle_epp(ie.datasets.load_vtab())
     assert abs(centred["epp"].sum()) < 1e-8

@@ -162,6 +162,9 @@ def test_the_commands_read_labels_as_written(tmp_path):
     assert list(cli_io.as_labels(pd.Index(["3", "0007", "x"]), [1, 3, 7])) == [3, 7, "x"]
     assert list(cli_io.as_labels(pd.Index(["0.5", "1", "1.0"]), [0.5, 1.0])) == [0.5, 1.0, 1.0]
     assert list(cli_io.as_labels(pd.Index(["007", "7"]), ["7", 8])) == ["007", "7"]
+    # NumPy's integers (a fit's labels read from netCDF) by value too; a bool is no number
+    assert list(cli_io.as_labels(pd.Index(["28.0", "3"]), np.array([3, 28]))) == [28, 3]
+    assert list(cli_io.as_labels(pd.Index(["1"]), np.array([True, False]))) == ["1"]
 
 
 def test_load_results_reads_numbers_back_as_numbers_and_text_as_text(tmp_path):

@@ -74,6 +74,22 @@ def test_misfitting_answers_are_flagged(population):
     with pytest.warns(UserWarning, match="misfit the fitted IRT"):
         score = ie.score_new_model(idata, upside_down)
     assert score.person_fit_p < 0.01
+    hard = set(upside_down.index[upside_down == 1])
+    with pytest.warns(UserWarning, match="misfit the fitted IRT"):  # the adaptive test too
+        ie.adaptive_test(idata, lambda item: float(item in hard), max_items=30, stop_width=0,
+                         max_draws=200, progressbar=False)
+
+
+def test_thinned_draws_stay_paired_for_any_seed(population):
+    """Every variable is thinned at the same draws, whatever the seed: with a Generator or
+    None, thinning each variable apart paired b of one draw with sigma of another."""
+    idata, _ = population
+    stacked = {v: idata.posterior[v].stack(sample=("chain", "draw")).transpose("sample", ...)
+               .values for v in ("b", "sigma_theta")}
+    for seed in (None, np.random.default_rng(0), 3):
+        items = Items.from_idata(idata, "test", max_draws=50, random_seed=seed)
+        rows = [np.flatnonzero((stacked["b"] == row).all(axis=1))[0] for row in items.b]
+        np.testing.assert_array_equal(items.sigma, stacked["sigma_theta"][rows])
 
 
 def test_item_selection_strategies(population):
@@ -160,9 +176,15 @@ def test_bad_input_is_named(population):
         ie.score_new_model(idata, {"i1": 1, "nope": 0})
     wide = simulate(40, 10, seed=1)[0].to_wide(rows="item").reset_index(drop=True)  # 0..39
     numbered = quiet_fit(ie.models.onepl(ie.Responses.from_wide(wide, rows="item")),
-                         method="map", random_seed=0)
+                         method="laplace", draws=50, chains=1, random_seed=0)
     with pytest.raises(ValueError, match=r"\['28'\].*as text: .*answers.index.astype\(int\)"):
         ie.score_new_model(numbered, {"28": 1})
+    point = quiet_fit(ie.models.onepl(ie.Responses.from_wide(wide, rows="item")),
+                      method="map", random_seed=0)
+    for score in (lambda fit: ie.score_new_model(fit, {28: 1}),
+                  lambda fit: ie.adaptive_test(fit, lambda item: 1)):
+        with pytest.raises(ValueError, match=r"one point \(MAP\).*method='nuts'"):
+            score(point)  # intervals of no width
     with pytest.raises(ValueError, match="must be 0 or 1.*'yes'"):
         ie.score_new_model(idata, {"i1": 1, "i2": "yes"})
     with pytest.raises(TypeError, match=r"dict or a pandas Series.*df.set_index\('instance'\)"):
@@ -186,6 +208,16 @@ def test_bad_input_is_named(population):
         ie.adaptive_test(idata, {"i1": 1})
     with pytest.raises(ValueError, match="answer_fn must return 0 or 1, got 'yes'"):
         ie.adaptive_test(idata, lambda item: "yes")
+    with pytest.raises(ValueError, match="answers name 1 item.* more than once, e.g. \\['i1'\\]"):
+        ie.score_new_model(idata, pd.Series([1, 1], index=["i1", "i1"]))
+    with pytest.raises(ValueError, match="min_items=10 is more than max_items=5"):
+        ie.adaptive_test(idata, lambda item: 1, max_items=5, min_items=10)
+    with pytest.raises(ValueError, match="stop_width must be a number"):
+        ie.adaptive_test(idata, lambda item: 1, stop_width=True)
+    answers = iter([1, "0", 7])  # "0" is an answer, as in score_new_model; 7 is not
+    with pytest.raises(ValueError, match="got 7 .*the 2 answers before it") as error:
+        ie.adaptive_test(idata, lambda item: next(answers), max_draws=50, progressbar=False)
+    assert error.value.answers.tolist() == [1.0, 0.0]  # what was asked is not lost
     trajectory, _ = ie.adaptive_test(idata, lambda item: np.array([True]), max_items=2,
                                      max_draws=50)  # one prediction in an array is an answer
     assert trajectory["answer"].tolist() == [1.0, 1.0]

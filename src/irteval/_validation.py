@@ -105,6 +105,16 @@ def seeded_rng(random_seed, name="random_seed"):
                         f"{random_seed!r}") from err
 
 
+def fixed_seed(random_seed):
+    """An int seed for ``random_seed``: itself if an int, else one drawn from it (None: fresh
+    entropy; a Generator: advanced once). Several variables thinned with the result keep the
+    same draws, where thinning each with one Generator (or None) paired unrelated draws."""
+    if isinstance(random_seed, (int, np.integer)) and not isinstance(random_seed, bool):
+        seeded_rng(random_seed)  # the same checks (negative seeds)
+        return int(random_seed)
+    return int(seeded_rng(random_seed).integers(2**32))
+
+
 def plain(label):
     """A label as Python writes it (3, not np.int64(3)), for messages."""
     return label.item() if isinstance(label, np.generic) else label

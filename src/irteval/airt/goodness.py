@@ -35,7 +35,7 @@ from scipy.integrate import trapezoid
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, check_table, family_of
+from .._validation import check_idata, check_table, family_of, fixed_seed
 from ..models.continuous_irt import cell_logp, mean_z
 from ..models.polytomous_irt import category_logp
 from .metrics import FAMILIES, names
@@ -51,6 +51,7 @@ def _scaled(idata):
 
 def _predicted(idata, max_draws, random_seed):
     """(sample, dataset, algorithm) predicted scaled performance."""
+    random_seed = fixed_seed(random_seed)  # every variable from the same draws
     draws = {v: stacked_draws(idata, v, max_draws, random_seed) for v in ("tau", "lam", "theta")}
     return 1 / (1 + np.exp(-mean_z(draws["tau"], draws["lam"], draws["theta"])))
 
@@ -99,6 +100,7 @@ def _categories(idata):
 
 def _modal_categories(idata, n_categories, max_draws, random_seed):
     """(sample, dataset, algorithm) most probable category at each drawn theta."""
+    random_seed = fixed_seed(random_seed)  # every variable from the same draws
     draws = {v: stacked_draws(idata, v, max_draws, random_seed) for v in ("theta", "a", "c")}
     valid = np.arange(n_categories.max())[None, :] < n_categories[:, None]
     return np.stack([

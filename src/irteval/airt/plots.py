@@ -12,7 +12,7 @@ from scipy.integrate import trapezoid
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, check_table, chosen_labels
+from .._validation import check_idata, check_table, chosen_labels, fixed_seed
 from ..models.continuous_irt import mean_z
 from ..models.polytomous_irt import category_logp
 from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_line_ends, label_points,
@@ -75,6 +75,7 @@ def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n
     post, const = idata.posterior, idata.constant_data
     names = _chosen(post, items)
     where = [list(post["item"].values).index(name) for name in names]
+    random_seed = fixed_seed(random_seed)  # a and c from the same draws
     a, c = (stacked_draws(idata, v, max_draws, random_seed)[:, where] for v in ("a", "c"))
     low = const["lowest_level"].values[where]
     high = const["highest_level"].values[where]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import numbers
 import re
 import sys
 from pathlib import Path
@@ -134,11 +135,12 @@ def as_labels(texts, labels):
     """``texts`` (labels read from a CSV, as text) as the matching ``labels`` of a fit or a
     table (which may be numbers: the bundled data's instances): by their text, else by their
     value as numbers ("1" for 1.0); unmatched ones as read."""
+    import numpy as np
     import pandas as pd
 
     by_text = {str(label): label for label in labels}
-    by_value = {float(label): label for label in labels
-                if isinstance(label, (int, float)) and not isinstance(label, bool)}
+    by_value = {float(label): label for label in labels  # numbers, NumPy's too, not bools
+                if isinstance(label, numbers.Real) and not isinstance(label, (bool, np.bool_))}
 
     def match(text):
         if text in by_text or not by_value:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .._intervals import label
 from .._validation import family_of
 from . import io
 from .outputs import Writer
@@ -53,14 +54,42 @@ def report(args):
         if column not in df.columns:
             raise ValueError(f"{args.answers}: no column {column!r} ({flag}); its columns are "
                              f"{list(df.columns)[:10]}")
-    answers = df.set_index(args.item)[args.value]
+    answers = _answers(df, args)
     answers.index = io.as_labels(answers.index, idata.posterior["item"].values)
     score = io.in_file(args.answers, lambda: score_new_model(idata, answers,
                                                              random_seed=args.seed))
-    table = score.summary()
+    table = score.summary().rename_axis("quantity")
     print(f"{table.attrs['n_answered']} answers of {table.attrs['n_items']} instances; person fit "
           f"p = {score.person_fit_p:.3f} (small: the model's answers misfit the IRT)")
+    print(f"posterior mean, sd and {label(score.ci_prob, score.ci_kind)}; naive: the accuracy "
+          "on the answered instances")
     print(table.round(4).to_string())
     writer = Writer(args.out, "score_new")
-    writer.table("score.csv", table)
+    # the counts and the person fit in the file too (load_results reads no attrs)
+    writer.table("score.csv", table.assign(**{k: table.attrs[k] for k in (
+        "n_answered", "n_items", "person_fit_p")}))
     print(f"\n{writer.summary()}")
+
+
+def _answers(df, args):
+    """The answers Series (item -> 0/1) of the CSV, refusing empty labels, repeated items and
+    answers other than 0/1 by their lines; empty answers left out with a warning."""
+    from .._validation import warn_user, where
+    from ..irt.new_model import as_binary
+
+    item, value = df[args.item], df[args.value]
+    problems = {
+        f"an empty {args.item!r} (--item)": item.isna().to_numpy(),
+        f"an instance named before ({args.item!r}, --item)": item.duplicated().to_numpy(),
+        f"an answer other than 0/1 in {args.value!r} (--value)":
+            (as_binary(value).isna() & value.notna()).to_numpy(),
+    }
+    for what, bad in problems.items():
+        if bad.any():
+            raise ValueError(f"{args.answers}: {what} on {where(df.index, bad.nonzero()[0])} "
+                             "(one row per answered instance, correct = 1)")
+    empty = value.isna().to_numpy()
+    if empty.any():
+        warn_user(f"{args.answers}: {int(empty.sum())} empty answer(s) left out, on "
+                  f"{where(df.index, empty.nonzero()[0])}")
+    return value[~empty].set_axis(item[~empty])

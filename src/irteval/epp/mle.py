@@ -291,9 +291,16 @@ class WaldTest(IndexesWithWarning):
 def wald_test(table: pd.DataFrame, a, b) -> WaldTest:
     """1-df Wald test of EPP_a = EPP_b from a :func:`mle_epp` table:
     z = (epp_a - epp_b) / se(epp_a - epp_b), chi2 = z^2 on 1 degree of freedom."""
+    if not isinstance(table, pd.DataFrame) or "cov" not in table.attrs:
+        raise ValueError("wald_test takes the table of irteval.mle_epp(scores), whose attrs "
+                         "hold the EPPs' covariance (a leaderboard, a bootstrap table or a CSV "
+                         "read back has none): call mle_epp on the Scores or Battles")
     for player in (a, b):
         if player not in table.index:
-            raise ValueError(f"unknown player {player!r}")
+            raise ValueError(f"unknown player {player!r}; the players are e.g. "
+                             f"{[str(p) for p in table.index[:5]]}")
+    if a == b:
+        raise ValueError(f"give two different players (both are {a!r})")
     if table.loc[a, "component"] != table.loc[b, "component"]:
         raise ValueError(f"{a!r} and {b!r} are in different strongly connected components: "
                          "their difference has no finite MLE")

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._draws import stacked_draws
-from .._validation import check_idata, count
+from .._validation import check_idata, count, fixed_seed
 from ..models.densities import irt_probability, softplus
 from ..models.multidimensional import is_multidimensional
 from ..models.onepl_marginal import _draw_z, z_grid
@@ -70,6 +70,7 @@ class Items:
                 "difficulty, abilities (per skill), item_fit, person_fit, local_dependence "
                 f"and compare_models; for {caller}() refit with dims=1")
         post = idata.posterior
+        random_seed = fixed_seed(random_seed)  # every variable from the same draws
         draw = lambda name: stacked_draws(idata, name, max_draws, random_seed)  # noqa: E731
         b = draw("b")
         labels = pd.Index(post["item"].values, name=idata.attrs.get("item_name", "item"))

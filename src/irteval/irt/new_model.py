@@ -24,10 +24,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import xarray as xr
+from rich.progress import track
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import count, plain, seeded_rng, warn_user
+from .._validation import count, fixed_seed, plain, seeded_rng, warn_user
 from ..models.onepl_marginal import z_grid
 from .item_draws import Items
 
@@ -35,6 +36,8 @@ STRATEGIES = ("stratified", "information", "random")
 ADAPTIVE_STRATEGIES = ("stratified", "information")
 #: difficulty strata of adaptive_test's stratified rule
 ADAPTIVE_STRATA = 10
+#: items adaptive_test asks at least, by default
+MIN_ITEMS = 5
 #: person-fit p-value below which score_new_model warns (1 in 100 well-fitting models)
 MISFIT_P = 0.01
 
@@ -71,6 +74,25 @@ class NewModelScore:
         return _intervals.record(table, self.ci_prob, self.ci_kind)
 
 
+def _needs_draws(idata, caller):
+    """Refuse a fit of one point (MAP): its intervals would have no width."""
+    post = getattr(idata, "posterior", None)
+    if post is not None and post.sizes.get("chain", 1) * post.sizes.get("draw", 1) == 1:
+        raise ValueError(f"{caller}() needs posterior draws, and this fit is one point (MAP): "
+                         "its intervals would have no width and its misfit check no "
+                         "replicates; refit with method='nuts' (the default), 'laplace' or "
+                         "'advi'")
+
+
+def as_binary(values):
+    """``values`` (a Series of anything) as numbers, NaN where not 0 or 1 (True, "1", 1.0
+    count as 1)."""
+    numbers_ = pd.to_numeric(values, errors="coerce")
+    if numbers_.dtype.kind not in "biuf":  # complex
+        return pd.Series(np.nan, index=values.index)
+    return numbers_.where(numbers_.isin([0, 1]))
+
+
 def _answers(items, answers):
     """(positions, 0/1 values, the answers as a labelled Series) of ``answers``: a dict or
     Series item -> 0/1; missing (NaN) answers are left out with a warning, and at least one
@@ -101,14 +123,17 @@ def _answers(items, answers):
         raise ValueError(f"{int((where < 0).sum())} answers are for items not in the fit, e.g. "
                          f"{unknown}; the fit has {len(items.labels)} items (e.g. "
                          f"{[plain(x) for x in items.labels[:3]]}){hint}")
-    values = pd.to_numeric(series, errors="coerce")
-    if not values.isin([0, 1]).all():
-        bad = series[~values.isin([0, 1])]
+    values = as_binary(series)
+    if values.isna().any():
+        bad = series[values.isna()]
         raise ValueError(f"answers must be 0 or 1 (correct = 1); got e.g. "
                          f"{[plain(x) for x in bad.unique()[:5]]} for items "
                          f"{[plain(x) for x in bad.index[:3]]}")
-    if len(np.unique(where)) < len(where):
-        raise ValueError("answers name some items more than once; give one answer per item")
+    repeated = series.index[series.index.duplicated()]
+    if len(repeated):
+        raise ValueError(f"answers name {len(repeated.unique())} item(s) more than once, e.g. "
+                         f"{[plain(x) for x in repeated.unique()[:5]]}; give one answer per "
+                         "item")
     return where, values.to_numpy(dtype=float), pd.Series(values.to_numpy(dtype=float),
                                                           index=series.index, name="answer")
 
@@ -144,15 +169,20 @@ def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=No
     ``max_draws`` posterior draws; nothing to compile."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     items = Items.from_idata(idata, "score_new_model", max_draws, random_seed)
+    _needs_draws(idata, "score_new_model")  # after the family's check
     where, y, answered = _answers(items, answers)
     score = _score(items, where, y, answered, seeded_rng(random_seed), prob, kind)
+    _warn_misfit(score)
+    return score
+
+
+def _warn_misfit(score):
     if score.person_fit_p < MISFIT_P:
         warn_user(f"the new model's answers misfit the fitted IRT (person-fit posterior "
                   f"predictive p = {score.person_fit_p:.3f}): it gets items right and wrong in a "
                   "pattern the difficulties do not explain, so its predicted accuracy leans on "
                   "a model that does not describe it; trust its observed accuracy more, or run "
                   "it on more items")
-    return score
 
 
 def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.Index:
@@ -170,6 +200,7 @@ def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.In
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy={strategy!r} is not one of {STRATEGIES}")
+    random_seed = fixed_seed(random_seed)  # the fitted abilities from the items' draws
     items = Items.from_idata(idata, "select_items", max_draws=200, random_seed=random_seed)
     n_items = len(items.labels)
     if not 1 <= count(n, "n") <= n_items:
@@ -195,10 +226,12 @@ def _difficulty_strata(items, n):
 
 
 def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy="stratified",
-                  min_items=5, max_draws=500, random_seed=0, ci_prob=None, ci_kind=None):
+                  min_items=None, max_draws=500, random_seed=0, ci_prob=None, ci_kind=None,
+                  progressbar=True):
     """Computerized adaptive testing of a new model: ask ``answer_fn(item) -> 0/1`` one item at
     a time until the interval of its full-benchmark accuracy is narrower than ``stop_width``
-    (after at least ``min_items``) or ``max_items`` were asked. The next item:
+    (after at least ``min_items``, default 5 or ``max_items`` if fewer) or ``max_items`` were
+    asked. The next item:
 
     - ``"stratified"`` (default): the items cut into :data:`ADAPTIVE_STRATA` difficulty strata
       of equal count; the next item is drawn at random from the stratum furthest below its
@@ -213,12 +246,20 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
 
     Returns (trajectory, score): one row per item asked (``item``, ``answer``, accuracy
     ``mean``, ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``width``), and the final
-    :class:`NewModelScore`."""
+    :class:`NewModelScore`; warns, as :func:`score_new_model`, when the answers misfit. An
+    answer that is not 0/1 stops the test with a ValueError whose ``.answers`` holds the
+    answers before it. ``progressbar=False`` hides the progress bar."""
     if strategy not in ADAPTIVE_STRATEGIES:
         raise ValueError(f"strategy={strategy!r} is not one of {ADAPTIVE_STRATEGIES}")
     count(max_items, "adaptive_test(): max_items")
+    if min_items is None:
+        min_items = min(MIN_ITEMS, max_items)
     count(min_items, "adaptive_test(): min_items", minimum=0)
-    if not (isinstance(stop_width, numbers.Real) and stop_width >= 0):
+    if min_items > max_items:
+        raise ValueError(f"min_items={min_items} is more than max_items={max_items}: the test "
+                         "asks at most max_items; lower min_items or raise max_items")
+    if not (isinstance(stop_width, numbers.Real) and not isinstance(stop_width, bool)
+            and stop_width >= 0):
         raise ValueError(f"stop_width must be a number >= 0 (a width of the accuracy's "
                          f"interval, e.g. 0.02; 0 asks max_items), got {stop_width!r}")
     if not callable(answer_fn):
@@ -227,6 +268,7 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
                         "already have use score_new_model")
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     items = Items.from_idata(idata, "adaptive_test", max_draws, random_seed)
+    _needs_draws(idata, "adaptive_test")  # after the family's check
     rng = seeded_rng(random_seed)
     n_items = len(items.labels)
     strata = _difficulty_strata(items, min(ADAPTIVE_STRATA, n_items))
@@ -241,7 +283,8 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
     grid = z_grid(max(1, min(max_items, n_items)))
     loglik = np.zeros((len(items.sigma), len(grid)))
     theta = items.draw_abilities([], [], rng, grid, loglik)
-    for step in range(min(max_items, n_items)):
+    steps = range(min(max_items, n_items))
+    for step in track(steps, description="adaptive test", disable=not progressbar):
         if strategy == "information":
             info = items.information(theta[:, None]).mean(axis=0)
             nxt = int(np.flatnonzero(unasked)[np.argmax(info[unasked])])
@@ -255,11 +298,17 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
             k = int(np.argmax(deficit))
             nxt = int(rng.choice(strata[k][unasked[strata[k]]]))
         answer = answer_fn(items.labels[nxt])
-        value = np.asarray(answer)  # a number, or one in an array (clf.predict(x) == y)
-        if not (value.size == 1 and value.dtype.kind in "biuf" and value.item() in (0, 1)):
-            raise ValueError(f"answer_fn must return 0 or 1, got {answer!r} for item "
-                             f"{plain(items.labels[nxt])!r}")
-        answer = float(value.item())
+        value = np.asarray(answer, dtype=object).ravel()  # one in an array: clf.predict(x) == y
+        value = as_binary(pd.Series(value)).iloc[0] if value.size == 1 else np.nan
+        if np.isnan(value):
+            error = ValueError(
+                f"answer_fn must return 0 or 1, got {answer!r} for item "
+                f"{plain(items.labels[nxt])!r}"
+                + (f"; the {len(asked)} answers before it are in this error's .answers (score "
+                   "them with score_new_model)" if asked else ""))
+            error.answers = pd.Series(y, index=items.labels[asked], name="answer")
+            raise error
+        answer = float(value)
         asked.append(nxt)
         y.append(float(answer))
         unasked[nxt] = False
@@ -274,4 +323,5 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
         if step + 1 >= min_items and rows[-1]["width"] < stop_width:
             break
     trajectory = pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="step"))
+    _warn_misfit(score)
     return _intervals.record(trajectory, prob, kind), score
