@@ -184,3 +184,10 @@ def test_warnings_are_one_line_without_source(files, capsys):
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.strip()]
     assert lines and all(line.startswith("irteval: warning: ") for line in lines), err
+
+
+def test_battles_messages_name_only_flags_the_battles_take(files, capsys):
+    pd.DataFrame({"model_a": list("ab"), "model_b": list("cc"), "won": list("ac")}).to_csv(
+        files / "battles.csv", index=False)
+    err = error(capsys, ["leaderboard", str(files / "battles.csv"), "--winner", "winner"])
+    assert "pass the right name with --player-a, --player-b, --winner or --weight" in err

@@ -128,6 +128,12 @@ def test_downstream_tables(recovery):
     assert lt.spectrum["mean"].is_monotonic_increasing and len(lt.spectrum) == 200
     assert lt.smoothed.shape == (80, 12) and set(np.unique(lt.strengths)) <= {0, 1}
     assert (lt.strengths.sum(axis=1) >= 1).all()  # somebody is best at every point
+    other = ie.latent_trait(idata, epsilon=0.05, max_draws=20, random_seed=1)
+    delta = -idata.posterior["theta"]  # the spectrum and the LTO of its mean from every draw
+    np.testing.assert_allclose(lt.spectrum["mean"], delta.mean(("chain", "draw")).to_series()
+                               .loc[lt.spectrum.index])
+    pd.testing.assert_frame_equal(lt.spectrum, other.spectrum)
+    pd.testing.assert_series_equal(lt.occupancy["lto"], other.occupancy["lto"])
     board = ie.portfolio(lt)
     assert board["lto"].is_monotonic_decreasing and board["in_portfolio"].any()
     assert (board["lto_lower"] <= board["lto_upper"]).all()

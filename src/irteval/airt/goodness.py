@@ -141,12 +141,15 @@ def _category_curves(idata, max_draws, random_seed):
     }, coords=coords, attrs={"item_name": names(idata)[0], "units": "categories"})
 
 
-def _curves(source, max_draws, random_seed):
-    """The curves of ``source``: an :func:`airt_curves` Dataset, or a fit (computed here)."""
+def _curves(source, max_draws, random_seed, caller):
+    """The curves of ``source``: an :func:`airt_curves` Dataset, or a fit (computed here);
+    else an error naming ``caller``."""
     if isinstance(source, xr.Dataset):
-        check_table(source, ["cdf", "aec", "pec"], "this AIRT summary",
-                    "irteval.airt_curves(idata)")
+        check_table(source, ["cdf", "aec", "pec"], caller, "irteval.airt_curves(idata)")
         return source
+    if not hasattr(source, "posterior"):
+        raise TypeError(f"{caller} takes a portfolio fit (InferenceData) or its "
+                        f"irteval.airt_curves(idata); got a {type(source).__name__}")
     return airt_curves(source, max_draws=max_draws, random_seed=random_seed)
 
 
@@ -161,7 +164,7 @@ def model_goodness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_s
     ECDF of absolute scaled residuals; 1 = perfect) and ``mse``. ``idata``: a fit, or its
     :func:`airt_curves`."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
-    curves = _curves(idata, max_draws, random_seed)
+    curves = _curves(idata, max_draws, random_seed, "model_goodness")
     table = {**_summarise(_area(curves["cdf"]), prob, kind, "aucdf"),
              **_summarise(curves["mse"].values, prob, kind, "mse")}
     out = pd.DataFrame(table, index=pd.Index(curves["item"].values,
@@ -176,7 +179,7 @@ def effectiveness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_se
     = |AUAEC - AUPEC| (small: the model predicts the algorithm's effectiveness well).
     ``idata``: a fit, or its :func:`airt_curves`."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
-    curves = _curves(idata, max_draws, random_seed)
+    curves = _curves(idata, max_draws, random_seed, "effectiveness")
     auaec = _area(curves["aec"])
     aupec = _area(curves["pec"])
     table = {"auaec": auaec, **_summarise(aupec, prob, kind, "aupec"),

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _intervals
-from .._draws import stacked_draws
+from .._draws import stacked_draws, thin
 from .._validation import check_idata, count, warn_user
 from ..parallel import map_draws
 from .metrics import FAMILIES, names, observed_performance
@@ -42,8 +42,9 @@ class LatentTrait:
         performance over posterior draws of the spectrum, on the same grid.
     strengths, weaknesses : DataFrame (grid x algorithm) of 0/1 flags on that grid.
     occupancy : DataFrame, one row per algorithm: ``lto`` (strengths) and ``lto_weak``
-        from the posterior-mean spectrum, and over posterior draws their means and intervals
-        and P(LTO > 0).
+        from the posterior-mean spectrum; over thinned posterior draws the mean and interval
+        of the LTO (``lto_mean``, ``lto_lower``, ``lto_upper``), the mean of the weak one
+        (``lto_weak_mean``), and ``p_strength`` = P(LTO > 0), ``p_weakness`` likewise.
     epsilon : float
     performance_range : (float, float), the smallest and largest observed performance (the
         plots clip the smoothed curves to it).
@@ -87,8 +88,9 @@ def _lto_of_draw(delta, *, performance, epsilon, n_grid, common):
 def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, max_draws=500,
                  random_seed=0, n_jobs=None, hdi_prob=None) -> LatentTrait:
     """Dataset difficulty spectrum, smoothing splines, strengths and weaknesses and latent trait
-    occupancy (module docstring), from the posterior mean and over ``max_draws`` draws (run
-    through joblib: ``n_jobs``, :func:`irteval.parallel.map_draws`)."""
+    occupancy (module docstring), from the posterior mean (over every draw) and per draw over
+    ``max_draws`` draws chosen with ``random_seed`` (run through joblib: ``n_jobs``,
+    :func:`irteval.parallel.map_draws`)."""
     check_idata(idata, FAMILIES, "latent_trait")
     if not (isinstance(epsilon, numbers.Real) and np.isfinite(epsilon) and epsilon >= 0):
         raise ValueError(f"epsilon must be a number >= 0 (performance units), got {epsilon!r}")
@@ -97,17 +99,17 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
     item_name, resp_name = names(idata)
     algorithms = idata.posterior["item"].values
     performance = observed_performance(idata)
-    theta = stacked_draws(idata, "theta", max_draws, random_seed)
-    delta = -theta
-    point = delta.mean(axis=0)
-    lower, upper = _intervals.interval(-stacked_draws(idata, "theta"), prob, kind)
+    every = -stacked_draws(idata, "theta")  # the spectrum and its mean from every draw
+    point = every.mean(axis=0)
+    lower, upper = _intervals.interval(every, prob, kind)
     spectrum = _intervals.record(pd.DataFrame(
-        {"mean": point, "sd": delta.std(axis=0), f"{kind}_lower": lower,
+        {"mean": point, "sd": every.std(axis=0), f"{kind}_lower": lower,
          f"{kind}_upper": upper},
         index=pd.Index(idata.posterior["respondent"].values, name=resp_name),
     ), prob, kind).sort_values("mean")
     grid, curves, strong, weak, lto, lto_weak, _ = _occupancy(point, performance, epsilon,
                                                               n_grid)
+    delta = every[thin(len(every), max_draws, random_seed)]  # the per-draw LTOs: thinned
     per_draw = map_draws(partial(_lto_of_draw, performance=performance, epsilon=epsilon,
                                  n_grid=n_grid, common=grid), delta, n_jobs=n_jobs)
     strong_lto, weak_lto, drawn = (np.array(part) for part in zip(*per_draw))

@@ -12,7 +12,7 @@ from scipy.integrate import trapezoid
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, check_table, chosen_labels, fixed_seed
+from .._validation import check_idata, check_table, chosen_labels, count, fixed_seed
 from ..models.continuous_irt import mean_z
 from ..models.polytomous_irt import category_logp
 from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_line_ends, label_points,
@@ -139,14 +139,16 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     rug. Curves are clipped to the range of the observed performance."""
     ax = ensure_axes(ax)
     occ = lt.occupancy.sort_values("lto", ascending=False)
-    highlight = (list(occ.index[occ["lto"] > 0]) if algorithms is None else list(algorithms))
+    highlight = (list(occ.index[occ["lto"] > 0]) if algorithms is None
+                 else chosen_labels(algorithms, lt.smoothed.columns, "algorithms"))
+    chosen = "in the portfolio" if algorithms is None else "chosen"
     _draw_highlighted(ax, lt.smoothed.index.to_numpy(), lt.smoothed, highlight,
                       lower=lt.smoothed_lower, upper=lt.smoothed_upper,
                       ylim=lt.performance_range)
     ax.plot(lt.spectrum["mean"], np.full(len(lt.spectrum), ax.get_ylim()[0]), "|",
             color="k", alpha=0.4)
     ax.set(xlabel="dataset difficulty (-theta)", ylabel="performance (smoothed)")
-    ax.set_title(f"performance over the difficulty spectrum\n{len(highlight)} in the portfolio "
+    ax.set_title(f"performance over the difficulty spectrum\n{len(highlight)} {chosen} "
                  f"in colour ({_band_label(lt.occupancy)} bands over draws), the others grey",
                  fontsize="medium")
     return ax
@@ -194,7 +196,8 @@ def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, m
     the model describes worst (lowest AUCDF) are drawn in colour with bands over the draws,
     the others grey. ``curves``: :func:`airt_curves` or a fit."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
-    curves = _curves(curves, max_draws, random_seed)
+    count(highlight, "plot_goodness(): highlight", minimum=0)
+    curves = _curves(curves, max_draws, random_seed, "plot_goodness")
     mean, lower, upper = _summary_curves(curves["cdf"], prob, kind)
     worst = list(pd.Series(trapezoid(mean.to_numpy(), mean.index, axis=0),
                            index=mean.columns).nsmallest(highlight).index)
@@ -215,7 +218,8 @@ def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=N
     if kind not in ("actual", "predicted"):
         raise ValueError(f"kind must be 'actual' or 'predicted', got {kind!r}")
     prob, interval_kind = _intervals.resolve(ci_prob, ci_kind)
-    curves = _curves(curves, max_draws, random_seed)
+    count(highlight, "plot_effectiveness(): highlight", minimum=0)
+    curves = _curves(curves, max_draws, random_seed, "plot_effectiveness")
     if kind == "actual":
         mean = pd.DataFrame(curves["aec"].values.T, index=curves["threshold"].values,
                             columns=curves["item"].values)
@@ -251,7 +255,8 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
     yerr = np.maximum(0, [table["aupec"] - table["aupec_lower"],
                           table["aupec_upper"] - table["aupec"]])
     ax.errorbar(table["auaec"], table["aupec"], yerr=yerr, fmt="o", ms=4, capsize=2)
-    # one range on both axes, around the data, so that the diagonal is the diagonal
+    # the diagonal and the y axis over one range around the data; the x axis runs on to the
+    # right, where label_points puts the labels clear of it
     low = min(table["auaec"].min(), table["aupec_lower"].min())
     high = max(table["auaec"].max(), table["aupec_upper"].max())
     low, top = max(0.0, low - 0.05 * (high - low)), high + 0.05 * (high - low)

@@ -73,10 +73,13 @@ def read_scores(args):
                          "but no --player column: for battles (a row per battle) name the "
                          "winner's column with --winner")
     if battles:
-        return io.in_file(args.scores, lambda: Battles.from_long(
-            df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
-            ties=[t.strip() for t in args.ties.split(",")], weight=args.weight,
-            player_name="model"))
+        try:
+            return io.in_file(args.scores, lambda: Battles.from_long(
+                df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
+                ties=[t.strip() for t in args.ties.split(",")], weight=args.weight,
+                player_name="model"))
+        except ValueError as err:  # the command has no round= for battles
+            raise ValueError(str(err).replace(", weight= or round=", " or weight=")) from err
     return io.in_file(args.scores, lambda: Scores.from_long(
         df, player=args.player, round=args.round, score=args.score,
         higher_is_better=not args.lower_is_better))
@@ -117,7 +120,7 @@ def report(scores, args, out, likelihood=None):
     win = pairwise_probabilities(idata).win
     writer = Writer(out, "leaderboard")
     writer.table("leaderboard.csv", board)
-    writer.table("mle_epp.csv", mle)
+    writer.table("mle_epp.csv", mle.sort_values("epp", ascending=False))  # as leaderboard.csv
     writer.table("win_probability.csv", win)
     writer.table("goodness_of_fit.csv", gof, index=False)
     io.save(idata, writer, {

@@ -13,7 +13,7 @@ from scipy.special import expit
 from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._draws import stacked_draws
-from .._validation import check_idata, seeded_rng, warn_user
+from .._validation import check_idata, count, plain, seeded_rng, warn_user
 from ..data.scores import win_matrices
 from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
 from .mle import LOG10_ELO, binomial_deviance
@@ -88,7 +88,7 @@ def win_probability(idata, a, b) -> xr.DataArray:
     for player in (a, b):
         if player not in epp["player"].values:
             raise ValueError(f"unknown player {player!r}; players are e.g. "
-                             f"{list(epp['player'].values[:5])}")
+                             f"{[plain(x) for x in epp['player'].values[:5]]}")
     diff = epp.sel(player=a) - epp.sel(player=b)
     return xr.apply_ufunc(expit, diff.drop_vars("player", errors="ignore")).rename("p_win")
 
@@ -158,7 +158,8 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
     D(observed)); values near 0 say the model misfits. (``n_draws`` is the old name of
     ``max_draws``.)
     """
-    max_draws = renamed(max_draws, n_draws, "n_draws", "max_draws")
+    max_draws = count(renamed(max_draws, n_draws, "n_draws", "max_draws"),
+                      "goodness_of_fit(): max_draws")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     players = _epp(idata, "goodness_of_fit")["player"].values
     post = idata.posterior.stack(sample=("chain", "draw"))

@@ -133,7 +133,9 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
     ``ci_prob``: mass of the intervals (default ArviZ's ``stats.ci_prob``, as for the
     posterior summaries); ``ci_kind``: ``"wald"`` (epp +- z se), the only kind so far.
 
-    Returns a DataFrame indexed by player: ``epp``, ``se``, ``lower``, ``upper``,
+    Returns a DataFrame indexed by player, in the data's order (``.sort_values("epp",
+    ascending=False)`` ranks them; :func:`~irteval.leaderboard` is sorted): ``epp``, ``se``,
+    ``lower``, ``upper``,
     ``elo`` (1500 + epp * 400 / ln 10), ``component`` (0 = the largest strongly connected
     component). ``attrs`` holds ``cov`` (covariance of the EPPs, ``pd.DataFrame(attrs["cov"])``;
     shared by the table's copies, and not JSON: ``table.attrs.pop("cov")`` before
@@ -215,7 +217,8 @@ def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob
     observed total: weights count as battles, so a replicate redraws round(total weight) of
     them), or for :class:`~irteval.Scores` the rounds resampled with replacement; each
     replicate refitted by Newton's method (sum-to-zero, or ``reference`` at 0). One row per
-    player: ``epp`` (the MLE of the data), ``boot_mean``, ``boot_sd``, ``lower``, ``upper``.
+    player, in the data's order: ``epp`` (the MLE of the data), ``boot_mean``, ``boot_sd``,
+    ``lower``, ``upper``.
     Replicates whose win graph is not strongly connected have no finite MLE: they are left out
     and counted in ``attrs["n_separated"]`` (a warning when more than 5%). ``ci_kind``:
     ``"bootstrap"`` (percentile), the only kind."""
