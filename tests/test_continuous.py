@@ -222,7 +222,17 @@ def test_plots_take_axes_and_return_them(recovery):
     axes = ie.plot_crm_heatmap(idata, ["algo0", "algo11"])
     assert axes.size == 2
     fig, pair = plt.subplots(1, 2)
+    fig.suptitle("the user's title")
     assert ie.plot_crm_heatmap(idata, ["algo0", "algo11"], ax=pair) is pair  # ArviZ's name
+    # the user's figure keeps its title; the labels go on the Axes given
+    assert fig.get_suptitle() == "the user's title" and pair[0].get_xlabel().startswith("theta")
+    with pytest.raises(ValueError, match="unknown algorithms \\['nope'\\]"):
+        ie.plot_latent_trait(lt, algorithms=["nope"])
+    fig, ax = plt.subplots()
+    ie.plot_latent_trait(lt, algorithms="algo0", ax=ax)  # one label, not its letters
+    assert "1 chosen" in ax.get_title()
+    with pytest.raises(ValueError, match="highlight=-1"):
+        ie.plot_goodness(idata, highlight=-1)
     with pytest.raises(ValueError, match="unknown algorithms"):
         ie.plot_crm_heatmap(idata, ["nope"])
     with pytest.raises(ValueError, match="kind must be"):

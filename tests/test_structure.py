@@ -219,6 +219,16 @@ def test_plots_given_a_table_refuse_a_different_interval(fits):
     assert "50% equal-tailed interval" in ax.get_xlabel()
 
 
+def test_plot_epp_vs_score_names_wrong_scores():
+    board = ie.leaderboard(ie.fit(ie.models.bradley_terry(ie.datasets.load_vtab()),
+                                  method="map", random_seed=0))
+    with pytest.raises(TypeError, match="the Scores or Battles the leaderboard was fitted to"):
+        ie.plot_epp_vs_score(board, ie.datasets.load_vtab().matrix)
+    with pytest.raises(ValueError, match="16 players of the leaderboard are not in these"):
+        ie.plot_epp_vs_score(board, ie.datasets.load_auc_scores())
+    plt.close("all")
+
+
 @pytest.mark.parametrize("plot, table, source", [
     (ie.plot_leaderboard, ie.mle_epp(ie.datasets.load_vtab()), "leaderboard"),
     (lambda t: ie.plot_epp_vs_score(t, ie.datasets.load_vtab()),

@@ -71,6 +71,26 @@ def given_axes(ax, axes):
     return axes if ax is None else ax
 
 
+def label_figure(flat, own, *, xlabel=None, ylabel=None, title=None):
+    """Axis labels and a title of a grid of panels ``flat``: figure-wide on a figure the plot
+    made (``own``); on Axes the user gave, the labels on those Axes and no title (the
+    user's figure keeps its own title and its other panels)."""
+    figure = flat[0].figure
+    if own:
+        if xlabel:
+            figure.supxlabel(xlabel)
+        if ylabel:
+            figure.supylabel(ylabel)
+        if title:
+            figure.suptitle(title, fontsize="medium")
+        return
+    for ax in flat:
+        if xlabel:
+            ax.set_xlabel(xlabel, fontsize="small")
+        if ylabel:
+            ax.set_ylabel(ylabel, fontsize="small")
+
+
 def panel_axes(axes, n, what):
     """The flat Axes for ``n`` panels (``what``: "models", "algorithms"), refusing fewer."""
     flat = np.ravel(axes)

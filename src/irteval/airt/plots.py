@@ -6,7 +6,6 @@ import numpy as np
 import pandas as pd
 from matplotlib import colormaps
 from matplotlib.colors import ListedColormap, PowerNorm
-from matplotlib.patches import Patch
 from matplotlib.lines import Line2D
 from scipy.integrate import trapezoid
 
@@ -15,8 +14,8 @@ from .._draws import stacked_draws
 from .._validation import check_idata, check_table, chosen_labels, count, fixed_seed
 from ..models.continuous_irt import mean_z
 from ..models.polytomous_irt import category_logp
-from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_line_ends, label_points,
-                        panel_axes, panels)
+from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_figure, label_line_ends,
+                        label_points, panel_axes, panels)
 from .goodness import _curves, effectiveness
 from .latent_trait import LatentTrait
 
@@ -26,8 +25,9 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
     """The continuous response model's density f(z | theta) = Normal(z; gamma (theta - beta),
     |gamma / alpha|) per algorithm at the posterior means (the paper's Fig. 10): a
     discriminating algorithm is a narrow rising band, an anomalous one falls, a
-    non-discriminating one is flat and wide. ``axes`` (or ``ax``): one per algorithm. Returns
-    the array of Axes."""
+    non-discriminating one is flat and wide. ``axes`` (or ``ax``): one per algorithm, the
+    labels then on them, the user's figure title kept. Returns the Axes (a new grid's array
+    without them)."""
     check_idata(idata, "continuous_irt", "plot_crm_heatmap")
     post = idata.posterior
     names = _chosen(post, algorithms)
@@ -37,7 +37,8 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
     theta = np.linspace(*theta_range, n)
     z = np.linspace(z_obs.min() - 1, z_obs.max() + 1, n)
     axes = given_axes(ax, axes)
-    if axes is None:
+    own = axes is None
+    if own:
         axes = panels(len(names), width=3, sharex=True, sharey=True)
     flat = panel_axes(axes, len(names), "algorithms")
     means = mean_z(tau, lam, theta)  # (theta, algorithm)
@@ -49,12 +50,11 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
                           norm=PowerNorm(0.5, vmin=0, vmax=top),
                           extent=(theta[0], theta[-1], z[0], z[-1]))
         ax.set_title(str(name), fontsize="small")
-    flat[0].figure.supylabel("z (logit of the scaled performance)")
-    flat[0].figure.supxlabel("theta (dataset easiness)")
+    label_figure(flat[:len(names)], own, xlabel="theta (dataset easiness)",
+                 ylabel="z (logit of the scaled performance)",
+                 title="continuous response model at the posterior means")
     flat[0].figure.colorbar(image, ax=list(flat[:len(names)]),
                             label="density f(z | theta), square-root colour scale", shrink=0.8)
-    flat[0].figure.suptitle("continuous response model at the posterior means",
-                            fontsize="medium")
     return axes
 
 
@@ -69,7 +69,8 @@ def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n
     (``items``: labels, default all): posterior mean over ``max_draws`` draws with its
     interval band, one colour per level (the user's labels, light = low, dark = high). An
     anomalous algorithm (a < 0) reaches its top level on the hardest datasets. ``axes`` (or
-    ``ax``): one per algorithm. Returns the array of Axes."""
+    ``ax``): one per algorithm, the labels and the legend then on them, the user's figure title
+    kept. Returns the Axes (a new grid's array without them)."""
     check_idata(idata, "polytomous_irt", "plot_category_curves")
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     post, const = idata.posterior, idata.constant_data
@@ -87,7 +88,8 @@ def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n
     levels = list(idata.attrs["levels"])
     colours = colormaps["viridis"](np.linspace(0.9, 0.1, len(levels)))
     axes = given_axes(ax, axes)
-    if axes is None:
+    own = axes is None
+    if own:
         axes = panels(len(names), width=3, sharex=True, sharey=True)
     flat = panel_axes(axes, len(names), "algorithms")
     for j, (ax, name) in enumerate(zip(flat, names)):
@@ -99,14 +101,16 @@ def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n
                     label=f"{levels[code]:g}")
         ax.set_title(str(name), fontsize="small")
         ax.set_ylim(-0.02, 1.02)
-    figure = flat[0].figure
-    figure.supxlabel("theta (dataset easiness)")
-    figure.supylabel("P(level | theta)")
+    bands = f"{_intervals.label(prob, kind)} bands"
+    label_figure(flat[:len(names)], own, xlabel="theta (dataset easiness)",
+                 ylabel="P(level | theta)", title=f"category response curves ({bands})")
     handles = [_line_handle(colour) for colour in colours]
-    figure.legend(handles, [f"{v:g}" for v in levels], title="level", loc="outside right",
-                  fontsize="small")
-    figure.suptitle(f"category response curves ({_intervals.label(prob, kind)} bands)",
-                    fontsize="medium")
+    if own:
+        flat[0].figure.legend(handles, [f"{v:g}" for v in levels], title="level",
+                              loc="outside right", fontsize="small")
+    else:  # in the user's figure: on the first panel, with what the bands are
+        flat[0].legend(handles, [f"{v:g}" for v in levels], title=f"level ({bands})",
+                       fontsize="x-small", title_fontsize="x-small")
     return axes
 
 
@@ -171,11 +175,11 @@ def plot_strengths(lt: LatentTrait, *, ax=None):
               vmax=1.5, interpolation="nearest",
               extent=(grid[0] - step / 2, grid[-1] + step / 2, len(names) - 0.5, -0.5))
     ax.set_yticks(np.arange(len(names)), names, fontsize="x-small")
+    # the key in the title: a legend outside the axes ran into a neighbouring panel
     ax.set(xlabel="dataset difficulty (-theta)",
-           title=f"strengths and weaknesses (within epsilon = {lt.epsilon:g} of the best / "
-                 "worst)")
-    ax.legend(handles=[Patch(color=c, label=k) for k, c in colours.items()],
-              fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1))
+           title=f"strengths (blue) and weaknesses (orange): within epsilon = {lt.epsilon:g}\n"
+                 "of the best / worst performance at that difficulty (grey: neither)")
+    ax.title.set_fontsize("medium")
     return ax
 
 

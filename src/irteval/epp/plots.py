@@ -8,9 +8,9 @@ import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
 from .. import _intervals
-from ..data import Battles
+from ..data import Battles, Scores
 from .._draws import stacked_draws
-from .._validation import check_table
+from .._validation import check_table, plain
 from ..plotting import ensure_axes, label_points
 from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
 
@@ -51,6 +51,15 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     (for :class:`~irteval.Battles`: against the share of battles won)."""
     board = _board(board, ci_prob, ci_kind, "plot_epp_vs_score")
     lower, upper, what = _interval_columns(board)
+    if not isinstance(scores, (Scores, Battles)):
+        raise TypeError(f"plot_epp_vs_score takes the Scores or Battles the leaderboard was "
+                        f"fitted to; got a {type(scores).__name__} (build one with "
+                        "Scores.from_long / Battles.from_long)")
+    absent = board.index.difference(scores.players, sort=False)
+    if len(absent):
+        raise ValueError(f"plot_epp_vs_score: {len(absent)} players of the leaderboard are not "
+                         f"in these scores, e.g. {[plain(x) for x in absent[:5]]}; give the "
+                         "Scores or Battles the leaderboard was fitted to")
     ax = ensure_axes(ax)
     if isinstance(scores, Battles):
         mean_score, label = scores.win_rates(), "share of battles won (ties 1/2)"

@@ -8,7 +8,7 @@ from scipy.cluster.hierarchy import dendrogram
 
 from .. import _intervals
 from .._validation import chosen_labels
-from ..plotting import ensure_axes, given_axes, panel_axes, panels
+from ..plotting import ensure_axes, given_axes, label_figure, panel_axes, panels
 from .scc import scc_summary
 
 
@@ -16,13 +16,14 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
              ax=None):
     """System Characteristic Curves (the paper's Fig. 4): for each model a panel of kappa
     against the proportion of perturbed instances, one line per difficulty bin, with
-    bands over the posterior draws. ``axes`` (or ``ax``): one per model. Returns the array of
-    Axes."""
+    bands over the posterior draws. ``axes`` (or ``ax``): one per model, the user's figure
+    title kept. Returns the Axes (a new grid's array without them)."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     table = scc_summary(scc, ci_prob=prob, ci_kind=kind)
     names = chosen_labels(models, scc["model"].values, "models")
     axes = given_axes(ax, axes)
-    if axes is None:  # each panel its own y range: the differences between bins are small
+    own = axes is None
+    if own:  # each panel its own y range: the differences between bins are small
         axes = panels(len(names))
     flat = panel_axes(axes, len(names), "models")
     colours = plt.cm.viridis(np.linspace(0, 0.9, scc.sizes["bin"]))
@@ -37,10 +38,11 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
     n_cols = np.shape(axes)[-1] if np.ndim(axes) > 1 else len(flat)
     for ax in flat[:len(names):n_cols]:
         ax.set_ylabel("kappa (clean vs noisy)")
-    flat[0].legend(fontsize="x-small", title="bin (0 = easiest)", title_fontsize="x-small")
-    flat[0].figure.suptitle(f"System Characteristic Curves ({_intervals.label(prob, kind)} "
-                            "bands over posterior draws of the bins; each panel its own "
-                            "kappa scale)", fontsize="medium")
+    bands = f"{_intervals.label(prob, kind)} bands over posterior draws of the bins"
+    flat[0].legend(fontsize="x-small", title="bin (0 = easiest)" + ("" if own else f"\n{bands}"),
+                   title_fontsize="x-small")
+    label_figure(flat, own, title=f"System Characteristic Curves ({bands}; each panel its own "
+                                  "kappa scale)")
     return axes
 
 
