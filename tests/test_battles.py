@@ -1,6 +1,7 @@
 """Pairwise battles (issue 16): reading battle rows and pair counts, the exact pairwise
 Bradley–Terry on them against BradleyTerry2, and every bad input with its message."""
 
+import io
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -273,3 +274,12 @@ def test_battles_grouped_by_round_fit_the_hierarchy():
     assert len(ie.goodness_of_fit(idata, max_draws=20)) == 30
     with pytest.raises(ValueError, match="pass round="):
         ie.models.bradley_terry(baseball(), hierarchy="round")
+
+
+def test_numbered_players_with_a_text_winner_column_say_how_to_match_them():
+    """pandas reads players 1, 2, 3 as numbers and a winner column that also holds 'tie' as
+    text: the winners '1', '3' named neither player, with no word of why."""
+    df = pd.read_csv(io.StringIO("model_a,model_b,winner\n1,2,1\n2,3,3\n3,1,tie\n"))
+    with pytest.raises(ValueError, match=r"players' labels as text, and the player columns "
+                                         r"hold numbers.*astype\(str\)"):
+        ie.Battles.from_long(df, player_a="model_a", player_b="model_b", winner="winner")

@@ -84,7 +84,7 @@ class Battles:
                 f"e.g. {[plain(v) for v in won[unknown].unique()[:5]]} "
                 f"({where(df.index, np.flatnonzero(unknown))}); a winner is the winning "
                 f"player's label, 'a'/'b' or {player_a!r}/{player_b!r}; list tie markers with "
-                f"ties= (now {list(ties)})")
+                f"ties= (now {list(ties)})" + _type_hint(won[unknown], df, [player_a, player_b]))
         w = np.ones(len(df)) if weight is None else _weights(df, weight)
         score_a = np.where(tie, 0.5, a_won.astype(float))
         return cls._aggregate(a, b, w, w * score_a, w * tie, players, player_name,
@@ -237,3 +237,16 @@ def _counts(df, column):
         raise ValueError(f"{column} has {len(bad)} counts that are missing or negative "
                          f"({where(df.index, bad)}); counts are numbers of battles >= 0")
     return c
+
+
+def _type_hint(unknown, df, columns):
+    """'; ...' when the unknown winners are players' labels as text and the player
+    ``columns`` hold numbers (pandas reads a column of 1, 2, tie as text, one of 1, 2 as
+    numbers)."""
+    players = df[columns].stack()
+    as_text = {str(plain(p)) for p in players.unique()}
+    values = [v for v in unknown.dropna().unique() if isinstance(v, str)]
+    if values and all(v in as_text for v in values) and players.dtype.kind in "iuf":
+        return (f"; they are players' labels as text, and the player columns hold numbers: "
+                f"give both one type, e.g. df[{columns}] = df[{columns}].astype(str)")
+    return ""
