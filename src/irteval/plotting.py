@@ -6,9 +6,19 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 
-def ensure_axes(ax):
-    """``ax``, or the Axes of a new figure when None."""
-    return plt.subplots()[1] if ax is None else ax
+def ensure_axes(ax, rows=None, square=False):
+    """``ax``, or the Axes of a new figure when None: tall enough for ``rows`` labelled rows
+    (0.09 inch each, xx-small labels apart), and as wide with ``square`` (a heat map)."""
+    if ax is not None:
+        return ax
+    width, height = plt.rcParams["figure.figsize"]
+    height = max(height, 0.09 * (rows or 0) + 1.5)
+    return plt.subplots(figsize=(max(width, height) if square else width, height))[1]
+
+
+def row_fontsize(rows, base="small"):
+    """The font of ``rows`` tick labels: ``base`` up to 40 rows, xx-small beyond."""
+    return base if rows <= 40 else "xx-small"
 
 
 def panels(n, *, cols=4, width=3.2, height=2.6, **kwargs):

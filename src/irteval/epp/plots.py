@@ -11,7 +11,7 @@ from .. import _intervals
 from ..data import Battles, Scores
 from .._draws import stacked_draws
 from .._validation import check_table, plain
-from ..plotting import ensure_axes, label_points
+from ..plotting import ensure_axes, label_points, row_fontsize
 from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
 
 
@@ -36,12 +36,12 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
     interval, best on top, with P(best) in the labels."""
     board = _board(board, ci_prob, ci_kind, "plot_leaderboard")
     lower, upper, what = _interval_columns(board)
-    ax = ensure_axes(ax)
+    ax = ensure_axes(ax, rows=len(board))
     y = np.arange(len(board))[::-1]
     ax.errorbar(board["mean"], y, xerr=[board["mean"] - lower, upper - board["mean"]],
                 fmt="o", ms=4)
     ax.set_yticks(y, [f"{p}  ({pb:.0%})" for p, pb in zip(board.index, board["p_best"])],
-                  fontsize="small" if len(board) <= 40 else "xx-small")  # rows apart
+                  fontsize=row_fontsize(len(board)))
     ax.set(xlabel=f"EPP ({what})", title="leaderboard (P(best) in brackets)")
     return ax
 
@@ -60,7 +60,7 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
         raise ValueError(f"plot_epp_vs_score: {len(absent)} players of the leaderboard are not "
                          f"in these scores, e.g. {[plain(x) for x in absent[:5]]}; give the "
                          "Scores or Battles the leaderboard was fitted to")
-    ax = ensure_axes(ax)
+    ax = ensure_axes(ax, rows=len(board))  # a label per player
     if isinstance(scores, Battles):
         mean_score, label = scores.win_rates(), "share of battles won (ties 1/2)"
     else:
@@ -89,11 +89,11 @@ def plot_win_heatmap(win, *, ax=None):
                          f"{list(win.columns[:3])}...")
     order = win.mean(axis=1).sort_values(ascending=False).index
     win = win.loc[order, order]
-    ax = ensure_axes(ax)
+    ax = ensure_axes(ax, rows=len(win), square=True)
     image = ax.imshow(win.to_numpy(dtype=float), cmap="RdBu_r", vmin=0, vmax=1)
     ticks = np.arange(len(win))
-    ax.set_xticks(ticks, win.columns, rotation=90, fontsize="x-small")
-    ax.set_yticks(ticks, win.index, fontsize="x-small")
+    ax.set_xticks(ticks, win.columns, rotation=90, fontsize=row_fontsize(len(win), "x-small"))
+    ax.set_yticks(ticks, win.index, fontsize=row_fontsize(len(win), "x-small"))
     ax.figure.colorbar(image, ax=ax, label="P(row beats column)")
     ax.set_title("P(row beats column in a new round), best first")
     return ax
@@ -129,9 +129,9 @@ def plot_rank_distribution(idata, *, ax=None):
     n = rank.shape[1]
     probs = np.stack([np.bincount(rank[:, k], minlength=n) for k in range(n)]) / len(rank)
     order = np.argsort(rank.mean(axis=0))
-    ax = ensure_axes(ax)
+    ax = ensure_axes(ax, rows=n)
     image = ax.imshow(probs[order], cmap="Greys", vmin=0, vmax=1, aspect="auto")
-    ax.set_yticks(np.arange(n), epp["player"].values[order], fontsize="x-small")
+    ax.set_yticks(np.arange(n), epp["player"].values[order], fontsize=row_fontsize(n, "x-small"))
     nice = MaxNLocator(nbins=10, steps=[1, 2, 5, 10], integer=True).tick_values(1, n)  # 1, 5, 10
     ticks = np.unique([1, *(int(t) for t in nice if 1 <= t <= n)])
     ax.set_xticks(ticks - 1, ticks)
