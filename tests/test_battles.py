@@ -271,7 +271,9 @@ def test_battles_grouped_by_round_fit_the_hierarchy():
     code = ie.leaderboard(idata, task="code")
     assert code.index[0] == "model-000" and code["p_best"].iloc[0] > 0.9
     assert float(idata.posterior["tau"].mean()) > 0.5
-    assert len(ie.goodness_of_fit(idata, max_draws=20)) == 30
+    by_round = ie.goodness_of_fit(idata, max_draws=20)
+    assert len(by_round) == 30 and by_round.index.name == "pair" and by_round.index.is_unique
+    assert {"player_i", "player_j"} <= set(by_round)
     with pytest.raises(ValueError, match="pass round="):
         ie.models.bradley_terry(baseball(), hierarchy="round")
 

@@ -129,6 +129,7 @@ def test_goodness_of_fit_on_vtab(vtab_fit):
     # observed wins and ties recovered from the stored rankings equal the Scores pair table
     pairs = ie.datasets.load_vtab().pairs()
     np.testing.assert_allclose(gof["wins"].to_numpy(), pairs["wins_i"].to_numpy())
+    assert gof.index.to_list() == list(zip(pairs["player_i"], pairs["player_j"]))  # labelled
 
 
 def test_goodness_of_fit_flags_a_misspecified_model():

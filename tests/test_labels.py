@@ -92,7 +92,7 @@ def test_every_csv_and_netcdf_the_commands_write_is_labelled(tmp_path):
     for csv in tmp_path.glob("*/*.csv"):
         table = pd.read_csv(csv)
         first = table.iloc[:, 0].astype(str)
-        if csv.name == "goodness_of_fit.csv":
+        if csv.name == "goodness_of_fit.csv":  # indexed by (player_i, player_j)
             first = pd.concat([table["player_i"], table["player_j"]]).astype(str)
         assert set(first) <= labels, (csv, list(first[:5]))
     for nc in tmp_path.glob("*/posterior.nc"):

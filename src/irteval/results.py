@@ -31,24 +31,18 @@ def _read(path, read):
                          "command that wrote it, or remove the file") from err
 
 
-#: columns of a table that hold labels, besides its index (goodness_of_fit.csv's pairs)
-LABEL_COLUMNS = ("player_i", "player_j")
-
-
 def _labelled(file, levels, known):
-    """A CSV table whose index (``levels`` columns), column names and :data:`LABEL_COLUMNS`
-    are labels, read as text as written (``NA`` too; only an empty field is missing), then
-    as the labels of the folder's posterior (``known``: text -> label) where it has them all,
-    else as numbers where every one reads back exactly (1001, 0.5; not 007 or 1.10)."""
+    """A CSV table whose index (``levels`` columns) and column names are labels, read as text
+    as written (``NA`` too; only an empty field is missing), then as the labels of the
+    folder's posterior (``known``: text -> label) where it has them all, else as numbers
+    where every one reads back exactly (1001, 0.5; not 007 or 1.10)."""
     names = list(pd.read_csv(file, nrows=0).columns)
     if len(names) <= levels:
         raise ValueError(f"{len(names)} columns, where this table has {levels} index columns "
                          "and values")
-    text = names[:levels] + [c for c in LABEL_COLUMNS if c in names]
+    text = names[:levels]
     table = pd.read_csv(file, dtype=dict.fromkeys(text, str), keep_default_na=False,
                         na_values={c: [""] if c in text else NA_TEXT for c in names})
-    for column in text[levels:]:
-        table[column] = _read_labels(pd.Index(table[column]), known).to_numpy()
     if levels:
         table = table.set_index(names[:levels])
         table.index = (table.index.set_levels([_read_labels(lv, known)

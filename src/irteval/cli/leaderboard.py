@@ -122,7 +122,7 @@ def report(scores, args, out, likelihood=None):
     writer.table("leaderboard.csv", board)
     writer.table("mle_epp.csv", mle.sort_values("epp", ascending=False))  # as leaderboard.csv
     writer.table("win_probability.csv", win)
-    writer.table("goodness_of_fit.csv", gof, index=False)
+    writer.table("goodness_of_fit.csv", gof)
     io.save(idata, writer, {
         "leaderboard.png": partial(plot_leaderboard, board),
         "epp_vs_score.png": partial(plot_epp_vs_score, board, scores),

@@ -14,7 +14,7 @@ REPORTS = {
         "item_characteristic.png": None, "characteristic_curves.png": None},
     "leaderboard": {
         "leaderboard.csv": 1, "mle_epp.csv": 1, "win_probability.csv": 1,
-        "goodness_of_fit.csv": 0, "posterior.nc": None, "leaderboard.png": None,
+        "goodness_of_fit.csv": 2, "posterior.nc": None, "leaderboard.png": None,
         "epp_vs_score.png": None, "win_probability.png": None, "calibration.png": None,
         "rank_distribution.png": None},
     "portfolio": {

@@ -153,9 +153,11 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
     per pair, ties as half wins. One row per pair: ``matches``, observed ``wins`` (ties 1/2),
     ``predicted`` (posterior mean of n p), the interval of the replicated wins
     ``rep_lower``/``rep_upper`` and ``p_value`` (two-sided posterior predictive p-value of
-    the pair's wins). ``attrs``: ``deviance_obs`` and ``deviance_rep`` (means over draws of
-    the deviance against the saturated model) and ``ppp_deviance`` = P(D(replicated) >=
-    D(observed)); values near 0 say the model misfits. (``n_draws`` is the old name of
+    the pair's wins), indexed by (``player_i``, ``player_j``) (by ``pair``, "round: i vs j",
+    for battles grouped into rounds, the players then in columns). ``attrs``:
+    ``deviance_obs`` and ``deviance_rep`` (means over draws of the deviance against the
+    saturated model) and ``ppp_deviance`` = P(D(replicated) >= D(observed)); values near 0
+    say the model misfits. (``n_draws`` is the old name of
     ``max_draws``.)
     """
     max_draws = count(renamed(max_draws, n_draws, "n_draws", "max_draws"),
@@ -204,7 +206,9 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
         "p_value": np.minimum(1, 2 * np.minimum(upper_tail, lower_tail)),
     })
     if "pair_task" in getattr(idata, "constant_data", {}):  # battles by round: (round, pair)
-        table.insert(0, "pair", idata.observed_data["pair"].values)
+        table = table.set_axis(pd.Index(idata.observed_data["pair"].values, name="pair"))
+    else:
+        table = table.set_index(["player_i", "player_j"])
     d_obs, d_rep = binomial_deviance(w, n, p), binomial_deviance(w_rep, n, p)
     table.attrs.update({"deviance_obs": float(d_obs.mean()), "deviance_rep": float(d_rep.mean()),
                         "ppp_deviance": float((d_rep >= d_obs).mean())})
