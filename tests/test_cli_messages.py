@@ -43,6 +43,7 @@ def test_a_long_file_read_as_wide_says_how_to_read_it_long(files, capsys):
         files / "hits.csv", index=False)
     err = error(capsys, ["difficulty", str(files / "hits.csv")])
     assert "duplicate row labels" in err and "name its value column with --value" in err
+    assert "its columns: ['model', 'instance', 'hit']" in err  # not the reader's own 'line'
 
 
 def test_a_semicolon_file_is_named_as_such(files, capsys):

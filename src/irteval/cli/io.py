@@ -282,8 +282,9 @@ def read_responses(args, path=None, **kwargs):
     except ValueError as err:
         hint = ""
         if "duplicate row labels" in str(err) and args.format == "auto":
+            columns = ([] if df.index.name == "line" else [df.index.name]) + list(df.columns)
             hint = (f"; if {path.name} is a long table (a row per answer), name its value "
-                    f"column with --value (its columns: {list(df.reset_index().columns)[:10]})")
+                    f"column with --value (its columns: {columns[:10]})")
         raise ValueError(f"{path}: {err}{hint}") from err
 
 
