@@ -223,6 +223,10 @@ def test_minibatch_advi_agrees_with_full_advi():
     assert batch.attrs["minibatch"] == 500 and "log_likelihood" not in batch.groups()
     assert np.corrcoef(b_batch, b_full)[0, 1] > 0.97
     assert np.corrcoef(b_batch, truth["b"])[0, 1] > 0.85
+    # the summaries read its cells as a missing-cell fit's (Minibatch left them unnamed)
+    assert batch.constant_data["item_idx"].dims == ("obs",)
+    np.testing.assert_allclose(ie.difficulty(batch)["accuracy"], ie.difficulty(full)["accuracy"])
+    assert len(ie.item_fit(batch, max_draws=20)) == resp.n_items
     with pytest.raises(ValueError, match="only be fitted with method='advi'"):
         ie.fit(ie.models.onepl(resp, batch_size=500))
     with pytest.raises(ValueError, match="batch_size must be an integer"):

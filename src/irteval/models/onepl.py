@@ -207,6 +207,19 @@ class OnePL(BaseModel):
         return f"{1 + sum(extra)}pl"
 
     # ------------------------------------------------------------------ for fit
+    def postprocess(self, idata, random_seed):
+        """A minibatch fit's observed cells as the missing-cell model stores them: PyMC's
+        ``Minibatch`` leaves the full data on an unnamed dim, without the cells' indices."""
+        if self.batch_size is None:
+            return
+        r, cells = self.responses, {"obs": np.arange(self.responses.n_obs)}
+        del idata["observed_data"]
+        idata.add_groups(
+            observed_data=xr.Dataset({"y": ("obs", r.values.astype(np.int64))}, coords=cells),
+            constant_data=xr.Dataset({"item_idx": ("obs", r.item_idx),
+                                      "respondent_idx": ("obs", r.respondent_idx)},
+                                     coords=cells))
+
     def fit_attrs(self):
         return {
             "irteval_family": self.family, "irteval_model": self.variant,
