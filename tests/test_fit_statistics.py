@@ -114,6 +114,11 @@ def test_bad_input_is_named(small):
         ie.item_fit({"b": 1})
     with pytest.raises(ValueError, match="plot_fit takes the result of irteval.item_fit"):
         ie.plot_fit(pd.DataFrame({"x": [1]}))
+    resp, _, _ = small
+    point = quiet_fit(ie.models.onepl(resp), method="map", random_seed=0)
+    for statistic in (ie.item_fit, ie.person_fit, ie.local_dependence):
+        with pytest.raises(ValueError, match="one point \\(MAP\\)"):
+            statistic(point)  # p-values of one replicate flagged half the items
 
 
 def test_grouped_chi_square_equals_a_direct_computation():

@@ -90,6 +90,14 @@ def test_thinned_draws_stay_paired_for_any_seed(population):
         items = Items.from_idata(idata, "test", max_draws=50, random_seed=seed)
         rows = [np.flatnonzero((stacked["b"] == row).all(axis=1))[0] for row in items.b]
         np.testing.assert_array_equal(items.sigma, stacked["sigma_theta"][rows])
+    paired = idata.copy()  # b = theta = the draw's number: P = 1/2 at every paired draw
+    draw = np.arange(paired.posterior.sizes["chain"] * paired.posterior.sizes["draw"]).reshape(
+        paired.posterior.sizes["chain"], -1)[:, :, None] * 1.0
+    for name in ("b", "theta"):
+        paired.posterior[name] = paired.posterior[name] * 0 + draw
+    for seed in (None, np.random.default_rng(5), 0):
+        curves = ie.characteristic_curves(paired, n_bins=2, random_seed=seed, max_draws=50)
+        np.testing.assert_allclose(curves["predicted"], 0.5)
 
 
 def test_item_selection_strategies(population):

@@ -115,6 +115,16 @@ def fixed_seed(random_seed):
     return int(seeded_rng(random_seed).integers(2**32))
 
 
+def needs_draws(idata, caller):
+    """Refuse a fit of one point (MAP) where the result needs posterior draws."""
+    post = getattr(idata, "posterior", None)
+    if post is not None and post.sizes.get("chain", 1) * post.sizes.get("draw", 1) == 1:
+        raise ValueError(f"{caller}() needs posterior draws, and this fit is one point (MAP): "
+                         "its intervals would have no width and its posterior predictive "
+                         "checks no replicates; refit with method='nuts' (the default), "
+                         "'laplace' or 'advi'")
+
+
 def plain(label):
     """A label as Python writes it (3, not np.int64(3)), for messages."""
     return label.item() if isinstance(label, np.generic) else label

@@ -11,7 +11,7 @@ import xarray as xr
 
 from .. import _intervals
 from .._draws import equal_count_bins, stacked_draws
-from .._validation import check_idata, count
+from .._validation import check_idata, count, fixed_seed
 from ..models.densities import irt_probability
 from .item_draws import FAMILY, Items
 
@@ -159,6 +159,7 @@ def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_dr
     check_idata(idata, FAMILY, "characteristic_curves")
     check_bins(n_bins, idata.posterior.sizes["item"])
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    random_seed = fixed_seed(random_seed)  # theta from the items' draws
     items = Items.from_idata(idata, "characteristic_curves", max_draws, random_seed)
     b = items.b
     theta = stacked_draws(idata, "theta", max_draws, random_seed)

@@ -43,7 +43,7 @@ from .. import _intervals
 from .._draws import stacked_draws
 from ..models.densities import irt_probability
 from .difficulty import observed_cells
-from .._validation import check_idata, fixed_seed, warn_user
+from .._validation import check_idata, fixed_seed, needs_draws, warn_user
 from ..models.multidimensional import is_multidimensional, logits
 from .item_draws import FAMILY, Items, answer_logp
 
@@ -59,6 +59,7 @@ def _cell_draws(idata, caller, max_draws, random_seed):
     floor and ceiling: scalars without them) and of the respondents' abilities and the items'
     difficulties b (with several skills, the ability along the mean loading)."""
     check_idata(idata, FAMILY, caller)
+    needs_draws(idata, caller)
     random_seed = fixed_seed(random_seed)  # theta and the items from the same draws
     theta = stacked_draws(idata, "theta", max_draws, random_seed)
     item_idx, resp_idx, y = observed_cells(idata)

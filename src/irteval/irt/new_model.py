@@ -28,7 +28,7 @@ from rich.progress import track
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import count, fixed_seed, plain, seeded_rng, warn_user
+from .._validation import count, fixed_seed, needs_draws, plain, seeded_rng, warn_user
 from ..models.onepl_marginal import z_grid
 from .item_draws import Items
 
@@ -72,16 +72,6 @@ class NewModelScore:
         table.attrs.update(n_answered=len(self.answered), n_items=self.n_items,
                            person_fit_p=self.person_fit_p)
         return _intervals.record(table, self.ci_prob, self.ci_kind)
-
-
-def _needs_draws(idata, caller):
-    """Refuse a fit of one point (MAP): its intervals would have no width."""
-    post = getattr(idata, "posterior", None)
-    if post is not None and post.sizes.get("chain", 1) * post.sizes.get("draw", 1) == 1:
-        raise ValueError(f"{caller}() needs posterior draws, and this fit is one point (MAP): "
-                         "its intervals would have no width and its misfit check no "
-                         "replicates; refit with method='nuts' (the default), 'laplace' or "
-                         "'advi'")
 
 
 def as_binary(values):
@@ -169,7 +159,7 @@ def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=No
     ``max_draws`` posterior draws; nothing to compile."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     items = Items.from_idata(idata, "score_new_model", max_draws, random_seed)
-    _needs_draws(idata, "score_new_model")  # after the family's check
+    needs_draws(idata, "score_new_model")  # after the family's check
     where, y, answered = _answers(items, answers)
     score = _score(items, where, y, answered, seeded_rng(random_seed), prob, kind)
     _warn_misfit(score)
@@ -268,7 +258,7 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
                         "already have use score_new_model")
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     items = Items.from_idata(idata, "adaptive_test", max_draws, random_seed)
-    _needs_draws(idata, "adaptive_test")  # after the family's check
+    needs_draws(idata, "adaptive_test")  # after the family's check
     rng = seeded_rng(random_seed)
     n_items = len(items.labels)
     strata = _difficulty_strata(items, min(ADAPTIVE_STRATA, n_items))
