@@ -130,8 +130,11 @@ def test_bad_arguments():
         ie.fit(model, seed=1)
     with pytest.raises(TypeError, match="got random_state=: irteval seeds a fit with"):
         ie.fit(model, method="map", random_state=3)
-    with pytest.raises(TypeError, match=r"fit\(method='advi'\) takes no \['nonsense'\]"):
-        ie.fit(model, method="advi", nonsense=3)
+    with pytest.raises(TypeError, match=r"fit\(method='advi'\) takes no \['max_treedepth'\]"):
+        ie.fit(model, method="advi", max_treedepth=3)
+    with pytest.raises(TypeError, match=r"unexpected keyword\(s\) \['draw'\].*did you mean "
+                                        r"draws= for draw="):
+        ie.fit(model, draw=10)  # ran 4 x 1000 draws in silence
     with pytest.raises(TypeError, match="expected a pymc.Model"):
         ie.fit(resp)
     with pytest.raises(TypeError, match="expected irteval.Responses"):

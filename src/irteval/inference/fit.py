@@ -9,6 +9,9 @@ starting points, post-processing, exact marginal form, NUTS defaults) the model 
 
 from __future__ import annotations
 
+import difflib
+import functools
+import inspect
 import numbers
 from dataclasses import dataclass
 
@@ -174,6 +177,22 @@ def _spec(model) -> FitSpec:
     return FitSpec()
 
 
+#: fit's own keywords (for the suggestion when a keyword is misspelt)
+_FIT_KEYWORDS = ["method", "draws", "tune", "chains", "random_seed", "sampler", "target_accept",
+                 "log_likelihood", "posterior_predictive", "progressbar", "advi_iterations",
+                 "collapse", "keep_warmup"]
+
+
+@functools.cache
+def _sample_keywords():
+    """The keywords ``pymc.sample`` passes on: its own, its NUTS step's and ``nuts=``."""
+    from pymc.step_methods.hmc.base_hmc import BaseHMC
+
+    named = {name for f in (pm.sample, pm.NUTS.__init__, BaseHMC.__init__)
+             for name in inspect.signature(f).parameters}
+    return frozenset(named - {"self", "kwargs", "vars", "model"} | {"nuts"})
+
+
 def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, sample_kwargs,
                      *, draws, chains, tune, advi_iterations, target_accept):
     """Every argument check before any work."""
@@ -197,6 +216,13 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
     alias = {"seed", "random_state"} & set(sample_kwargs)
     if alias:
         raise TypeError(f"fit() got {alias.pop()}=: irteval seeds a fit with random_seed=")
+    unknown = sorted(set(sample_kwargs) - _sample_keywords())
+    if unknown:
+        close = {k: difflib.get_close_matches(k, _FIT_KEYWORDS + sorted(_sample_keywords()), 1)
+                 for k in unknown}
+        hints = "; ".join(f"did you mean {c[0]}= for {k}=?" for k, c in close.items() if c)
+        raise TypeError(f"fit() got unexpected keyword(s) {unknown}: neither fit's own nor "
+                        f"pymc.sample's or its NUTS step's" + (f"; {hints}" if hints else ""))
     if sample_kwargs and method != "nuts":
         raise TypeError(f"fit(method={method!r}) takes no {sorted(sample_kwargs)}: further "
                         "keywords go to pymc.sample, for method='nuts' only")
