@@ -174,9 +174,12 @@ def test_portfolio_options_of_the_other_reading_are_refused(files, capsys):
 def test_too_many_bins_stop_before_the_fit(files, capsys):
     err = error(capsys, ["difficulty", str(files / "long.csv"), "--bins", "50"])
     assert "--bins 50 is more than the 20 instances" in err
-    err = error(capsys, ["robustness", "--dataset", "optdigits", "--families", "knn_3",
+    err = error(capsys, ["robustness", "--dataset", "optdigits", "--families", "knn_3,lda_svd",
                          "--groups", "3"])
-    assert "--groups 3 is more than the 1 families" in err
+    assert "--groups 3 is more than the 2 families" in err
+    with pytest.raises(SystemExit):  # argparse: the hardest bin needs others to compare
+        main(["robustness", "--dataset", "optdigits", "--bins", "1"])
+    assert "--bins: must be at least 2, got 1" in capsys.readouterr().err
 
 
 def test_warnings_are_one_line_without_source(files, capsys):

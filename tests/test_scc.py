@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 import irteval as ie
 from irteval.robustness import (noisy_predictions, p_hardest_most_sensitive, scc,
@@ -90,10 +91,46 @@ def test_bad_input(pipeline):
     assert shuffled.identical(curves)
     with pytest.raises(ValueError, match="proportion 0.5 is not in the SCCs"):
         p_hardest_most_sensitive(curves, proportion=0.5)
+    np.testing.assert_array_equal(p_hardest_most_sensitive(curves, 0.1 * 10),  # 1.0 by rounding
+                                  p_hardest_most_sensitive(curves, 1.0))
+    one_bin = scc_from_predictions(idata, clean, noisy, n_bins=1, max_draws=2, progressbar=False)
+    with pytest.raises(ValueError, match="two bins at least"):
+        p_hardest_most_sensitive(one_bin)
     assert np.isfinite(curves["kappa"]).all()
     other = curves.sel(model=["knn_3", "naive_bayes"])
-    with pytest.raises(ValueError, match="same models, bins and proportions"):
+    with pytest.raises(ValueError, match="same models, bins and proportions; their models"):
         ie.robustness.taxonomy([curves, other])
+    reordered = curves.isel(model=slice(None, None, -1))  # matched by label, not refused
+    assert (ie.robustness.taxonomy([curves, reordered], k=2).co_assignment.to_numpy()
+            == ie.robustness.taxonomy([curves, curves], k=2).co_assignment.to_numpy()).all()
+    with pytest.raises(TypeError, match="taxonomy takes the per-draw SCCs"):
+        ie.robustness.taxonomy({"a": curves})
+    for seed in (np.random.default_rng(0), None):  # a Generator (SeedSequence refused it)
+        assert scc_from_predictions(idata, clean, noisy, max_draws=2, random_seed=seed,
+                                    progressbar=False).sizes["sample"] == 2
+    with pytest.raises(ValueError, match="X has 100 rows but y has 99"):
+        noisy_predictions({"nb": None}, X.iloc[:100], y.to_numpy()[:99], progressbar=False)
+
+
+class NeverTrained(BaseEstimator, ClassifierMixin):
+    """An estimator that fails the test if scc() trains it before checking its arguments."""
+
+    def fit(self, X, y):
+        raise AssertionError("trained before the arguments were checked")
+
+
+def test_scc_checks_everything_before_training(pipeline):
+    idata, _, _ = pipeline
+    X, y = ie.datasets.load_optdigits(return_X_y=True)
+    X, y = X.loc[idata.posterior["item"].values], y.loc[idata.posterior["item"].values]
+    models = {"a": NeverTrained(), "b": NeverTrained()}
+    for kwargs, message in (({"proportions": [0, 2]}, "proportions must lie in"),
+                            ({"n_bins": 0}, "n_bins"),
+                            ({"X": X.set_axis(X.index + 10**6)}, "do not match")):
+        args = {"X": X, "y": y.set_axis(X.index) if "X" not in kwargs else y.to_numpy()}
+        args.update(kwargs)
+        with pytest.raises(ValueError, match=message):
+            scc(idata, models, args.pop("X"), args.pop("y"), progressbar=False, **args)
 
 
 def test_taxonomy_and_plots(pipeline):

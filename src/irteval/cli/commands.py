@@ -150,7 +150,7 @@ def run(args):
         demo(args)
     elif args.command == "robustness":
         chosen = robustness.estimators(args.families)
-        if args.groups > len(chosen):
+        if 2 <= len(chosen) < args.groups:
             raise ValueError(f"--groups {args.groups} is more than the {len(chosen)} families "
                              "compared; give at most that many")
         sccs = [robustness.report(name, X, y, args, args.out / name, estimators=chosen,

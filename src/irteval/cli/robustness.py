@@ -3,6 +3,7 @@ instances (System Characteristic Curves and a taxonomy, paper 1)."""
 
 from __future__ import annotations
 
+import sys
 import time
 from contextlib import contextmanager
 from functools import partial
@@ -40,8 +41,9 @@ def add_parser(sub):
                           "irteval.robustness.families())")
     rob.add_argument("--noise", type=io.at_least(0.0, float), default=0.2,
                      help="noise magnitude (default 0.2)")
-    rob.add_argument("--bins", type=io.at_least(1), default=5,
-                     help="difficulty bins (default 5)")
+    rob.add_argument("--bins", type=io.at_least(2), default=5,
+                     help="difficulty bins (default 5; two at least: the hardest is compared "
+                          "with the others)")
     rob.add_argument("--scc-draws", type=io.at_least(1), default=50,
                      help="posterior draws the SCCs are computed for (default 50)")
     rob.add_argument("--groups", type=io.at_least(2), default=3,
@@ -199,6 +201,14 @@ def taxonomy_report(sccs, out, groups):
     """The taxonomy of the families over the datasets' SCCs."""
     from ..robustness import plot_dendrogram, taxonomy
 
+    n_models = min(s.sizes["model"] for s in sccs)
+    if n_models < 2:
+        print("\nno robustness taxonomy: it groups two families at least (--families)")
+        return None
+    if groups > n_models:  # families skipped on these data (their warnings said which)
+        print(f"\nirteval: warning: {n_models} families trained, fewer than --groups {groups}: "
+              f"the taxonomy has {n_models} groups", file=sys.stderr)
+        groups = n_models
     tax = taxonomy(sccs, k=groups)
     table = tax.summary()
     print(f"\nrobustness taxonomy ({groups} groups, complete linkage on kappa profiles "

@@ -17,7 +17,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
-from .._validation import count, warn_user
+from .._validation import count, warn_user, where
 
 #: hyper-parameters bounded by the data: name -> bound(training rows, features)
 BOUNDS = {"n_neighbors": lambda n_train, n_features: n_train,
@@ -28,6 +28,13 @@ def check_nominal(nominal):
     """``nominal`` is a list of column names, not one name (its letters would be columns)."""
     if isinstance(nominal, str):
         raise TypeError(f"nominal= takes a list of column names, e.g. nominal=[{nominal!r}]")
+
+
+def check_noise(noise):
+    """``noise`` a finite number >= 0 (the perturbation's magnitude)."""
+    if isinstance(noise, (bool, np.bool_)) or not isinstance(noise, (int, float, np.number)) \
+            or not np.isfinite(noise) or noise < 0:
+        raise ValueError(f"noise must be a finite number >= 0 (e.g. 0.2), got {noise!r}")
 
 
 def check_data(X, y, nominal=()):
@@ -42,6 +49,9 @@ def check_data(X, y, nominal=()):
         raise ValueError(f"X's index labels the instances, and {len(bad)} rows share a label or "
                          f"have none (e.g. {list(bad[:3])}); give every row its own label "
                          "(X.reset_index(drop=True) numbers them from 0)")
+    if len(y) != len(X):
+        raise ValueError(f"X has {len(X)} rows but y has {len(y)}; they must match (one target "
+                         "per instance)")
     if isinstance(y, pd.Series) and not y.index.equals(X.index):
         if len(y) != len(X) or set(y.index) != set(X.index) or y.index.has_duplicates:
             raise ValueError(f"y's index does not label X's rows (e.g. y has "
@@ -58,11 +68,12 @@ def check_data(X, y, nominal=()):
                          f"{list(X.columns)[:10]}); name columns of X in nominal=")
     holes = X.columns[X.isna().any()].tolist()
     if holes:
-        raise ValueError(f"X has missing values in columns {holes[:5]}; impute them or drop "
-                         "those rows first")
+        raise ValueError(f"X has missing values in columns {holes[:5]} ("
+                         f"{where(X.index, np.flatnonzero(X.isna().any(axis=1)))}); impute them "
+                         "or drop those rows first")
     if y.isna().any():
-        raise ValueError(f"the target has {int(y.isna().sum())} missing labels; drop those "
-                         "rows first")
+        raise ValueError(f"the target has {int(y.isna().sum())} missing labels ("
+                         f"{where(X.index, np.flatnonzero(y.isna()))}); drop those rows first")
     text = [c for c in X.columns if c not in nominal and not pd.api.types.is_numeric_dtype(X[c])]
     if text:
         raise ValueError(f"columns {text[:5]} are not numeric; list them as nominal "
@@ -137,7 +148,8 @@ def fold_results(task, estimators, y, *, cv, random_seed, n_jobs, progressbar, d
         delayed(_guarded)(task, estimators[name], *folds[k], k) for name, k in jobs)
     if progressbar:
         results = track(results, total=len(jobs), description=description)
-    done = [(name, folds[k][1], result) for (name, k), result in zip(jobs, results)]
+    # strict: the progress bar's last step comes when the results run out
+    done = [(name, folds[k][1], result) for (name, k), result in zip(jobs, results, strict=True)]
     failed = {}
     for name, _, result in done:
         if isinstance(result, _Failed):

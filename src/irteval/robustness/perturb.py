@@ -14,7 +14,7 @@ import pandas as pd
 
 from .._compat import renamed
 from .._validation import seeded_rng
-from .folds import check_nominal
+from .folds import check_noise, check_nominal
 
 
 def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, eps=None,
@@ -43,8 +43,7 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, e
     if list(X.columns) != list(X_train.columns):
         raise ValueError("X and X_train must have the same columns in the same order; "
                          f"they differ at {sorted(set(X.columns) ^ set(X_train.columns))[:5]}")
-    if not np.isfinite(noise) or noise < 0:
-        raise ValueError(f"noise must be a finite number >= 0, got {noise}")
+    check_noise(noise)
     check_nominal(nominal)
     nominal = list(nominal)
     if len(X_train) < 2:

@@ -9,6 +9,7 @@ import pandas as pd
 from sklearn.base import clone
 
 from .._compat import renamed
+from .._validation import fixed_seed
 from ..data import Responses
 from .folds import check_data, fold_results, prepare
 
@@ -30,11 +31,9 @@ def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_
     Runs (estimator, fold) jobs through joblib, so a Dask or Ray backend scales it out.
     (``random_state`` is the old name of ``random_seed``.)
     """
-    random_seed = renamed(random_seed, random_state, "random_state", "random_seed")
+    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
     if not isinstance(X, pd.DataFrame):
         X = pd.DataFrame(np.asarray(X))
-    if len(X) != len(y):
-        raise ValueError(f"X has {len(X)} rows but y has {len(y)}; they must match")
     X, y = check_data(X, y, nominal)
     if isinstance(estimators, dict) and len(estimators) == 1:  # before any training
         raise ValueError("one estimator makes a response matrix of one model: an IRT model "

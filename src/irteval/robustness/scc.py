@@ -22,11 +22,11 @@ from sklearn.base import clone
 from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._draws import equal_count_bins, stacked_draws
-from .._validation import check_idata
+from .._validation import check_idata, fixed_seed
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
 from .perturb import perturb
-from .folds import check_data, fold_results, prepare
+from .folds import check_data, check_noise, fold_results, prepare
 
 PROPORTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
@@ -54,9 +54,8 @@ def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), cv=5, random_s
     (:func:`~irteval.robustness.perturb`). (``random_state`` is the old name of
     ``random_seed``.)
     """
-    random_seed = renamed(random_seed, random_state, "random_state", "random_seed")
-    if not np.isfinite(noise) or noise < 0:
-        raise ValueError(f"noise must be a finite number >= 0, got {noise}")
+    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
+    check_noise(noise)
     X, y = check_data(X, y, nominal)
     ready = prepare(estimators, X, y, nominal=nominal, cv=cv)
     task = partial(_fit_predict_twice, X=X, y=y, noise=noise, nominal=list(nominal),
@@ -98,7 +97,11 @@ def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), cv=5, proportions=PRO
     """System Characteristic Curves of ``estimators`` on ``(X, y)`` given a difficulty fit
     ``idata`` of the same instances: :func:`noisy_predictions` then
     :func:`scc_from_predictions` (see both for the arguments)."""
-    random_seed = renamed(random_seed, random_state, "random_state", "random_seed")
+    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
+    # every check on the fit and the grid before the models train
+    proportions = _checked_grid(idata, proportions, n_bins, "scc")
+    X, y = check_data(X, y, nominal)
+    _check_instances(idata, X.index, "X's rows")
     predictions = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal, cv=cv,
                                     random_seed=random_seed, n_jobs=n_jobs,
                                     progressbar=progressbar)
@@ -121,27 +124,11 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
     :func:`scc_summary` a tidy table with intervals. The draws run through joblib
     (``n_jobs``; :func:`irteval.parallel.map_draws`), each with its own seed.
     """
-    random_seed = renamed(random_seed, random_state, "random_state", "random_seed")
-    check_idata(idata, "binary_irt", "scc_from_predictions")
-    proportions = np.asarray(proportions, dtype=float)
-    if proportions.ndim != 1 or not len(proportions):
-        raise ValueError(f"proportions must be a list of shares in [0, 1], e.g. [0, 0.5, 1], "
-                         f"got {proportions.tolist()}")
-    if ((proportions < 0) | (proportions > 1)).any():
-        raise ValueError(f"proportions must lie in [0, 1], got {proportions.tolist()}")
-    if len(set(proportions)) < len(proportions):
-        raise ValueError(f"proportions must be distinct, got {proportions.tolist()}")
-    check_bins(n_bins, idata.posterior.sizes["item"])
+    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
+    proportions = _checked_grid(idata, proportions, n_bins, "scc_from_predictions")
     items = pd.Index(idata.posterior["item"].values)
     for name, frame in (("clean", clean), ("perturbed", perturbed)):
-        only_fit, only_here = items.difference(frame.index), frame.index.difference(items)
-        if len(only_fit) or len(only_here) or frame.index.has_duplicates:
-            raise ValueError(
-                f"the fit's items and the {name} predictions' instances do not match ("
-                + (f"not predicted: {list(only_fit[:5])}; " if len(only_fit) else "")
-                + (f"not in the fit: {list(only_here[:5])}; " if len(only_here) else "")
-                + ("repeated instances; " if frame.index.has_duplicates else "")
-                + "fit the difficulty on responses built from the same X")
+        _check_instances(idata, frame.index, f"the {name} predictions' instances")
     clean, perturbed = clean.loc[items], perturbed.loc[items]  # matched by label
     if not clean.columns.equals(perturbed.columns):
         raise ValueError(
@@ -167,6 +154,34 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
               "proportion": proportions, "sample": np.arange(len(b))}
     return xr.Dataset({name: (dims, values) for name, values in
                        zip(("kappa", "agreement", "macro_f1"), out)}, coords=coords)
+
+
+def _checked_grid(idata, proportions, n_bins, caller):
+    """The fit's family, ``n_bins`` and ``proportions`` (sorted) checked."""
+    check_idata(idata, "binary_irt", caller)
+    proportions = np.asarray(proportions, dtype=float)
+    if proportions.ndim != 1 or not len(proportions):
+        raise ValueError(f"proportions must be a list of shares in [0, 1], e.g. [0, 0.5, 1], "
+                         f"got {proportions.tolist()}")
+    if ((proportions < 0) | (proportions > 1)).any():
+        raise ValueError(f"proportions must lie in [0, 1], got {proportions.tolist()}")
+    if len(set(proportions)) < len(proportions):
+        raise ValueError(f"proportions must be distinct, got {proportions.tolist()}")
+    check_bins(n_bins, idata.posterior.sizes["item"])
+    return np.sort(proportions)  # the curves run from clean to all perturbed
+
+
+def _check_instances(idata, index, what):
+    """``index`` holds the fit's items, each once."""
+    items = pd.Index(idata.posterior["item"].values)
+    only_fit, only_here = items.difference(index), index.difference(items)
+    if len(only_fit) or len(only_here) or index.has_duplicates:
+        raise ValueError(
+            f"the fit's items and {what} do not match ("
+            + (f"not predicted: {list(only_fit[:5])}; " if len(only_fit) else "")
+            + (f"not in the fit: {list(only_here[:5])}; " if len(only_here) else "")
+            + ("repeated instances; " if index.has_duplicates else "")
+            + "fit the difficulty on responses built from the same X)")
 
 
 def _scc_one_draw(draw, *, clean, noisy, n_bins, proportions, n_classes):
@@ -201,9 +216,16 @@ def scc_summary(scc, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFra
 def p_hardest_most_sensitive(scc, proportion=1.0) -> pd.Series:
     """Per model, the posterior probability that its kappa at ``proportion`` is lowest in
     the hardest bin (the paper's main finding), from :func:`scc` draws."""
-    if proportion not in scc["proportion"].values:
-        raise ValueError(f"proportion {proportion} is not in the SCCs "
-                         f"({scc['proportion'].values.tolist()})")
-    at = scc["kappa"].sel(proportion=proportion)
+    if not isinstance(scc, xr.Dataset) or "kappa" not in scc or "sample" not in scc.dims:
+        raise TypeError("p_hardest_most_sensitive takes the per-draw SCCs of scc() or "
+                        f"scc_from_predictions() (an xarray Dataset), got {type(scc).__name__}")
+    if scc.sizes["bin"] < 2:
+        raise ValueError("p_hardest_most_sensitive compares the hardest bin with the others: "
+                         "the SCCs need two bins at least (n_bins=)")
+    grid = scc["proportion"].values
+    close = np.flatnonzero(np.isclose(grid, proportion, rtol=0, atol=1e-9))
+    if not len(close):  # 0.1 * 6 is 0.6000000000000001
+        raise ValueError(f"proportion {proportion} is not in the SCCs ({grid.tolist()})")
+    at = scc["kappa"].isel(proportion=close[0])
     hardest = at.isel(bin=-1) < at.isel(bin=slice(None, -1)).min("bin")
     return hardest.mean("sample").to_series().rename("p_hardest_most_sensitive")

@@ -63,13 +63,22 @@ def taxonomy(scc, *, k=3) -> Taxonomy:
     sets = list(scc) if isinstance(scc, (list, tuple)) else [scc]
     if not sets:
         raise ValueError("give at least one SCC result")
+    for c in sets:
+        if not isinstance(c, xr.Dataset) or "kappa" not in c or "sample" not in c.dims:
+            raise TypeError("taxonomy takes the per-draw SCCs of scc() or "
+                            "scc_from_predictions() (an xarray Dataset, or a list of them, one "
+                            f"per dataset), got a {type(c).__name__}")
     n_draws = min(c.sizes["sample"] for c in sets)
-    try:
-        kappa = xr.concat([c["kappa"].isel(sample=slice(n_draws)) for c in sets], "dataset",
-                          join="exact").mean("dataset")
-    except ValueError as err:
-        raise ValueError("the SCC results must have the same models, bins and "
-                         "proportions") from err
+    first = sets[0]
+    for c in sets[1:]:
+        for dim in ("model", "bin", "proportion"):
+            if set(c[dim].values.tolist()) != set(first[dim].values.tolist()):
+                raise ValueError(f"the SCC results must have the same models, bins and "
+                                 f"proportions; their {dim}s differ: {first[dim].values.tolist()}"
+                                 f" against {c[dim].values.tolist()}")
+    kappa = xr.concat([c["kappa"].isel(sample=slice(n_draws)).sel(  # matched by label
+        model=first["model"].values, bin=first["bin"].values,
+        proportion=first["proportion"].values) for c in sets], "dataset").mean("dataset")
     models = pd.Index(kappa["model"].values, name="model")
     if not 2 <= count(k, "k") <= len(models):
         raise ValueError(f"k must be between 2 and the number of models ({len(models)})")
