@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -91,8 +93,9 @@ def label_figure(flat, own, *, xlabel=None, ylabel=None, title=None):
             figure.supxlabel(xlabel)
         if ylabel:
             figure.supylabel(ylabel)
-        if title:
-            figure.suptitle(title, fontsize="medium")
+        if title:  # wrapped to the figure's width: one to three panels are narrow
+            figure.suptitle(textwrap.fill(title, int(figure.get_figwidth() * 12)),
+                            fontsize="medium")
         return
     for ax in flat:
         if xlabel:

@@ -8,7 +8,7 @@ from scipy.cluster.hierarchy import dendrogram
 
 from .. import _intervals
 from .._validation import chosen_labels
-from ..plotting import ensure_axes, given_axes, label_figure, panel_axes, panels
+from ..plotting import given_axes, label_figure, panel_axes, panels
 from .scc import scc_summary
 
 
@@ -35,12 +35,18 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
                             alpha=0.2)
         ax.set_title(str(name))
         ax.set_xlabel("proportion perturbed")
-    n_cols = np.shape(axes)[-1] if np.ndim(axes) > 1 else len(flat)
-    for ax in flat[:len(names):n_cols]:
-        ax.set_ylabel("kappa (clean vs noisy)")
+    for ax in flat[:len(names)]:
+        spec = ax.get_subplotspec()  # a label on the first panel of each row
+        if spec is None or spec.is_first_col():
+            ax.set_ylabel("kappa (clean vs noisy)")
     bands = f"{_intervals.label(prob, kind)} bands over posterior draws of the bins"
-    flat[0].legend(fontsize="x-small", title="bin (0 = easiest)" + ("" if own else f"\n{bands}"),
-                   title_fontsize="x-small")
+    if own:  # beside the panels, not on a panel's bands
+        flat[0].figure.legend(*flat[0].get_legend_handles_labels(), loc="outside right",
+                              fontsize="x-small", title="bin\n(0 = easiest)",
+                              title_fontsize="x-small")
+    else:
+        flat[0].legend(fontsize="x-small", title=f"bin (0 = easiest)\n{bands}",
+                       title_fontsize="x-small")
     label_figure(flat, own, title=f"System Characteristic Curves ({bands}; each panel its own "
                                   "kappa scale)")
     return axes
@@ -51,7 +57,8 @@ def plot_dendrogram(tax, *, ax=None):
     into its k groups; each label carries the posterior probability of the model's place
     (:meth:`~irteval.robustness.Taxonomy.summary`): of sharing its group with the group's
     other members, or, alone in its group, of being alone."""
-    ax = ensure_axes(ax)
+    if ax is None:  # a layout that keeps the long labels on the figure
+        ax = plt.subplots(layout="constrained")[1]
     names = list(tax.groups.index)
     k = len(set(tax.groups))
     heights = tax.linkage[:, 2]  # the last k - 1 merges join the k groups
