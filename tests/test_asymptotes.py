@@ -27,6 +27,12 @@ def test_bad_input_is_named():
         ie.models.onepl(resp, discrimination=True, slip=True, batch_size=5)
     with pytest.raises(ValueError, match="not available for the 3PL/4PL"):
         ie.fit(ie.models.onepl(resp, discrimination=True, guessing=True), method="map")
+    with pytest.raises(TypeError, match="guessing= is True or False, got 0.25.*n_options="):
+        ie.models.onepl(resp, discrimination=True, guessing=0.25)  # was a 3PL with its prior
+    with pytest.raises(TypeError, match="discrimination= is True or False, got '2pl'"):
+        ie.models.onepl(resp, discrimination="2pl")
+    with pytest.raises(TypeError, match="anchors= is a list of 2 instance labels"):
+        ie.models.onepl(resp, discrimination=True, dims=2, anchors="ab")  # not ['a', 'b']
 
 
 @pytest.mark.parametrize("missing", [False, True])

@@ -446,6 +446,15 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
     """
     from . import multidimensional  # (it subclasses OnePL)
 
+    for name, flag in (("discrimination", discrimination), ("guessing", guessing),
+                       ("slip", slip)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name}= is True or False, got {flag!r}"
+                            + ("; the floor's prior is set by n_options= (e.g. n_options=4 "
+                               "centres it on 1/4)" if name == "guessing" else ""))
+    if isinstance(anchors, (str, bytes)):
+        raise TypeError(f"anchors= is a list of {dims} instance labels, one per skill, got the "
+                        f"string {anchors!r}; e.g. anchors=[{anchors!r}, ...]")
     if anchors is not None and dims == 1:
         raise ValueError("anchors= fixes the rotation of several skills: pass dims= > 1 with "
                          "it (or drop anchors=)")
