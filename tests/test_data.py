@@ -44,6 +44,10 @@ def test_subset_and_long_round_trip():
     assert back.n_obs == r.n_obs
     with pytest.raises(ValueError, match="unknown model labels"):
         r.subset(respondents=["zz"])
+    with pytest.raises(ValueError, match="only one model \\('a'\\)"):  # not pandas' isin error
+        r.subset(respondents="a")
+    with pytest.raises(ValueError, match="only one item .*at least two"):
+        Responses.from_wide(pd.DataFrame({"only": [1, 0, 1]}, index=["m1", "m2", "m3"]))
 
 
 @pytest.mark.parametrize("mutate, message", [
@@ -68,7 +72,8 @@ def test_bad_long_input_names_the_problem(mutate, message):
 
 
 def test_frames_with_two_column_levels_or_repeated_names_are_refused():
-    long = pd.DataFrame({"model": ["a", "b"], "instance": ["x", "x"], "correct": [1, 0]})
+    long = pd.DataFrame({"model": ["a", "b", "a", "b"], "instance": ["x", "x", "y", "y"],
+                         "correct": [1, 0, 0, 1]})
     with pytest.raises(ValueError, match=r"columns have 2 levels.*'_'.join"):
         Responses.from_wide(long.pivot_table(index="instance", columns="model",
                                              values=["correct"]))  # was pandas' own error
@@ -78,7 +83,7 @@ def test_frames_with_two_column_levels_or_repeated_names_are_refused():
     extra = pd.concat([long, long[["correct"]].rename(columns={"correct": "note"})] * 1
                       + [long[["model"]].rename(columns={"model": "note"})], axis=1)
     assert Responses.from_long(extra, respondent="model", item="instance",
-                               value="correct").n_obs == 2  # a repeated unread column is fine
+                               value="correct").n_obs == 4  # a repeated unread column is fine
 
 
 def test_scale_options_of_another_kind_are_refused():

@@ -14,7 +14,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .._validation import (check_columns, check_frame, labelled_matrix, long_cells,
+from .._validation import (check_columns, check_frame, chosen_labels, labelled_matrix, long_cells,
                            numeric_matrix, percent, plain)
 from .levels import ordinal_codes
 from .scaling import AIRT_NUDGE, TRANSFORMS, resolve_bounds, to_z
@@ -156,6 +156,11 @@ class Responses:
                 f"only one {respondent_name} ({plain(respondents[0])!r}): an IRT model compares "
                 f"{respondent_name}s, so it needs at least two; add more {respondent_name}s"
             )
+        if len(items) < 2:
+            raise ValueError(
+                f"only one {item_name} ({plain(items[0])!r}): an IRT model places {item_name}s "
+                f"on one scale, so it needs at least two; add more {item_name}s"
+            )
         if len(values) < len(items) * len(respondents):  # (a complete grid has no empty label)
             for labels, codes, name in ((items, item_idx, item_name),
                                         (respondents, respondent_idx, respondent_name)):
@@ -247,16 +252,16 @@ class Responses:
         })
 
     def subset(self, items=None, respondents=None) -> Responses:
-        """Keep only the given item and/or respondent labels (in their original order)."""
+        """Keep only the given item and/or respondent labels (a list, or one label; in their
+        original order)."""
+        items, respondents = (None if wanted is None else chosen_labels(wanted, labels, what)
+                              for wanted, labels, what in (
+                                  (items, self.items, f"{self.item_name} labels"),
+                                  (respondents, self.respondents,
+                                   f"{self.respondent_name} labels")))
         keep_i = np.ones(self.n_items, bool) if items is None else self.items.isin(items)
         keep_r = (np.ones(self.n_respondents, bool) if respondents is None
                   else self.respondents.isin(respondents))
-        for wanted, labels, name in ((items, self.items, self.item_name),
-                                     (respondents, self.respondents, self.respondent_name)):
-            if wanted is not None:
-                unknown = pd.Index(wanted).difference(labels)
-                if len(unknown):
-                    raise ValueError(f"unknown {name} labels {list(unknown[:5])}")
         cell = keep_i[self.item_idx] & keep_r[self.respondent_idx]
         new_i = np.cumsum(keep_i) - 1
         new_r = np.cumsum(keep_r) - 1

@@ -118,9 +118,6 @@ class ContinuousIRT(BaseModel):
         if responses.kind != "continuous":
             raise ValueError("continuous_irt needs continuous responses: build them with "
                              "Responses.from_wide(..., kind='continuous')")
-        if responses.n_items < 2:
-            raise ValueError(f"only {responses.n_items} {responses.item_name}: a one-factor "
-                             f"model needs at least two {responses.item_name}s")
         z, mask = _matrix(responses)
         _check_constant(responses, z, mask)
         super().__init__(coords={"respondent": responses.respondents, "item": responses.items})
