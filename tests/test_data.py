@@ -160,3 +160,17 @@ def test_bad_wide_input_names_the_problem():
     with pytest.raises(ValueError, match="if column 'instance' labels the rows, pass "
                                          "player='instance'"):
         Scores.from_wide(labelled)
+
+
+def test_tuple_and_multilevel_row_labels_and_one_column_twice_are_refused():
+    """Tuple labels passed here and failed in the fit (nutpie, netCDF); a MultiIndex of rows
+    was pandas' NotImplementedError; the value column as the item column built nonsense."""
+    wide = pd.DataFrame([[1, 0, 1], [0, 1, 1], [1, 1, 0]], columns=["m1", "m2", "m3"],
+                        index=pd.Index([("a", 1), ("a", 2), ("b", 1)], tupleize_cols=False))
+    with pytest.raises(ValueError, match=r"3 tuple labels \(e.g. \('a', 1\).*' / '.join"):
+        Responses.from_wide(wide, rows="item")
+    with pytest.raises(ValueError, match="the rows have 2 levels of labels"):
+        Responses.from_wide(wide.set_axis(pd.MultiIndex.from_tuples(wide.index)), rows="item")
+    with pytest.raises(ValueError, match="item='v' and value='v' name one column twice"):
+        Responses.from_long(pd.DataFrame({"r": ["a", "b"], "v": [1, 0]}), respondent="r",
+                            item="v", value="v")

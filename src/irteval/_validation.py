@@ -212,12 +212,19 @@ def check_columns(df, columns, keywords):
 
 
 def check_labels(labels: pd.Series, name, index=None):
-    """No missing label; ``index`` (the frame's) says where a missing one is."""
+    """No missing label and no tuple (netCDF, nutpie and xarray's coordinates take text and
+    numbers); ``index`` (the frame's) says where a bad one is."""
+    index = pd.RangeIndex(len(labels)) if index is None else index
     na = labels.isna().to_numpy()
     if na.any():
-        at = where(pd.RangeIndex(len(labels)) if index is None else index, np.flatnonzero(na))
-        raise ValueError(f"{name} has {int(na.sum())} missing labels ({at}); drop those rows or "
-                         "fill in the labels")
+        raise ValueError(f"{name} has {int(na.sum())} missing labels "
+                         f"({where(index, np.flatnonzero(na))}); drop those rows or fill in the "
+                         "labels")
+    tuples = np.fromiter((isinstance(x, tuple) for x in labels), bool, len(labels))
+    if tuples.any():
+        raise ValueError(f"{name} has {int(tuples.sum())} tuple labels (e.g. "
+                         f"{labels[tuples].iloc[0]!r}; {where(index, np.flatnonzero(tuples))}); "
+                         "give text or numbers, e.g. ' / '.join(map(str, label))")
 
 
 def labelled_matrix(df, row_name, col_name):
@@ -231,6 +238,10 @@ def labelled_matrix(df, row_name, col_name):
 
     check_labels(pd.Series(df.columns), f"columns ({col_name} labels)")
     check_unique(df.columns, "column", col_name)  # before a column gives the row labels
+    if isinstance(df.index, pd.MultiIndex) and row_name not in df.columns:
+        raise ValueError(f"the rows have {df.index.nlevels} levels of labels (e.g. "
+                         f"{df.index[0]!r}); give one, e.g. df.index = ['_'.join(map(str, r)) "
+                         "for r in df.index]")
     if row_name in df.columns:
         check_labels(df[row_name], row_name)
         df = df.set_index(row_name)
