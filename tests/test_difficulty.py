@@ -78,6 +78,16 @@ def test_plots_take_ax_and_return_it(small):
     assert len(ax.get_legend().get_texts()) == 2
     with pytest.raises(ValueError, match="unknown item labels"):
         ie.plot_item_characteristic(idata, items=["nope"])
+    fig, (left, right) = plt.subplots(1, 2)
+    ie.plot_item_characteristic(idata, items=["i0", "i5"], ax=left)
+    assert left.get_legend() is None  # labels at the curves' ends: nothing in the neighbour
+    assert [t.get_text().split(" (")[0] for t in left.texts] == ["instance i0", "instance i5"]
+    table = ie.characteristic_curves(idata, n_bins=3)
+    with pytest.raises(ValueError, match="n_bins=4, but this table has 3 bins"):
+        ie.plot_characteristic_curves(table, n_bins=4)
+    with pytest.raises(TypeError, match="bins=2.5: give a whole number"):
+        ie.plot_difficulty_distribution(idata, bins=2.5)
+    plt.close("all")
 
 
 def test_difficulty_moments_cover_the_true_location_and_spread(sim_1pl, fit_1pl):

@@ -8,9 +8,9 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, check_table, chosen_labels
+from .._validation import check_idata, check_table, chosen_labels, count
 from ..models.densities import irt_probability
-from ..plotting import ensure_axes, label_points, spread
+from ..plotting import ensure_axes, label_line_ends, label_points, spread
 from .difficulty import characteristic_curves
 from .fit_statistics import item_fit
 from .information import TEST, information
@@ -38,19 +38,24 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     lo = min(theta_mean.min(), b.mean(axis=0)[pick].min()) - 2
     hi = max(theta_mean.max(), b.mean(axis=0)[pick].max()) + 2
     grid = np.linspace(lo, hi, 200)
+    ends, names, colours = [], [], []
     for k in pick:
         a_k, b_k, c_k, d_k = (x if np.isscalar(x) else x[:, None]  # (sample, 1)
                               for x in fitted.at((slice(None), k)))
         curves = irt_probability(a_k * (grid[None, :] - b_k), c_k, d_k)
-        line, = ax.plot(grid, curves.mean(axis=0),
-                        label=f"{item_name} {labels[k]} (b = {b[:, k].mean():.2f})")
+        line, = ax.plot(grid, curves.mean(axis=0))
         ax.fill_between(grid, *_intervals.interval(curves, prob, kind), alpha=0.12,
                         color=line.get_color())
-    ax.plot(theta_mean, np.zeros_like(theta_mean), "|", color="k", ms=12,
-            label=idata.attrs.get("respondent_name", "respondent") + " ability")
-    ax.set(xlabel="ability theta", ylabel="P(correct)", ylim=(-0.03, 1.03),
+        ends.append(curves.mean(axis=0)[-1])
+        names.append(f"{item_name} {labels[k]} (b = {b[:, k].mean():.2f})")
+        colours.append(line.get_color())
+    ax.plot(theta_mean, np.zeros_like(theta_mean), "|", color="k", ms=12)
+    respondent = idata.attrs.get("respondent_name", "respondent")
+    ax.set(xlabel=f"ability theta (ticks: each {respondent}'s posterior mean)",
+           ylabel="P(correct)", ylim=(-0.03, 1.03),
            title=f"item characteristic curves ({_intervals.label(prob, kind)} band)")
-    ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))  # off the curves
+    # labels at the curves' ends, inside the axes: a legend outside ran into a neighbour
+    label_line_ends(ax, grid[-1], ends, names, colours)
     return ax
 
 
@@ -64,10 +69,14 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
     for fit in fits.values():
         check_idata(fit, FAMILY, "plot_difficulty_distribution")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    count(bins, "plot_difficulty_distribution(): bins")
     ax = ensure_axes(ax)
     draws = {name: stacked_draws(fit, "b", max_draws) for name, fit in fits.items()}
     pooled = np.concatenate([d.ravel() for d in draws.values()])
-    edges = np.linspace(*np.quantile(pooled, [0.0005, 0.9995]), bins + 1)
+    # the outermost 0.1% of many draws would stretch the axis; a few draws keep every item
+    span = np.quantile(pooled, [0.0005, 0.9995]) if pooled.size >= 2000 else (
+        pooled.min(), pooled.max())
+    edges = np.linspace(*span, bins + 1)
     centres = (edges[:-1] + edges[1:]) / 2
     for name in sorted(draws, key=lambda n: draws[n].mean()):
         b = draws[name]
@@ -76,24 +85,32 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
                         label=f"{name}: mean {b.mean():.2f}, sd {b.std(axis=1).mean():.2f}")
         ax.fill_between(centres, *_intervals.interval(density, prob, kind), step="mid",
                         alpha=0.3, color=line.get_color())
+    one_point = max(len(d) for d in draws.values()) == 1  # MAP: no band
     ax.set(xlabel="difficulty b", ylabel="density",
-           title=f"difficulty distribution ({_intervals.label(prob, kind)} band over draws)")
+           title="difficulty distribution" + ("" if one_point else
+                                              f" ({_intervals.label(prob, kind)} band over draws)"))
     ax.legend(fontsize="small")
     return ax
 
 
-def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=5, ci_prob=None,
+def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None, ci_prob=None,
                                ci_kind=None, hdi_prob=None):
     """Observed accuracy per difficulty bin (solid, with its band) and the model-implied
     P(correct) (dashed, with interval bars) for the chosen respondents (default: up to six
     spread by ability). ``curves``: a :func:`characteristic_curves` table, or the fit
-    (computed once here)."""
+    (computed once here, with ``n_bins``, default 5)."""
     if isinstance(curves, pd.DataFrame):
         _intervals.check_matches(curves, ci_prob, ci_kind)
         table = curves
+        if n_bins is not None and "bin" in table.index.names \
+                and n_bins != table.index.get_level_values("bin").nunique():
+            raise ValueError(f"n_bins={n_bins}, but this table has "
+                             f"{table.index.get_level_values('bin').nunique()} bins: "
+                             "characteristic_curves(idata, n_bins=...) makes the table, or "
+                             "pass the fit")
     else:
-        table = characteristic_curves(curves, n_bins=n_bins, ci_prob=ci_prob, ci_kind=ci_kind,
-                                      hdi_prob=hdi_prob)
+        table = characteristic_curves(curves, n_bins=5 if n_bins is None else n_bins,
+                                      ci_prob=ci_prob, ci_kind=ci_kind, hdi_prob=hdi_prob)
     check_table(table, ["accuracy", "accuracy_lower", "accuracy_upper", "predicted",
                         "predicted_lower", "predicted_upper"],
                 "plot_characteristic_curves", "irteval.characteristic_curves(idata)")
