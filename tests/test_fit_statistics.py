@@ -108,8 +108,11 @@ def test_bad_input_is_named(small):
     _, _, idata = small
     with pytest.raises(ValueError, match=r"unknown items \[.nope.\]"):
         ie.information(idata, items=["nope"])
-    with pytest.raises(ValueError, match="theta must be a finite"):
-        ie.information(idata, theta=[0.0, np.nan])
+    for theta in ([0.0, np.nan], [], "a"):  # [] gave an empty table, "a" NumPy's error
+        with pytest.raises(ValueError, match="theta must be a finite"):
+            ie.information(idata, theta=theta)
+    with pytest.raises(ValueError, match="n_labels=-1: give a whole number"):
+        ie.plot_fit(ie.item_fit(idata, max_draws=20), n_labels=-1)
     with pytest.raises(TypeError, match="item_fit"):
         ie.item_fit({"b": 1})
     with pytest.raises(ValueError, match="plot_fit takes the result of irteval.item_fit"):

@@ -116,9 +116,9 @@ def fixed_seed(random_seed):
 
 
 def needs_draws(idata, caller):
-    """Refuse a fit of one point (MAP) where the result needs posterior draws."""
-    post = getattr(idata, "posterior", None)
-    if post is not None and post.sizes.get("chain", 1) * post.sizes.get("draw", 1) == 1:
+    """Refuse a MAP fit (one point) where the result needs posterior draws (one draw chosen
+    from a posterior on purpose passes: a check on a fixed draw)."""
+    if getattr(idata, "attrs", {}).get("irteval_method") == "map":
         raise ValueError(f"{caller}() needs posterior draws, and this fit is one point (MAP): "
                          "its intervals would have no width and its posterior predictive "
                          "checks no replicates; refit with method='nuts' (the default), "

@@ -33,9 +33,13 @@ def information(idata, theta=None, *, items=None, max_draws=200, random_seed=0, 
     if theta is None:
         means = idata.posterior["theta"].mean(("chain", "draw")).values
         theta = np.linspace(means.min() - 1, means.max() + 1, 61)
-    theta = np.atleast_1d(np.asarray(theta, dtype=float))
-    if theta.ndim != 1 or not np.isfinite(theta).all():
-        raise ValueError("theta must be a finite number or a 1-d array of abilities")
+    try:
+        theta = np.atleast_1d(np.asarray(theta, dtype=float))
+    except (TypeError, ValueError):
+        theta = np.array([np.nan])  # text: refused below
+    if theta.ndim != 1 or not len(theta) or not np.isfinite(theta).all():
+        raise ValueError("theta must be a finite number or a non-empty 1-d array of finite "
+                         "abilities (e.g. np.linspace(-3, 3, 61))")
     chosen = [] if items is None else chosen_labels(items, fitted.labels, "items")
     if TEST in chosen:
         raise ValueError(f"{TEST!r} names the test information curve; it cannot be an item")
@@ -53,4 +57,6 @@ def information(idata, theta=None, *, items=None, max_draws=200, random_seed=0, 
                                     f"{kind}_upper": upper},
                                    index=pd.MultiIndex.from_product([[name], theta],
                                                                     names=["curve", "theta"])))
-    return _intervals.record(pd.concat(frames), prob, kind)
+    table = pd.concat(frames)
+    table.attrs["item_name"] = idata.attrs.get("item_name", "item")
+    return _intervals.record(table, prob, kind)

@@ -155,6 +155,7 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     check_table(table, ["infit", "outfit", "ppp", "misfit"], "plot_fit",
                 "irteval.item_fit(idata) or irteval.person_fit(idata)")
     _intervals.check_matches(table, ci_prob, ci_kind)
+    count(n_labels, "plot_fit(): n_labels", minimum=0)
     ax = ensure_axes(ax)
     ax.set(xscale="log", yscale="log")  # mean squares: 0.5 and 2 equally far from 1
     for axis in (ax.xaxis, ax.yaxis):  # ticks at 1/4, 1/2, 1, 2, 4 ..., written plainly
@@ -177,13 +178,16 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     ax.set(xlabel="infit mean square (log scale)", ylabel="outfit mean square (log scale)",
            title=f"{what} fit ({_intervals.label(table.attrs['ci_prob'], table.attrs['ci_kind'])}"
                  " bars on the misfits)")
-    p_values = bad.filter(like="ppp").min(axis=1)  # ppp, and ppp_groups where the table has it
-    worst = bad.loc[p_values.nsmallest(n_labels).index]
+    # smallest p (ppp, or ppp_groups where the table has it) first; among equal p (often 0),
+    # the furthest from 1 on the log scale
+    rank = pd.DataFrame({"p": bad.filter(like="ppp").min(axis=1),
+                         "near": -(np.abs(np.log(bad["infit"])) + np.abs(np.log(bad["outfit"])))})
+    worst = bad.loc[rank.sort_values(["p", "near"]).index[:n_labels]]
     if len(worst):  # the labels' column right of every point and bar
         label_points(ax, worst["infit"], worst["outfit"], worst.index,
                      clear=(min(table["infit"].min(), bad["infit_lower"].min(), 0.95),
                             max(table["infit"].max(), bad["infit_upper"].max())))
-    ax.legend(fontsize="small", loc="upper left")
+    ax.legend(fontsize="small", loc="best")  # where it covers the fewest points
     return ax
 
 
@@ -207,7 +211,9 @@ def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None):
         rows = table.xs(name, level="curve")
         target = ax if name == TEST else items_ax
         style = {"color": "k", "lw": 2} if name == TEST else {}
-        line, = target.plot(rows.index, rows["mean"], label=str(name), **style)
+        label = (f"{name} information" if name == TEST
+                 else f"{table.attrs.get('item_name', 'item')} {name}")
+        line, = target.plot(rows.index, rows["mean"], label=label, **style)
         target.fill_between(rows.index, rows[f"{kind}_lower"], rows[f"{kind}_upper"],
                             color=line.get_color(), alpha=0.2)
     ax.set(xlabel="ability theta", ylabel="test information",
