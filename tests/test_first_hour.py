@@ -101,6 +101,16 @@ def test_compare_models_checks_what_it_compares():
         table = ie.compare_models({"1pl": one, "2pl": two})
     assert set(table.index) == {"1pl", "2pl"} and {"elpd_loo", "dse", "weight"} <= set(table)
     assert isinstance(table.attrs["caveats"], list)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        deviance = ie.compare_models({"1pl": one, "2pl": two}, scale="deviance")
+    np.testing.assert_allclose(deviance["elpd_loo"].sort_index(),  # scale= was ignored
+                               -2 * table["elpd_loo"].sort_index())
+    wide = resp.to_wide(rows="item")
+    shuffled = ie.Responses.from_wide(wide.iloc[::-1], rows="item")
+    reordered = quiet_fit(ie.models.onepl(shuffled), **kw)
+    with pytest.raises(ValueError, match="the same labels, in another order"):
+        ie.compare_models({"1pl": one, "reordered": reordered})
     other = quiet_fit(ie.models.onepl(simulate(40, 6, seed=6)[0]), **kw)
     with pytest.raises(ValueError, match="fitted to different data"):
         ie.compare_models({"1pl": one, "other": other})

@@ -12,6 +12,15 @@ import pandas as pd
 from ._validation import warn_user
 
 
+def _order_hint(one, other, var):
+    """', though ...' when the two fits hold the same labels in another order."""
+    a, b = one.observed_data[var], other.observed_data[var]
+    same = all(set(a[d].values.tolist()) == set(b[d].values.tolist()) for d in a.dims
+               if d in b.dims and d in a.coords and d in b.coords) and a.dims == b.dims
+    return (": the same labels, in another order (build both Responses from one table, so "
+            "that their cells line up)" if same and a.shape == b.shape else "")
+
+
 def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
     """Rank fits of the same observations by expected log predictive density.
 
@@ -55,11 +64,14 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
             a, b = fits[first].observed_data[var].values, fits[name].observed_data[var].values
             if a.shape != b.shape or not np.array_equal(a, b):
                 raise ValueError(f"fits[{first!r}] and fits[{name!r}] were fitted to different "
-                                 f"data ({var!r} differs); compare fits of the same data")
+                                 f"data ({var!r} differs)" + _order_hint(fits[first], fits[name],
+                                                                         var)
+                                 + "; compare fits of the same data")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         criterion = az.loo if ic == "loo" else az.waic
-        scores = {name: criterion(idata, pointwise=True) for name, idata in fits.items()}
+        scores = {name: criterion(idata, pointwise=True, scale=kwargs.get("scale"))
+                  for name, idata in fits.items()}
         table = az.compare(scores, ic=ic, **kwargs)  # each fit's LOO computed once
     caveats = []
     for name, loo in scores.items():
