@@ -126,6 +126,8 @@ def test_bad_arguments():
         ie.fit(model, target_accept=1.5)
     with pytest.raises(ValueError, match="random_seed must be None, a non-negative int"):
         ie.fit(model, method="map", random_seed=-1)
+    with pytest.raises(TypeError, match="random_seed must be None, a non-negative int"):
+        ie.fit(model, method="map", random_seed=True)
     with pytest.raises(TypeError, match="got seed=: irteval seeds a fit with random_seed="):
         ie.fit(model, seed=1)
     with pytest.raises(TypeError, match="got random_state=: irteval seeds a fit with"):

@@ -97,7 +97,11 @@ def chosen_labels(given, available, what):
 
 
 def seeded_rng(random_seed, name="random_seed"):
-    """``np.random.default_rng(random_seed)``, with an error that names the keyword."""
+    """``np.random.default_rng(random_seed)``, with an error that names the keyword (a bool
+    is refused: True is no seed anyone means)."""
+    if isinstance(random_seed, (bool, np.bool_)):
+        raise TypeError(f"{name} must be None, a non-negative int or a numpy Generator, got "
+                        f"{random_seed!r}")
     try:
         return np.random.default_rng(random_seed)
     except (TypeError, ValueError) as err:

@@ -15,7 +15,7 @@ EXIT_STRICT = 3
 #: keywords of irteval's data constructors that are command-line flags too
 FLAGS = ("respondent", "item", "value", "player", "round", "score", "bounds", "transform",
          "clip", "nominal", "rows", "noise", "player_a", "player_b", "winner", "ties", "weight",
-         "cuts", "cut_rule")
+         "cuts", "cut_rule", "method", "draws", "tune", "chains")
 
 
 def at_least(minimum, kind=int):
