@@ -59,8 +59,11 @@ def test_bad_input_names_the_problem(frames):
         perturb(test, train, nominal=["shape"])
     with pytest.raises(ValueError, match=r"columns \['colour'\] are not numeric"):
         perturb(test, train)
-    with pytest.raises(ValueError, match="same columns"):
+    with pytest.raises(ValueError, match=r"same columns; only one has \['colour'\]"):
         perturb(test[["x"]], train, nominal=[])
+    pd.testing.assert_frame_equal(  # columns matched by name, not refused for their order
+        perturb(test, train[train.columns[::-1]], nominal=["colour"], random_seed=0),
+        perturb(test, train, nominal=["colour"], random_seed=0))
     with pytest.raises(TypeError, match="X must be a pandas DataFrame"):
         perturb(test.to_numpy(), train)
     with pytest.raises(ValueError, match="missing values"):

@@ -161,6 +161,10 @@ def test_taxonomy_and_plots(pipeline):
     assert axes.size >= 3 and axes.ravel()[0].has_data()
     fig, ax = plt.subplots()
     assert ie.plot_dendrogram(tax, ax=ax) is ax
+    with pytest.raises(TypeError, match="plot_dendrogram takes the result of"):
+        ie.plot_dendrogram(one)
+    with pytest.raises(TypeError, match="plot_scc takes the per-draw SCCs"):
+        ie.plot_scc(ie.robustness.scc_summary(one))
     plt.close("all")
 
 

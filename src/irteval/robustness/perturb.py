@@ -40,9 +40,10 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, e
     for name, frame in (("X", X), ("X_train", X_train)):
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
-    if list(X.columns) != list(X_train.columns):
-        raise ValueError("X and X_train must have the same columns in the same order; "
-                         f"they differ at {sorted(set(X.columns) ^ set(X_train.columns))[:5]}")
+    if set(X.columns) != set(X_train.columns):
+        raise ValueError(f"X and X_train must have the same columns; only one has "
+                         f"{sorted(map(str, set(X.columns) ^ set(X_train.columns)))[:5]}")
+    X_train = X_train[list(X.columns)]  # matched by name
     check_noise(noise)
     check_nominal(nominal)
     nominal = list(nominal)

@@ -9,7 +9,8 @@ from scipy.cluster.hierarchy import dendrogram
 from .. import _intervals
 from .._validation import chosen_labels
 from ..plotting import given_axes, label_figure, panel_axes, panels
-from .scc import scc_summary
+from .scc import check_scc, scc_summary
+from .taxonomy import Taxonomy
 
 
 def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_prob=None,
@@ -19,6 +20,7 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
     bands over the posterior draws. ``axes`` (or ``ax``): one per model, the user's figure
     title kept. Returns the Axes (a new grid's array without them)."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    check_scc(scc, "plot_scc")
     table = scc_summary(scc, ci_prob=prob, ci_kind=kind)
     names = chosen_labels(models, scc["model"].values, "models")
     axes = given_axes(ax, axes)
@@ -57,6 +59,9 @@ def plot_dendrogram(tax, *, ax=None):
     into its k groups; each label carries the posterior probability of the model's place
     (:meth:`~irteval.robustness.Taxonomy.summary`): of sharing its group with the group's
     other members, or, alone in its group, of being alone."""
+    if not isinstance(tax, Taxonomy):
+        raise TypeError(f"plot_dendrogram takes the result of irteval.robustness.taxonomy, got "
+                        f"a {type(tax).__name__}")
     if ax is None:  # a layout that keeps the long labels on the figure
         ax = plt.subplots(layout="constrained")[1]
     names = list(tax.groups.index)

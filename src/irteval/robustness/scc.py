@@ -201,10 +201,18 @@ def _scc_one_draw(draw, *, clean, noisy, n_bins, proportions, n_classes):
     return out
 
 
+def check_scc(scc, caller):
+    """``scc`` is the per-draw SCCs of :func:`scc` (a Dataset with kappa over samples)."""
+    if not isinstance(scc, xr.Dataset) or "kappa" not in scc or "sample" not in scc.dims:
+        raise TypeError(f"{caller} takes the per-draw SCCs of scc() or scc_from_predictions() "
+                        f"(an xarray Dataset), got a {type(scc).__name__}")
+
+
 def scc_summary(scc, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFrame:
     """One row per (model, bin, proportion): posterior means of kappa, agreement and
     macro-F1, and the interval of kappa (``kappa_lower``, ``kappa_upper``) over the draws."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    check_scc(scc, "scc_summary")
     table = scc.mean("sample").to_dataframe()
     kappa = scc["kappa"].transpose("sample", ...)
     lower, upper = _intervals.interval(kappa.values, prob, kind)
@@ -216,9 +224,7 @@ def scc_summary(scc, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFra
 def p_hardest_most_sensitive(scc, proportion=1.0) -> pd.Series:
     """Per model, the posterior probability that its kappa at ``proportion`` is lowest in
     the hardest bin (the paper's main finding), from :func:`scc` draws."""
-    if not isinstance(scc, xr.Dataset) or "kappa" not in scc or "sample" not in scc.dims:
-        raise TypeError("p_hardest_most_sensitive takes the per-draw SCCs of scc() or "
-                        f"scc_from_predictions() (an xarray Dataset), got {type(scc).__name__}")
+    check_scc(scc, "p_hardest_most_sensitive")
     if scc.sizes["bin"] < 2:
         raise ValueError("p_hardest_most_sensitive compares the hardest bin with the others: "
                          "the SCCs need two bins at least (n_bins=)")

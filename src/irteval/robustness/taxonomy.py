@@ -17,6 +17,7 @@ from scipy.cluster.hierarchy import fcluster, linkage
 
 from .._compat import IndexesWithWarning
 from .._validation import count
+from .scc import check_scc
 
 
 @dataclass(frozen=True)
@@ -63,11 +64,8 @@ def taxonomy(scc, *, k=3) -> Taxonomy:
     sets = list(scc) if isinstance(scc, (list, tuple)) else [scc]
     if not sets:
         raise ValueError("give at least one SCC result")
-    for c in sets:
-        if not isinstance(c, xr.Dataset) or "kappa" not in c or "sample" not in c.dims:
-            raise TypeError("taxonomy takes the per-draw SCCs of scc() or "
-                            "scc_from_predictions() (an xarray Dataset, or a list of them, one "
-                            f"per dataset), got a {type(c).__name__}")
+    for c in sets:  # one per dataset
+        check_scc(c, "taxonomy")
     n_draws = min(c.sizes["sample"] for c in sets)
     first = sets[0]
     for c in sets[1:]:
