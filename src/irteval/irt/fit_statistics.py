@@ -30,8 +30,10 @@ that: 2 of 50 well-fitting instances in ``tests/test_fit_statistics.py`` (by the
 of the true model's items in the 3PL/4PL recoveries of ``benchmarks/threepl.py``.
 
 Yen's Q3: the correlation over respondents of two items' residuals, averaged over draws; under
-local independence it is near -1/(J - 1); pairs well above (|Q3| > 0.2 is the usual rule) share
-something the single ability does not explain.
+local independence it is near 0 (a review measured a mean of +0.002 over the pairs of simulated
+Rasch answers, 40 items x 100 respondents: Yen's -1/(J - 1) is for abilities estimated by
+maximum likelihood from the same J items, not for posterior draws); pairs well above (|Q3| >
+0.2 is the usual rule) share something the single ability does not explain.
 """
 
 from __future__ import annotations
