@@ -118,6 +118,9 @@ def test_robustness_outputs_are_labelled(tmp_path):
     assert set(digits["scc"].index.get_level_values("model")) == families
     scc = digits.scc
     assert set(scc["model"].values) == families and isinstance(scc, xr.Dataset)
+    # the bins among p_hardest's columns as scc.nc has them (they read back as text)
+    assert list(digits["p_hardest"].columns) == [*scc["bin"].values.tolist(),
+                                                 "p_hardest_most_sensitive"]
     # instances of a CSV without a label column are its data rows, counted from 0
     assert list(digits["difficulty"].index[:3]) == [0, 1, 2]
 

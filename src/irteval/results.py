@@ -50,15 +50,17 @@ def _labelled(file, levels, known):
                        if levels > 1 else _read_labels(table.index, known))
         if table.index.name == "Unnamed: 0":  # pandas' name for an unnamed index column
             table.index.name = None
-    table.columns = _read_labels(table.columns, known)
+    table.columns = _read_labels(table.columns, known, each=True)
     return table
 
 
-def _read_labels(texts, known):
-    """``texts`` as the ``known`` labels when it has each of them, else as ints or floats when
-    each is the text of that number, else as they are."""
+def _read_labels(texts, known, each=False):
+    """``texts`` as the ``known`` labels when it has each of them (``each``: those it has, the
+    rest as they are: column names, such as p_hardest.csv's bins beside a statistic), else as
+    ints or floats when each is the text of that number, else as they are."""
     present = [t for t in texts if not pd.isna(t)]
-    if known and present and all(t in known for t in present):
+    if known and present and (all(t in known for t in present)
+                              or each and any(t in known for t in present)):
         return pd.Index([known.get(t, t) for t in texts], name=texts.name)
     for kind in (int, float):
         try:
