@@ -187,7 +187,9 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
         label_points(ax, worst["infit"], worst["outfit"], worst.index,
                      clear=(min(table["infit"].min(), bad["infit_lower"].min(), 0.95),
                             max(table["infit"].max(), bad["infit_upper"].max())))
-    ax.legend(fontsize="small", loc="best")  # where it covers the fewest points
+    # lower right: the points lie along the diagonal (outfit follows infit, and an item whose
+    # outfit is far below its infit is rare); "best" chose the top, over the worst misfits
+    ax.legend(fontsize="small", loc="lower right")
     return ax
 
 
