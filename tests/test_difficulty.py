@@ -45,16 +45,6 @@ def test_bins_have_equal_counts_in_every_draw(small):
     assert first[bins.values[0, 0] == 4].min() > first[bins.values[0, 0] == 0].max()
 
 
-def test_equal_difficulties_share_a_bin_whatever_their_order():
-    """A MAP fit gives instances with the same answers one b: they fell into different bins,
-    and moved when the rows were reordered."""
-    from irteval._draws import equal_count_bins
-
-    b = np.array([0.1, 0.4, 0.4, 0.4, 0.9, 0.2])
-    assert equal_count_bins(b, 3).tolist() == [0, 1, 1, 1, 2, 0]
-    assert equal_count_bins(b[::-1], 3).tolist() == [0, 1, 1, 1, 2, 0][::-1]
-
-
 def test_characteristic_curves_fall_with_difficulty_and_match_the_model(small):
     resp, _, idata = small
     curves = ie.characteristic_curves(idata, n_bins=3)

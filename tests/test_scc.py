@@ -205,3 +205,24 @@ def test_bins_proportions_and_groups_are_checked(pipeline):
     with pytest.raises(TypeError, match="ax= or as axes=, not both"):
         ie.plot_scc(curves, ax=ax, axes=ax)
     plt.close("all")
+
+
+def test_cli_taxonomy_keeps_the_families_every_dataset_trained(tmp_path, capsys):
+    """Families skipped on different datasets: the taxonomy is of those common to all (the
+    command failed after all the training)."""
+    import xarray as xr
+
+    from irteval.cli.robustness import taxonomy_report
+
+    rng = np.random.default_rng(0)
+
+    def curves(models):
+        shape = (len(models), 2, 3, 4)
+        return xr.Dataset({"kappa": (("model", "bin", "proportion", "sample"),
+                                     rng.random(shape))},
+                          coords={"model": models, "bin": [0, 1], "proportion": [0, .5, 1],
+                                  "sample": range(4)})
+
+    tax = taxonomy_report([curves(["a", "b", "c", "x"]), curves(["a", "b", "c", "y"])],
+                          tmp_path, 3)
+    assert list(tax.groups.index) == ["a", "b", "c"]

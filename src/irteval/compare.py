@@ -15,10 +15,14 @@ from ._validation import warn_user
 def _order_hint(one, other, var):
     """', though ...' when the two fits hold the same labels in another order."""
     a, b = one.observed_data[var], other.observed_data[var]
-    same = all(set(a[d].values.tolist()) == set(b[d].values.tolist()) for d in a.dims
-               if d in b.dims and d in a.coords and d in b.coords) and a.dims == b.dims
-    return (": the same labels, in another order (build both Responses from one table, so "
-            "that their cells line up)" if same and a.shape == b.shape else "")
+    labelled = a.dims == b.dims and all(d in a.coords and d in b.coords for d in a.dims)
+    if not labelled or any(set(a[d].values.tolist()) != set(b[d].values.tolist())
+                           for d in a.dims):
+        return ""
+    aligned = b.sel({d: a[d].values for d in a.dims})  # b's values at a's labels
+    return (": the same labels with the same values, in another order (build both Responses "
+            "from one table, so that their cells line up)"
+            if np.array_equal(aligned.values, a.values) else "")
 
 
 def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:

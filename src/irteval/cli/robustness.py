@@ -201,7 +201,11 @@ def taxonomy_report(sccs, out, groups):
     """The taxonomy of the families over the datasets' SCCs."""
     from ..robustness import plot_dendrogram, taxonomy
 
-    n_models = min(s.sizes["model"] for s in sccs)
+    # the families that trained on every dataset (the others were skipped, with a warning)
+    common = [m for m in sccs[0]["model"].values
+              if all(m in s["model"].values for s in sccs[1:])]
+    sccs = [s.sel(model=common) for s in sccs]
+    n_models = len(common)
     if n_models < 2:
         print("\nno robustness taxonomy: it groups two families at least (--families)")
         return None

@@ -74,8 +74,8 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
     draws = {name: stacked_draws(fit, "b", max_draws) for name, fit in fits.items()}
     pooled = np.concatenate([d.ravel() for d in draws.values()])
     # the outermost 0.1% of many draws would stretch the axis; a few draws keep every item
-    span = np.quantile(pooled, [0.0005, 0.9995]) if pooled.size >= 2000 else (
-        pooled.min(), pooled.max())
+    many = min(len(d) for d in draws.values()) >= 100  # draws, not values: a MAP has one
+    span = np.quantile(pooled, [0.0005, 0.9995]) if many else (pooled.min(), pooled.max())
     edges = np.linspace(*span, bins + 1)
     centres = (edges[:-1] + edges[1:]) / 2
     for name in sorted(draws, key=lambda n: draws[n].mean()):
