@@ -12,7 +12,7 @@ from pathlib import Path
 
 #: exit status when --strict finds failed convergence diagnostics (2: bad input)
 EXIT_STRICT = 3
-#: keywords of irteval's data constructors that are command-line flags too
+#: keywords of irteval's data constructors and of fit that are command-line flags too
 FLAGS = ("respondent", "item", "value", "player", "round", "score", "bounds", "transform",
          "clip", "nominal", "rows", "noise", "player_a", "player_b", "winner", "ties", "weight",
          "cuts", "cut_rule", "method", "draws", "tune", "chains")

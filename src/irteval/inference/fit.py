@@ -177,12 +177,6 @@ def _spec(model) -> FitSpec:
     return FitSpec()
 
 
-#: fit's own keywords (for the suggestion when a keyword is misspelt)
-_FIT_KEYWORDS = ["method", "draws", "tune", "chains", "random_seed", "sampler", "target_accept",
-                 "log_likelihood", "posterior_predictive", "progressbar", "advi_iterations",
-                 "collapse", "keep_warmup"]
-
-
 @functools.cache
 def _sample_keywords():
     """The keywords ``pymc.sample`` passes on: its own, its NUTS step's and ``nuts=``."""
@@ -218,7 +212,8 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
         raise TypeError(f"fit() got {alias.pop()}=: irteval seeds a fit with random_seed=")
     unknown = sorted(set(sample_kwargs) - _sample_keywords())
     if unknown:
-        close = {k: difflib.get_close_matches(k, _FIT_KEYWORDS + sorted(_sample_keywords()), 1)
+        own = [p for p in inspect.signature(fit).parameters if p not in ("model", "sample_kwargs")]
+        close = {k: difflib.get_close_matches(k, own + sorted(_sample_keywords()), 1)
                  for k in unknown}
         hints = "; ".join(f"did you mean {c[0]}= for {k}=?" for k, c in close.items() if c)
         raise TypeError(f"fit() got unexpected keyword(s) {unknown}: neither fit's own nor "

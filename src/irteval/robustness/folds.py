@@ -53,7 +53,7 @@ def check_data(X, y, nominal=()):
         raise ValueError(f"X has {len(X)} rows but y has {len(y)}; they must match (one target "
                          "per instance)")
     if isinstance(y, pd.Series) and not y.index.equals(X.index):
-        if len(y) != len(X) or set(y.index) != set(X.index) or y.index.has_duplicates:
+        if set(y.index) != set(X.index) or y.index.has_duplicates:
             raise ValueError(f"y's index does not label X's rows (e.g. y has "
                              f"{list(y.index[:3])}, X {list(X.index[:3])}); give y on X's "
                              "index, or a plain array in X's row order")
