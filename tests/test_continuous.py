@@ -191,7 +191,12 @@ def test_airt_readme_example_c_is_anomalous():
 def test_running_example_beats_airts_likelihood():
     perf = ie.datasets.load_csp_minizinc()
     model = ie.models.continuous_irt(perf)
-    mode = ie.fit(model, method="map", random_seed=0).posterior.isel(chain=0, draw=0)
+    point = ie.fit(model, method="map", random_seed=0)
+    mode = point.posterior.isel(chain=0, draw=0)
+    with pytest.raises(ValueError, match=r"loo_by_algorithm\(\) needs posterior draws"):
+        ie.loo_by_algorithm(point)  # failed inside ArviZ's PSIS
+    with pytest.warns(UserWarning, match=r"latent_trait\(\): this fit is one point"):
+        ie.latent_trait(point, max_draws=1)
     ours = pd.DataFrame({v: mode[v].to_series() for v in ("alpha", "beta", "gamma")})
     airt = ie.datasets.load_airt_reference("csp_minizinc_2016")
     # same model, traits integrated out: airt's EM stopped ~5 units below the best optimum
@@ -230,6 +235,10 @@ def test_plots_take_axes_and_return_them(recovery):
     fig, ax = plt.subplots()
     ie.plot_latent_trait(lt, algorithms="algo0", ax=ax)  # one label, not its letters
     assert "1 chosen" in ax.get_title()
+    fig, ax = plt.subplots()
+    assert ie.plot_strengths(idata, ax=ax) is ax  # the fit, as the other plots take it
+    with pytest.raises(TypeError, match="plot_latent_trait takes the result of irteval.lat"):
+        ie.plot_latent_trait(lt.occupancy)  # was an AttributeError
     with pytest.raises(ValueError, match="highlight=-1"):
         ie.plot_goodness(idata, highlight=-1)
     with pytest.raises(ValueError, match="unknown algorithms"):

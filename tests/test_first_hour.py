@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import irteval as ie
+from irteval import calibration as cal
 from irteval.inference.diagnostics import _above
 
 from .conftest import quiet_fit, simulate
@@ -43,9 +44,25 @@ def test_warm_up_draws_are_dropped_unless_asked():
     assert "warmup_posterior" in kept.groups()
     assert "s_log__" not in kept.posterior  # nutpie's unconstrained draws are not kept
     assert kept.warmup_posterior.sizes["draw"] == 50
+    kept = quiet_fit(model, keep_warmup=True, sampler="pymc", **kw)  # dropped before
+    assert kept.warmup_posterior.sizes["draw"] == 50
     resp, _ = simulate(150, 5, seed=2)  # the collapsed 1PL draws b after sampling: it says so
     with pytest.warns(UserWarning, match="collapse=False, keep_warmup=True"):
         ie.fit(ie.models.onepl(resp), keep_warmup=True, progressbar=False, **kw)
+
+
+def test_a_model_after_a_plain_posterior_predictive_is_refused_with_the_fix():
+    """pm.sample_posterior_predictive without var_names lists the observed variables again
+    (PyMC 5.28); the next fit failed with "Cannot convert None to a tensor variable"."""
+    import pymc as pm
+
+    battles, _, _ = cal.simulate_battles(5, 100, np.random.default_rng(12))
+    model = ie.models.bradley_terry(battles, likelihood="davidson")
+    idata = quiet_fit(model, draws=50, tune=50, chains=2, random_seed=0)
+    pm.sample_posterior_predictive(idata, model=model, progressbar=False)
+    with pytest.raises(ValueError, match=r"twice.*model.copy\(\).*var_names=\['outcomes'\]"):
+        ie.fit(model, method="advi")
+    assert quiet_fit(model.copy(), method="map").posterior.sizes["draw"] == 1
 
 
 def test_a_fit_without_progress_bar_prints_nothing_but_its_warnings(caplog, capsys):

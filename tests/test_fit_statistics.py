@@ -122,6 +122,12 @@ def test_bad_input_is_named(small):
     for statistic in (ie.item_fit, ie.person_fit, ie.local_dependence):
         with pytest.raises(ValueError, match="one point \\(MAP\\)"):
             statistic(point)  # p-values of one replicate flagged half the items
+    summaries = {"difficulty": ie.difficulty, "abilities": ie.abilities,
+                 "difficulty_moments": ie.difficulty_moments, "information": ie.information,
+                 "characteristic_curves": ie.characteristic_curves}
+    for name, summary in summaries.items():  # intervals of width 0: said, not refused
+        with pytest.warns(UserWarning, match=name + r"\(\): this fit is one point \(MAP\)"):
+            summary(point)
 
 
 def test_grouped_chi_square_equals_a_direct_computation():

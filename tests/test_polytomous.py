@@ -173,6 +173,25 @@ def _thinned(idata, name, max_draws=50):
     return stacked_draws(idata, name, max_draws, 0)
 
 
+@pytest.mark.parametrize("model", ["gpcm", "graded"])
+def test_map_leaves_the_saddle_at_zero(model):
+    """PyMC's initial point (theta = 0, a = 0) is a saddle where both gradients vanish: MAP
+    started there returned a = 0 and infinite thresholds; it starts at the principal
+    component and lands where NUTS is."""
+    rng = np.random.default_rng(22)
+    resp, truth, _ = cal.simulate_polytomous(40, 5, 4, rng, model=model,
+                                             truth=_truth(rng, 40, 5, 4))
+    point = _fit(resp, model=model, fit={"method": "map"}).posterior
+    a = point["a"].values.ravel()
+    assert np.all(np.abs(a) > 0.3) and np.isfinite(point["d"].values).all()
+    # the truth up to the reflection (here the posterior's sum of a may take either sign)
+    flip = np.sign(np.corrcoef(point["theta"].values.ravel(), truth["theta"])[0, 1])
+    assert (np.sign(a) == flip * np.sign(truth["a"])).all()
+    assert flip * np.corrcoef(point["theta"].values.ravel(), truth["theta"])[0, 1] > 0.7
+    with pytest.warns(UserWarning, match=r"algorithm_metrics\(\): this fit is one point"):
+        ie.algorithm_metrics(_fit(resp, model=model, fit={"method": "map"}))
+
+
 @pytest.mark.slow
 def test_gpcm_recovers_the_truth():
     """200 datasets x 12 algorithms, 5 levels, two negative discriminations: 90% intervals

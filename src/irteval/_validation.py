@@ -129,6 +129,16 @@ def needs_draws(idata, caller):
                          "'laplace' or 'advi'")
 
 
+def warn_if_point(idata, caller):
+    """Warn that a fit of one draw (MAP) gives intervals of width 0 and probabilities of 0 or
+    1."""
+    post = idata.posterior
+    if post.sizes["chain"] * post.sizes["draw"] == 1:
+        warn_user(f"{caller}(): this fit is one point (MAP): its intervals have width 0 and "
+                  "its probabilities are 0 or 1, certainties the data do not give; fit with "
+                  "method='nuts' (or 'laplace') for them")
+
+
 def plain(label):
     """A label as Python writes it (3, not np.int64(3)), for messages."""
     return label.item() if isinstance(label, np.generic) else label

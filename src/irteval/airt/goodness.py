@@ -35,7 +35,8 @@ from scipy.integrate import trapezoid
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, check_table, family_of, fixed_seed
+from .._validation import (check_idata, check_table, family_of, fixed_seed, needs_draws,
+                           warn_if_point)
 from ..models.continuous_irt import cell_logp, mean_z
 from ..models.polytomous_irt import category_logp
 from .metrics import FAMILIES, names
@@ -72,6 +73,7 @@ def airt_curves(idata, *, max_draws=200, random_seed=0) -> xr.Dataset:
     (actual effectiveness at tolerance = threshold, no sample dim), ``pec`` (predicted
     effectiveness) and ``mse`` (sample, item)."""
     check_idata(idata, FAMILIES, "airt_curves")
+    warn_if_point(idata, "airt_curves")
     if family_of(idata) == "polytomous_irt":
         return _category_curves(idata, max_draws, random_seed)
     actual = _scaled(idata)
@@ -195,6 +197,7 @@ def loo_by_algorithm(idata) -> pd.DataFrame:
     for some cell of that algorithm). (``az.loo(idata)`` leaves out one dataset at a time,
     with its trait integrated out.)"""
     check_idata(idata, "continuous_irt", "loo_by_algorithm")
+    needs_draws(idata, "loo_by_algorithm")
     post = idata.posterior
     mask = ~np.isnan(idata.constant_data["performance"].values)
     ll = cell_logp(idata.observed_data["z"].values,

@@ -23,7 +23,7 @@ import pandas as pd
 
 from .. import _intervals
 from .._draws import stacked_draws, thin
-from .._validation import check_idata, count, warn_user
+from .._validation import check_idata, count, warn_if_point, warn_user
 from ..parallel import map_draws
 from .metrics import FAMILIES, names, observed_performance
 from .smoothing import fit_curves
@@ -92,6 +92,7 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
     ``max_draws`` draws chosen with ``random_seed`` (run through joblib: ``n_jobs``,
     :func:`irteval.parallel.map_draws`)."""
     check_idata(idata, FAMILIES, "latent_trait")
+    warn_if_point(idata, "latent_trait")
     if not (isinstance(epsilon, numbers.Real) and np.isfinite(epsilon) and epsilon >= 0):
         raise ValueError(f"epsilon must be a number >= 0 (performance units), got {epsilon!r}")
     count(n_grid, "n_grid", minimum=2)

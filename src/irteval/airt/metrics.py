@@ -8,7 +8,7 @@ import pandas as pd
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, family_of
+from .._validation import check_idata, family_of, warn_if_point
 
 #: the model families whose posteriors the AIRT summaries read
 FAMILIES = ("continuous_irt", "polytomous_irt")
@@ -35,6 +35,7 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
     (beta = -tau/gamma is heavy-tailed when gamma is near 0; read its median and interval
     rather than its mean.) For the polytomous IRT see :func:`_polytomous_metrics`."""
     check_idata(idata, FAMILIES, "algorithm_metrics")
+    warn_if_point(idata, "algorithm_metrics")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     if family_of(idata) == "polytomous_irt":
         return _polytomous_metrics(idata, prob, kind)

@@ -17,7 +17,7 @@ from ..models.polytomous_irt import category_logp
 from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_figure, label_line_ends,
                         label_points, panel_axes, panels)
 from .goodness import _curves, effectiveness
-from .latent_trait import LatentTrait
+from .latent_trait import LatentTrait, latent_trait
 
 
 def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n=121,
@@ -140,7 +140,9 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     """Smoothed performance of each algorithm over the dataset-difficulty spectrum (the
     paper's Fig. 14): the portfolio members (LTO > 0; or ``algorithms``) in colour with the
     band of the curve over posterior draws of the spectrum, the others grey; datasets as a
-    rug. Curves are clipped to the range of the observed performance."""
+    rug. Curves are clipped to the range of the observed performance. ``lt``: the result
+    of :func:`latent_trait`, or the fit (its defaults)."""
+    lt = _latent(lt, "plot_latent_trait")
     ax = ensure_axes(ax)
     occ = lt.occupancy.sort_values("lto", ascending=False)
     highlight = (list(occ.index[occ["lto"] > 0]) if algorithms is None
@@ -158,13 +160,25 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     return ax
 
 
+def _latent(lt, plot):
+    """A :class:`LatentTrait`, computed with the defaults when given the fit."""
+    if isinstance(lt, LatentTrait):
+        return lt
+    if hasattr(lt, "posterior"):
+        return latent_trait(lt)
+    raise TypeError(f"{plot} takes the result of irteval.latent_trait(idata), or the fit; got "
+                    f"{type(lt).__name__}")
+
+
 def _band_label(table):
     return _intervals.label(table.attrs.get("ci_prob", 0.94), table.attrs.get("ci_kind", "hdi"))
 
 
 def plot_strengths(lt: LatentTrait, *, ax=None):
     """Where on the difficulty spectrum each algorithm is strong (blue: within epsilon of the
-    best) or weak (orange: within epsilon of the worst) — the paper's Fig. 15."""
+    best) or weak (orange: within epsilon of the worst) — the paper's Fig. 15. ``lt``: the
+    result of :func:`latent_trait`, or the fit (its defaults)."""
+    lt = _latent(lt, "plot_strengths")
     ax = ensure_axes(ax)
     names = list(lt.smoothed.columns)
     grid = lt.smoothed.index.to_numpy()

@@ -13,7 +13,7 @@ from scipy.special import expit
 from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._draws import stacked_draws
-from .._validation import check_idata, count, plain, seeded_rng, warn_user
+from .._validation import check_idata, count, plain, seeded_rng, warn_if_point
 from ..data.scores import win_matrices
 from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
 from .mle import LOG10_ELO, binomial_deviance
@@ -24,12 +24,8 @@ FAMILY = "bradley_terry"
 def _epp(idata, caller) -> xr.DataArray:
     """The EPP draws of a Bradley-Terry fit; a fit of one draw (MAP) is said to be one."""
     check_idata(idata, FAMILY, caller)
-    post = idata.posterior
-    if post.sizes["chain"] * post.sizes["draw"] == 1:
-        warn_user(f"{caller}(): this fit is one point (MAP): its intervals have width 0 and "
-                  "its probabilities are 0 or 1, certainties the data do not give; fit with "
-                  "method='nuts' (or 'laplace') for them")
-    return post["epp"]
+    warn_if_point(idata, caller)
+    return idata.posterior["epp"]
 
 
 def ranks(draws):

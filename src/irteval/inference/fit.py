@@ -227,6 +227,14 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
                          "batch_size for NUTS, MAP, Laplace or predictive checks")
     if posterior_predictive and not model.observed_RVs:
         raise ValueError("this model has no observed variable to replicate")
+    names = [rv.name for rv in model.observed_RVs]
+    if len(set(names)) < len(names):
+        raise ValueError(
+            f"this model lists its observed variables twice ({names}): "
+            "pm.sample_posterior_predictive(idata, model=model) without var_names= adds them "
+            "again (PyMC 5.28), which breaks the model's log density. Fit model.copy() (the "
+            "same model, built afresh), and pass var_names=" + repr(sorted(set(names)))
+            + " to pm.sample_posterior_predictive, or fit with posterior_predictive=True")
 
 
 def _store_log_likelihood(log_likelihood, method, model, spec, idata):
@@ -265,6 +273,11 @@ def _without_sampler(run):
 def _fit_nuts(spec, model, seeds, run, sample_kwargs, keep_warmup=False):
     """NUTS: nutpie on the model's NumPy density where it has one (nothing to compile),
     else the chosen sampler on the PyMC graph from the model's starting points."""
+    if keep_warmup and run["sampler"] == "pymc":
+        sample_kwargs.setdefault("discard_tuned_samples", False)
+    elif keep_warmup and run["sampler"] == "numpyro":
+        warn_user("numpyro (through PyMC) keeps no warm-up draws; fit with sampler='nutpie' "
+                  "or 'pymc' to keep them")
     density = spec.density() if run["sampler"] == "nutpie" and not sample_kwargs else None
     if density is not None:
         starts = spec.start_points(run["chains"], seeds.init)
@@ -289,13 +302,13 @@ def _fit_mode(spec, model, method, seeds, run):
         return model_idata(model, {name: np.asarray(value)[None, None]
                                    for name, value in mode.items()})
     density = spec.density()
-    start = spec.start_points(1, seeds.sampling)
+    start = spec.mode_start(seeds.sampling)
     if density is not None:
         return laplace_density(density, model, run["draws"], run["chains"], seeds.sampling,
                                point_only=point_only,
-                               start=start and density.layout.ravel(start.best))
+                               start=None if start is None else density.layout.ravel(start))
     return laplace(model, run["draws"], run["chains"], seeds.sampling, point_only=point_only,
-                   method=spec.mode_optimizer, start_point=start and start.best)
+                   method=spec.mode_optimizer, start_point=start)
 
 
 def _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs):

@@ -11,7 +11,7 @@ import xarray as xr
 
 from .. import _intervals
 from .._draws import equal_count_bins, stacked_draws
-from .._validation import check_idata, count, fixed_seed
+from .._validation import check_idata, count, fixed_seed, warn_if_point
 from ..models.densities import irt_probability
 from .item_draws import FAMILY, Items
 
@@ -57,6 +57,7 @@ def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) ->
     ``p_bin``. ``attrs`` holds ``ci_prob`` and ``ci_kind``.
     """
     check_idata(idata, FAMILY, "difficulty")
+    warn_if_point(idata, "difficulty")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     b = idata.posterior["b"]
     lower, upper = _intervals.interval(stacked_draws(idata, "b"), prob, kind)
@@ -88,6 +89,7 @@ def abilities(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFra
     multidimensional fit gives one row per (``skill``, respondent), best first per skill.
     """
     check_idata(idata, FAMILY, "abilities")
+    warn_if_point(idata, "abilities")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     theta = idata.posterior["theta"]
     _, resp_idx, y = observed_cells(idata)
@@ -124,6 +126,7 @@ def difficulty_moments(idata, *, ci_prob=None, ci_kind=None, varied_only=False,
     ``{ci_kind}_lower``, ``{ci_kind}_upper``.
     """
     check_idata(idata, FAMILY, "difficulty_moments")
+    warn_if_point(idata, "difficulty_moments")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     b = idata.posterior["b"]
     if varied_only:
@@ -157,6 +160,7 @@ def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_dr
     draws are thinned to ``max_draws``.
     """
     check_idata(idata, FAMILY, "characteristic_curves")
+    warn_if_point(idata, "characteristic_curves")
     check_bins(n_bins, idata.posterior.sizes["item"])
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     random_seed = fixed_seed(random_seed)  # theta from the items' draws

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _intervals
-from .._validation import chosen_labels
+from .._validation import chosen_labels, warn_if_point
 from .item_draws import Items
 
 #: name of the test information curve in :func:`information`'s ``curve`` level
@@ -30,6 +30,7 @@ def information(idata, theta=None, *, items=None, max_draws=200, random_seed=0, 
     """
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     fitted = Items.from_idata(idata, "information", max_draws, random_seed)
+    warn_if_point(idata, "information")
     if theta is None:
         means = idata.posterior["theta"].mean(("chain", "draw")).values
         theta = np.linspace(means.min() - 1, means.max() + 1, 61)

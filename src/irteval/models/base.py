@@ -130,6 +130,12 @@ class FitSpec:
         """Optimised starting points for a multimodal posterior (None: PyMC's defaults)."""
         return None
 
+    def mode_start(self, random_seed) -> dict | None:
+        """Where MAP and Laplace start the optimiser, {value variable name: value} (None:
+        PyMC's initial point): by default the best of :meth:`start_points`."""
+        start = self.start_points(1, random_seed)
+        return start and start.best
+
     def postprocess(self, idata, random_seed) -> None:
         """Fix symmetries and add derived variables to ``idata.posterior``, in place."""
 

@@ -153,6 +153,20 @@ class PolytomousIRT(BaseModel):
         # sampling takes 0.3 s); the graded model samples the PyMC graph
         return GPCMDensity(self) if self.model_kind == "gpcm" else None
 
+    def mode_start(self, random_seed):
+        """theta from the first principal component of the standardised levels and a_j the
+        items' loadings on it, the intercepts at their initial values: PyMC's initial point
+        (theta = 0, a = 0) is a saddle of the joint density (both gradients vanish there),
+        where the optimiser would stop."""
+        x = np.where(self.mask > 0, self.categories, np.nan)
+        z = (x - np.nanmean(x, axis=0)) / (np.nanstd(x, axis=0) + 1e-9)
+        u, s, vt = np.linalg.svd(np.nan_to_num(z), full_matrices=False)
+        sign = np.sign(vt[0].sum()) or 1.0
+        theta = sign * u[:, 0] / (u[:, 0].std() or 1.0)
+        start = dict(self.initial_point(random_seed))
+        start.update(theta=theta, a=sign * vt[0] * s[0] / np.sqrt(len(theta)))
+        return start
+
     def postprocess(self, idata, random_seed):
         identify(idata, self.valid)
 

@@ -22,7 +22,7 @@ from sklearn.base import clone
 from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._draws import equal_count_bins, stacked_draws
-from .._validation import check_idata, fixed_seed
+from .._validation import check_idata, fixed_seed, warn_if_point
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
 from .perturb import perturb
@@ -159,6 +159,7 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
 def _checked_grid(idata, proportions, n_bins, caller):
     """The fit's family, ``n_bins`` and ``proportions`` (sorted) checked."""
     check_idata(idata, "binary_irt", caller)
+    warn_if_point(idata, caller)
     proportions = np.asarray(proportions, dtype=float)
     if proportions.ndim != 1 or not len(proportions):
         raise ValueError(f"proportions must be a list of shares in [0, 1], e.g. [0, 0.5, 1], "
