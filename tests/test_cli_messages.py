@@ -194,4 +194,6 @@ def test_battles_messages_name_only_flags_the_battles_take(files, capsys):
     pd.DataFrame({"model_a": list("ab"), "model_b": list("cc"), "won": list("ac")}).to_csv(
         files / "battles.csv", index=False)
     err = error(capsys, ["leaderboard", str(files / "battles.csv"), "--winner", "winner"])
-    assert "pass the right name with --player-a, --player-b, --winner or --weight" in err
+    assert "pass the right name with --player-a, --player-b or --winner" in err
+    err = error(capsys, ["leaderboard", str(files / "battles.csv"), "--winner", "model_a"])
+    assert "--player-a and --winner both name the column 'model_a'" in err  # every a won

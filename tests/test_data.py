@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import irteval as ie
 from irteval import Responses, Scores
 
 
@@ -171,6 +172,53 @@ def test_tuple_and_multilevel_row_labels_and_one_column_twice_are_refused():
         Responses.from_wide(wide, rows="item")
     with pytest.raises(ValueError, match="the rows have 2 levels of labels"):
         Responses.from_wide(wide.set_axis(pd.MultiIndex.from_tuples(wide.index)), rows="item")
-    with pytest.raises(ValueError, match="item='v' and value='v' name one column twice"):
+    with pytest.raises(ValueError, match="item= and value= both name the column 'v'"):
         Responses.from_long(pd.DataFrame({"r": ["a", "b"], "v": [1, 0]}), respondent="r",
                             item="v", value="v")
+
+
+def test_one_column_in_two_roles_and_an_index_for_a_column_are_refused_by_every_constructor():
+    """Scores and Battles took one column for two roles (every round all ties, every battle
+    won by player a); a label column that is the index was called missing."""
+    long = pd.DataFrame({"p": list("abcabc"), "r": [1, 1, 1, 2, 2, 2],
+                         "s": [.9, .8, .7, .6, .9, .5]})
+    with pytest.raises(ValueError, match="round= and score= both name the column 'r'"):
+        ie.Scores.from_long(long, player="p", round="r", score="r")
+    rows = pd.DataFrame({"model_a": ["x", "y"], "model_b": ["y", "x"], "winner": ["x", "x"]})
+    with pytest.raises(ValueError, match="player_a= and winner= both name the column"):
+        ie.Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="model_a")
+    counts = pd.DataFrame({"a": ["x", "y"], "b": ["y", "x"], "wa": [3, 1], "wb": [1, 2]})
+    with pytest.raises(ValueError, match="wins_a= and wins_b= both name the column 'wa'"):
+        ie.Battles.from_counts(counts, player_a="a", player_b="b", wins_a="wa", wins_b="wa")
+    with pytest.raises(ValueError, match="wins_a= and ties= both name the column 'wa'"):
+        ie.Battles.from_counts(counts, player_a="a", player_b="b", wins_a="wa", wins_b="wb",
+                               ties="wa")
+    with pytest.raises(ValueError, match=r"'p' is the data frame's index.*df.reset_index\(\)"):
+        ie.Scores.from_long(long.set_index("p"), player="p", round="r", score="s")
+    with pytest.raises(ValueError, match=r"'model_a' is the data frame's index"):
+        ie.Battles.from_long(rows.set_index("model_a"), player_a="model_a",
+                             player_b="model_b", winner="winner")
+
+
+def test_bounds_tables_name_each_item_once_as_a_pair():
+    """A repeated item in a bounds table shifted the bounds onto other items (s2 scaled
+    with s1's upper bound); a triple was pandas' length error."""
+    wide = pd.DataFrame({"s1": [.1, .5, .9], "s2": [.2, .4, .6]}, index=list("abc"))
+    table = pd.DataFrame({"lower": [0, 0, 0], "upper": [1, 2, 2]}, index=["s2", "s1", "s1"])
+    with pytest.raises(ValueError, match=r"bounds name items \['s1'\] more than once"):
+        Responses.from_wide(wide, kind="continuous", bounds=table)
+    with pytest.raises(ValueError, match=r"bounds for item 's1' must be a pair \(lo, hi\)"):
+        Responses.from_wide(wide, kind="continuous", bounds={"s1": (0, 1, 5), "s2": (0, 2)})
+    with pytest.raises(ValueError, match="needs the columns 'lower' and 'upper'"):
+        Responses.from_wide(wide, kind="continuous", bounds=pd.DataFrame({"lo": [0]}))
+    ok = Responses.from_wide(wide, kind="continuous", bounds=table.iloc[:2])
+    assert ok.upper.tolist() == [2.0, 1.0]  # s1, s2 by label
+
+
+def test_round_labels_of_different_types_that_print_alike_are_said():
+    rows = pd.DataFrame({"model_a": list("xyxy"), "model_b": list("yxyx"),
+                         "winner": list("xyyx"), "cat": pd.Series(["u", "u", 1, "1"],
+                                                                  dtype=object)})
+    with pytest.warns(UserWarning, match="cat has labels of different types that print alike"):
+        ie.Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner",
+                             round="cat")

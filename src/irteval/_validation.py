@@ -213,9 +213,17 @@ def check_frame(df):
                          "['_'.join(map(str, c)) for c in df.columns]")
 
 
-def check_columns(df, columns, keywords):
-    """Each of ``columns`` is in ``df``, once."""
-    for col in columns:
+def check_columns(df, named):
+    """Each column of ``named`` ({keyword: column}; None: not given) is in ``df``, once, and
+    no two keywords name the same column."""
+    named = {k: col for k, col in named.items() if col is not None}
+    keywords = [f"{k}=" for k in named]
+    keywords = " or ".join([", ".join(keywords[:-1]), keywords[-1]] if len(keywords) > 1
+                           else keywords)
+    for col in named.values():
+        if col not in df.columns and col in df.index.names:
+            raise ValueError(f"{col!r} is the data frame's index, not a column; pass "
+                             "df.reset_index() (it makes the index a column)")
         if col not in df.columns:
             raise ValueError(
                 f"column {col!r} is not in the data frame (columns: {list(df.columns)}); "
@@ -223,6 +231,12 @@ def check_columns(df, columns, keywords):
         if (df.columns == col).sum() > 1:
             raise ValueError(f"duplicate column labels [{plain(col)!r}]; give every column a "
                              "unique name")
+    seen = {}
+    for k, col in named.items():
+        if col in seen:
+            raise ValueError(f"{seen[col]}= and {k}= both name the column {col!r}; each names "
+                             "its own column")
+        seen[col] = k
 
 
 def check_labels(labels: pd.Series, name, index=None):

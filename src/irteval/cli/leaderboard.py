@@ -73,13 +73,10 @@ def read_scores(args):
                          "but no --player column: for battles (a row per battle) name the "
                          "winner's column with --winner")
     if battles:
-        try:
-            return io.in_file(args.scores, lambda: Battles.from_long(
-                df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
-                ties=[t.strip() for t in args.ties.split(",")], weight=args.weight,
-                player_name="model"))
-        except ValueError as err:  # the command has no round= for battles
-            raise ValueError(str(err).replace(", weight= or round=", " or weight=")) from err
+        return io.in_file(args.scores, lambda: Battles.from_long(
+            df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
+            ties=[t.strip() for t in args.ties.split(",")], weight=args.weight,
+            player_name="model"))
     return io.in_file(args.scores, lambda: Scores.from_long(
         df, player=args.player, round=args.round, score=args.score,
         higher_is_better=not args.lower_is_better))

@@ -49,9 +49,8 @@ class Battles:
         ``round``: a column grouping the battles (a prompt category, a date), for the
         hierarchical model (``models.bradley_terry(battles, hierarchy="round")``)."""
         check_frame(df)
-        columns = (player_a, player_b, winner) + tuple(c for c in (weight, round)
-                                                         if c is not None)
-        check_columns(df, columns, "player_a=, player_b=, winner=, weight= or round=")
+        check_columns(df, {"player_a": player_a, "player_b": player_b, "winner": winner,
+                           "weight": weight, "round": round})
         a, b, players = _codes(df, player_a, player_b, player_name)
         won = df[winner]
         check_labels(won, winner, df.index)
@@ -97,9 +96,8 @@ class Battles:
         ``ties`` (columns of counts >= 0). A pair may appear on several rows, in either order:
         the counts are added up (within each ``round``, when given)."""
         check_frame(df)
-        columns = (player_a, player_b, wins_a, wins_b) + tuple(c for c in (ties, round)
-                                                               if c is not None)
-        check_columns(df, columns, "player_a=, player_b=, wins_a=, wins_b=, ties= or round=")
+        check_columns(df, {"player_a": player_a, "player_b": player_b, "wins_a": wins_a,
+                           "wins_b": wins_b, "ties": ties, "round": round})
         a, b, players = _codes(df, player_a, player_b, player_name)
         counts = [_counts(df, col) for col in (wins_a, wins_b)]
         tied = np.zeros(len(df)) if ties is None else _counts(df, ties)
@@ -198,8 +196,8 @@ def _rounds(df, column):
     if column is None:
         return None
     check_labels(df[column], column, df.index)
-    codes, labels = pd.factorize(df[column])
-    return codes, pd.Index(labels, name=column, tupleize_cols=False), column
+    codes, labels = factorize(df[column], column)
+    return codes, labels, column
 
 
 def _codes(df, player_a, player_b, player_name):

@@ -79,10 +79,7 @@ class Responses:
         check_frame(df)
         _check_kind(kind, bounds=bounds, transform=transform, clip=clip, levels=levels,
                     cuts=cuts, cut_rule=cut_rule)
-        check_columns(df, (respondent, item, value), "respondent=, item= or value=")
-        if len({respondent, item, value}) < 3:
-            raise ValueError(f"respondent={respondent!r}, item={item!r} and value={value!r} "
-                             "name one column twice; they must differ")
+        check_columns(df, {"respondent": respondent, "item": item, "value": value})
         r_idx, respondents, i_idx, items, vals = long_cells(df, respondent, item, value,
                                                             _fix(kind))
         return cls._from_codes(

@@ -34,8 +34,23 @@ def resolve_bounds(values, item_idx, items, bounds, item_name="item"):
             raise ValueError(f"bounds={bounds!r}: use 'column', 'global', a pair (lo, hi) or "
                              "a dict {item: (lo, hi)}")
     elif isinstance(bounds, (dict, pd.DataFrame)):
-        table = (pd.DataFrame(bounds, index=["lower", "upper"]).T if isinstance(bounds, dict)
-                 else bounds[["lower", "upper"]])
+        if isinstance(bounds, dict):
+            bad = {k: v for k, v in bounds.items() if np.ndim(v) != 1 or len(v) != 2}
+            if bad:
+                k = next(iter(bad))
+                raise ValueError(f"bounds for {item_name} {k!r} must be a pair (lo, hi), got "
+                                 f"{bad[k]!r}")
+            table = pd.DataFrame(bounds, index=["lower", "upper"]).T
+        else:
+            missing = [c for c in ("lower", "upper") if c not in bounds.columns]
+            if missing:
+                raise ValueError(f"a bounds table needs the columns 'lower' and 'upper' (one "
+                                 f"row per {item_name}); it lacks {missing}")
+            table = bounds[["lower", "upper"]]
+        twice = table.index[table.index.duplicated()].unique()
+        if len(twice):
+            raise ValueError(f"bounds name {item_name}s {list(twice[:5])} more than once; give "
+                             f"one (lo, hi) per {item_name}")
         missing = pd.Index(items).difference(table.index)
         if len(missing):
             raise ValueError(f"bounds are missing for {item_name}s {list(missing[:5])}; give "

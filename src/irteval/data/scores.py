@@ -40,9 +40,7 @@ class Scores:
         (the player is simply not compared in that round), repeated rows must agree and are
         kept once with a warning."""
         check_frame(df)
-        check_columns(df, (player, round, score), "player=, round= or score=")
-        if player == round:
-            raise ValueError("player= and round= name the same column; they must differ")
+        check_columns(df, {"player": player, "round": round, "score": score})
         p_idx, players, r_idx, rounds, values = long_cells(df, player, round, score, SCORE_FIX)
         mat = np.full((len(players), len(rounds)), np.nan)
         mat[p_idx, r_idx] = values
