@@ -222,3 +222,28 @@ def test_round_labels_of_different_types_that_print_alike_are_said():
     with pytest.warns(UserWarning, match="cat has labels of different types that print alike"):
         ie.Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner",
                              round="cat")
+
+
+def test_wide_frames_keep_their_axis_names_and_the_long_table_its_columns():
+    """from_wide named every pivot's axes 'respondent'/'item' (to_wide's names were lost on
+    the way back); to_long wrote the values over an item column called 'value'."""
+    long = pd.DataFrame({"m": list("aabbcc"), "i": ["x", "y"] * 3, "v": [1, 0, 1, 1, 0, 1]})
+    wide = long.pivot(index="m", columns="i", values="v")
+    resp = Responses.from_wide(wide)
+    assert (resp.respondent_name, resp.item_name) == ("m", "i")
+    again = Responses.from_wide(resp.to_wide())
+    assert (again.respondent_name, again.item_name) == ("m", "i")
+    flipped = Responses.from_wide(resp.to_wide(rows="item"), rows="item")
+    assert (flipped.respondent_name, flipped.item_name) == ("m", "i")
+    assert Responses.from_wide(wide, respondent="model").respondent_name == "model"
+    scores = Scores.from_wide(wide.astype(float).T.rename_axis(index="split", columns="model"),
+                              rows="round")
+    assert (scores.player_name, scores.round_name) == ("model", "split")
+    with pytest.raises(ValueError, match="the rows and the columns are both named 'x'"):
+        Responses.from_wide(wide, respondent="x", item="x")
+    items_called_value = Responses.from_long(long.rename(columns={"i": "value"}),
+                                             respondent="m", item="value", value="v")
+    assert list(items_called_value.to_long().columns) == ["m", "value", "response"]
+    odd = wide.set_axis(pd.Index([1, "1"], dtype=object), axis=1)
+    with pytest.warns(UserWarning, match="labels of different types that print alike"):
+        Responses.from_wide(odd)

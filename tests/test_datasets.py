@@ -40,9 +40,9 @@ def test_bundled_frames_read_the_right_way_round():
     assert resp.item_name == "instance" and resp.respondent_name == "model"
     flipped = ie.Responses.from_wide(wide.iloc[:40].T)  # models as rows: the plain default
     assert (flipped.n_items, flipped.n_respondents) == (40, 58)
-    assert flipped.item_name == "item"
+    assert (flipped.item_name, flipped.respondent_name) == ("instance", "model")  # axis names
     asked = ie.Responses.from_wide(wide.iloc[:40], rows="respondent")  # the user's say wins
-    assert (asked.n_items, asked.item_name) == (58, "item")
+    assert (asked.n_items, asked.item_name, asked.respondent_name) == (58, "model", "instance")
 
 
 def test_cross_val_responses_is_seeded_and_labelled():

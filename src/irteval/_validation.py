@@ -255,6 +255,12 @@ def check_labels(labels: pd.Series, name, index=None):
                          "give text or numbers, e.g. ' / '.join(map(str, label))")
 
 
+def axis_names(df, rows, columns):
+    """{rows: df.index.name, columns: df.columns.name}, for the names that are text."""
+    named = {rows: df.index.name, columns: df.columns.name}
+    return {k: v for k, v in named.items() if isinstance(v, str) and v}
+
+
 def labelled_matrix(df, row_name, col_name):
     """``df`` with its row labels taken from column ``row_name`` when it has one; row and
     column labels checked for missing and duplicate values."""
@@ -264,8 +270,12 @@ def labelled_matrix(df, row_name, col_name):
             raise ValueError(f"duplicate {axis} labels {list(dup[:5])}; every {name} needs a "
                              "unique label")
 
+    if row_name == col_name:
+        raise ValueError(f"the rows and the columns are both named {row_name!r}; name them "
+                         "apart (respondent= and item=, or player= and round=)")
     check_labels(pd.Series(df.columns), f"columns ({col_name} labels)")
     check_unique(df.columns, "column", col_name)  # before a column gives the row labels
+    warn_alike(df.columns, f"columns ({col_name} labels)")
     if isinstance(df.index, pd.MultiIndex) and row_name not in df.columns:
         raise ValueError(f"the rows have {df.index.nlevels} levels of labels (e.g. "
                          f"{df.index[0]!r}); give one, e.g. df.index = ['_'.join(map(str, r)) "
@@ -275,6 +285,7 @@ def labelled_matrix(df, row_name, col_name):
         df = df.set_index(row_name)
     check_labels(pd.Series(df.index), f"index ({row_name} labels)")
     check_unique(df.index, "row", row_name)
+    warn_alike(df.index, f"index ({row_name} labels)")
     if df.shape[0] == 0 or df.shape[1] == 0:
         raise ValueError(f"the matrix is empty (shape {df.shape}: {df.shape[0]} {row_name}s x "
                          f"{df.shape[1]} {col_name}s); nothing to fit")
@@ -350,15 +361,19 @@ def factorize(labels: pd.Series, name):
     flat Index (tuple labels stay labels, not MultiIndex levels; mixed types need no order)."""
     codes, uniques = pd.factorize(labels)
     index = pd.Index(uniques, name=name, tupleize_cols=False)
+    warn_alike(index, name)
+    return codes, index
+
+
+def warn_alike(index, name):
+    """Warn when labels of several types print alike (1 and "1": two labels)."""
     if index.dtype == object and pd.api.types.infer_dtype(index).startswith("mixed"):
-        # labels of several types: 1 and "1" are two labels that print alike
         text = pd.Index([str(x) for x in index])
         if text.has_duplicates:
             alike = index[text.duplicated(keep=False)]
             warn_user(f"{name} has labels of different types that print alike, e.g. "
                       f"{[plain(x) for x in alike[:4]]}: they are kept apart; give the labels "
                       "one type (e.g. the column's .astype(str)) to merge them")
-    return codes, index
 
 
 # ---------------------------------------------------------------------- fitted models

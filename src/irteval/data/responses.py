@@ -14,8 +14,8 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .._validation import (check_columns, check_frame, chosen_labels, labelled_matrix, long_cells,
-                           numeric_matrix, percent, plain)
+from .._validation import (axis_names, check_columns, check_frame, chosen_labels,
+                           labelled_matrix, long_cells, numeric_matrix, percent, plain)
 from .levels import ordinal_codes
 from .scaling import AIRT_NUDGE, TRANSFORMS, resolve_bounds, to_z
 
@@ -96,10 +96,11 @@ class Responses:
 
         Row labels come from the column named by ``respondent`` (or ``item``) when
         the frame has one, else from its index; column names are the other labels.
-        ``respondent``, ``item`` and ``rows`` default to "respondent", "item" and
-        "respondent", or, when none of them is given, to what ``df.attrs["irteval_layout"]``
-        says while the index is the one it names (the frames of :mod:`irteval.datasets` carry
-        it: their rows are instances).
+        ``rows`` defaults to "respondent"; ``respondent`` and ``item`` to the frame's own axis
+        names (``df.index.name``, ``df.columns.name``: what ``pivot`` and :meth:`to_wide`
+        write), else "respondent" and "item". When none of the three is given, what
+        ``df.attrs["irteval_layout"]`` says wins while the index is the one it names (the
+        frames of :mod:`irteval.datasets` carry it: their rows are instances).
         NaN cells are missing. For ``kind="continuous"`` (AIRT: datasets are respondents,
         algorithms items) values are performances: ``bounds`` ("column", "global",
         ``(lo, hi)`` or {item: (lo, hi)}), ``transform`` ("logit", or "airt" for airt's
@@ -115,12 +116,14 @@ class Responses:
         if given and (df.index.name != given[given["rows"]]  # not as loaded (e.g. df.T)
                       or (respondent, item, rows) != (None, None, None)):  # the user's say
             given = {}
-        layout = {"respondent": "respondent", "item": "item", "rows": "respondent", **given}
-        respondent = layout["respondent"] if respondent is None else respondent
-        item = layout["item"] if item is None else item
-        rows = layout["rows"] if rows is None else rows
+        rows = given.get("rows", "respondent") if rows is None else rows
         if rows not in ("respondent", "item"):
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
+        layout = {"respondent": "respondent", "item": "item",
+                  **axis_names(df, rows, "item" if rows == "respondent" else "respondent"),
+                  **given}
+        respondent = layout["respondent"] if respondent is None else respondent
+        item = layout["item"] if item is None else item
         row_name, col_name = (respondent, item) if rows == "respondent" else (item, respondent)
         df = labelled_matrix(df, row_name, col_name)
         mat = numeric_matrix(df, _fix(kind), label_hint=(
@@ -242,11 +245,13 @@ class Responses:
         return df if rows == "item" else df.T
 
     def to_long(self) -> pd.DataFrame:
-        """One row per observed cell: respondent, item and value."""
+        """One row per observed cell: respondent, item and value (column ``"value"``, or
+        ``"response"`` where a label column has that name)."""
+        value = "response" if "value" in (self.respondent_name, self.item_name) else "value"
         return pd.DataFrame({
             self.respondent_name: self.respondents[self.respondent_idx],
             self.item_name: self.items[self.item_idx],
-            "value": self.values if self.levels is None else self.levels[self.values],
+            value: self.values if self.levels is None else self.levels[self.values],
         })
 
     def subset(self, items=None, respondents=None) -> Responses:

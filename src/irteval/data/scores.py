@@ -14,7 +14,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .._validation import (check_columns, check_frame, labelled_matrix, long_cells,
+from .._validation import (axis_names, check_columns, check_frame, labelled_matrix, long_cells,
                            numeric_matrix, percent, warn_user)
 
 
@@ -48,14 +48,19 @@ class Scores:
                           higher_is_better)
 
     @classmethod
-    def from_wide(cls, df, *, player="player", round="round", rows="player",
+    def from_wide(cls, df, *, player=None, round=None, rows="player",
                   higher_is_better=True):
         """Build from a matrix of scores: rows are players (or rounds with ``rows="round"``);
         row labels from the column named ``player`` (``round``) if present, else the index.
-        NaN cells are players absent from a round."""
+        ``player`` and ``round`` default to the frame's own axis names (``df.index.name``,
+        ``df.columns.name``), else "player" and "round". NaN cells are players absent from a
+        round."""
         check_frame(df)
         if rows not in ("player", "round"):
             raise ValueError(f"rows must be 'player' or 'round', got {rows!r}")
+        own = axis_names(df, rows, "round" if rows == "player" else "player")
+        player = own.get("player", "player") if player is None else player
+        round = own.get("round", "round") if round is None else round
         row_name, col_name = (player, round) if rows == "player" else (round, player)
         df = labelled_matrix(df, row_name, col_name)
         wide = pd.DataFrame(numeric_matrix(df, SCORE_FIX, label_hint=(

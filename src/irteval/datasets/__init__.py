@@ -72,6 +72,7 @@ def load_responses(dataset, as_frame=False):
         raise ValueError(f"unknown benchmark {dataset!r}; choose one of {sorted(BENCHMARKS)}")
     with _path(f"{dataset}_responses.csv.gz").open("rb") as fh:
         wide = pd.read_csv(fh, compression="gzip", index_col="instance")
+    wide.columns.name = "model"
     wide.attrs["irteval_layout"] = {"respondent": "model", "item": "instance", "rows": "item"}
     return wide if as_frame else Responses.from_wide(wide)
 
