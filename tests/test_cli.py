@@ -176,6 +176,14 @@ def test_strict_stops_on_failed_diagnostics_before_writing(difficulty_run, tmp_p
     last = captured.err.strip().splitlines()[-1]
     assert last.startswith("irteval: error: --strict: NUTS diagnostics failed: ")
     assert "ESS" in last and "< 200" in last and last.endswith("were not written")
+    assert "(--draws ...)" in last and "draws=" not in last  # the command line's words
+    assert {f: (copy / f).stat().st_mtime_ns for f in written(copy)} == before
+    # 3 draws: R-hat and ESS are NaN, which passed every check
+    assert main(["difficulty", str(path), "--out", str(copy), "--overwrite", "--strict",
+                 "--draws", "3", "--tune", "50", "--chains", "2",
+                 "--target-accept", "0.95"]) == cli_io.EXIT_STRICT
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "R-hat or ESS cannot be computed from 3 draws per chain" in last
     assert {f: (copy / f).stat().st_mtime_ns for f in written(copy)} == before
 
 
@@ -358,3 +366,26 @@ def test_portfolio_command_on_levels(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["portfolio", str(path), "--cuts", "1", "--out", str(out)])
     assert "--cuts: must be at least 2" in capsys.readouterr().err
+
+
+def test_posterior_draws_are_packed_only_where_no_summary_sees_it(tmp_path):
+    """16 bits over the range gave heavy-tailed draws a step of ~12 (the AIRT's beta spans
+    10^5): difficulty limits read back as 3.45 for 15 of 22 solvers. Such variables stay
+    float32; the others lose under 1% of their smallest posterior sd."""
+    import xarray as xr
+
+    from irteval.cli import io as cli_io
+    from irteval.cli import outputs
+
+    rng = np.random.default_rng(0)
+    post = {"b": rng.normal(np.arange(5), 0.3, (2, 500, 5)),
+            "beta": rng.standard_cauchy((2, 500, 5)) * 1e3}
+    idata = az.from_dict(posterior=post, dims={"b": ["item"], "beta": ["item"]},
+                         coords={"item": list("vwxyz")})
+    cli_io.save(idata, outputs.Writer(tmp_path, "difficulty"), {})
+    back = az.from_netcdf(tmp_path / "posterior.nc").posterior
+    raw = xr.open_dataset(tmp_path / "posterior.nc", group="posterior", mask_and_scale=False)
+    assert raw["b"].dtype == np.int16 and raw["beta"].dtype == np.float32
+    error = np.abs(back["b"].values - post["b"]).max()
+    assert error <= 0.01 * post["b"].std(axis=(0, 1)).min()
+    np.testing.assert_allclose(back["beta"].values, post["beta"], rtol=1e-6)

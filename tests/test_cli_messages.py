@@ -53,6 +53,16 @@ def test_a_semicolon_file_is_named_as_such(files, capsys):
     assert "separated by ';'" in err and "save it with commas" in err
 
 
+def test_fit_settings_are_checked_in_flags(files, capsys):
+    assert main(["difficulty", str(files / "long.csv"), "--out", str(files / "t0"),
+                 "--tune", "0"]) == 2  # refused before sampling
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "--tune 0: nutpie needs at least one warm-up step" in err  # was a Rust panic
+    with pytest.raises(SystemExit):
+        main(["difficulty", str(files / "long.csv"), "--target-accept", "1"])
+    assert "--target-accept: must lie between 0 and 1" in capsys.readouterr().err
+
+
 def test_messages_speak_flags_not_python_keywords(files, capsys):
     err = error(capsys, ["difficulty", str(files / "long.csv"), "--respondent", "system"])
     assert "column 'system' is not in the data frame" in err

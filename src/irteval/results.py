@@ -90,7 +90,8 @@ class Results:
         Each CSV table by file name without ``.csv`` (``"difficulty"``, ``"leaderboard"``,
         ...), indexed as when it was written.
     posterior : arviz.InferenceData or None
-        ``posterior.nc`` (draws in float32), for every downstream function.
+        ``posterior.nc`` (draws in float32, or 16 bits within 1% of a posterior sd), for
+        every downstream function.
     scc : xarray.Dataset or None
         ``scc.nc`` of a robustness folder: the SCCs per posterior draw.
     folders : dict of str to Results

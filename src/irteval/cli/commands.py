@@ -40,7 +40,8 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
   irteval demo         all four, on bundled data (optdigits responses of 58 models; VTAB;
                        the MiniZinc 2016 solvers), and a leaderboard from simulated battles
 
-posterior.nc files hold the posterior draws in float32 (arviz.from_netcdf reads them);
+posterior.nc files hold the posterior draws in float32 or, where that loses under 1% of
+a posterior sd, packed to 16 bits (arviz.from_netcdf reads them);
 irteval.load_results(folder) reads a whole output folder back. Existing outputs are never
 replaced without --overwrite. Every fit prints its diagnostics (divergences, R-hat, ESS);
 with --strict a failed check stops the command with exit status 3.

@@ -15,7 +15,20 @@ EXIT_STRICT = 3
 #: keywords of irteval's data constructors and of fit that are command-line flags too
 FLAGS = ("respondent", "item", "value", "player", "round", "score", "bounds", "transform",
          "clip", "nominal", "rows", "noise", "player_a", "player_b", "winner", "ties", "weight",
-         "cuts", "cut_rule", "method", "draws", "tune", "chains")
+         "cuts", "cut_rule", "method", "draws", "tune", "chains", "target_accept")
+
+
+def between(low, high):
+    """An argparse type: a number strictly between ``low`` and ``high``."""
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not low < value < high:  # also refuses NaN
+            raise argparse.ArgumentTypeError(f"must lie between {low} and {high}, got {text}")
+        return value
+    return parse
 
 
 def at_least(minimum, kind=int):
@@ -53,6 +66,9 @@ def add_fit_options(p, draws=None, defaults="the model's: 1000 draws, 1000 warm-
     p.add_argument("--tune", type=at_least(0), default=None,
                    help=f"warm-up steps per chain (default: {defaults})")
     p.add_argument("--chains", type=at_least(1), default=4, help="chains (default 4)")
+    p.add_argument("--target-accept", type=between(0, 1), default=None,
+                   help="NUTS target acceptance, in (0, 1) (default: the model's, 0.9 or 0.95); "
+                        "raise it (e.g. 0.99) when a fit reports divergences")
     p.add_argument("--strict", action="store_true",
                    help=f"exit with status {EXIT_STRICT} when a fit fails its convergence "
                         "diagnostics (divergences, R-hat > 1.01, ESS < 100 per chain), "
@@ -185,9 +201,10 @@ def as_flags(message):
     """An error message in the command line's words: ``respondent=`` -> ``--respondent``,
     ``bounds='column'`` -> ``--bounds column``, ``bounds=(0, 1)`` -> ``--bounds 0,1``."""
     names = "|".join(FLAGS)
-    message = re.sub(rf"\b({names})=(?:'([^']*)'|\(([^)]*)\))",
-                     lambda m: f"{flag(m[1])} "
-                               f"{m[2] if m[2] is not None else m[3].replace(' ', '')}",
+    message = re.sub(rf"\b({names})=(?:'([^']*)'|\(([^)]*)\)|([0-9.]+\b|\.\.\.))",
+                     lambda m: f"{flag(m[1])} " + (m[2] if m[2] is not None else m[4]
+                                                   if m[4] is not None
+                                                   else m[3].replace(' ', '')),
                      message)
     return re.sub(rf"\b({names})=", lambda m: flag(m[1]), message)
 
@@ -299,8 +316,10 @@ def fit(model, args, **kwargs):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
         idata = fit_model(model, draws=args.draws, tune=args.tune, chains=args.chains,
-                          random_seed=args.seed, sampler=args.sampler, **kwargs)
-    failed = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+                          random_seed=args.seed, sampler=args.sampler,
+                          target_accept=args.target_accept, **kwargs)
+    failed = [as_flags(str(w.message)) for w in caught
+              if issubclass(w.category, ConvergenceWarning)]
     for w in caught:  # the others as they would have been shown
         if not issubclass(w.category, ConvergenceWarning):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
@@ -316,10 +335,11 @@ def fit(model, args, **kwargs):
 
 
 def save(idata, writer, plots):
-    """Write the fit to ``posterior.nc`` — posterior draws packed to 16 bits (an error below
-    1/65000 of each variable's range; ``arviz.from_netcdf`` decodes them), the other groups
-    in float32, all compressed — and each plot {file name: function(ax)}, through the
-    report's :class:`~irteval.cli.outputs.Writer`."""
+    """Write the fit to ``posterior.nc`` — posterior draws in float32, or packed to 16 bits
+    where that loses under 1% of the variable's smallest posterior sd (:func:`_packed`;
+    ``arviz.from_netcdf`` decodes them), the other groups in float32, all compressed — and
+    each plot {file name: function(ax)}, through the report's
+    :class:`~irteval.cli.outputs.Writer`."""
     import xarray as xr
 
     path = writer.path("posterior.nc")
@@ -337,10 +357,20 @@ def save(idata, writer, plots):
 
 
 def _packed(values):
-    """netCDF encoding of floats as int16 with a scale and offset spanning their range."""
+    """netCDF encoding of posterior draws: int16 with a scale and offset spanning their range
+    where its step, range / 65000, is at most 1% of the smallest posterior spread of an
+    entry (interquartile range / 1.349, the sd of a normal: an error no summary sees);
+    float32 elsewhere: heavy-tailed draws (the AIRT's beta = -tau / gamma spans 10^5 where
+    most entries' spread is ~1) and single draws."""
+    import numpy as np
+
     lo, hi = float(values.min()), float(values.max())
-    return {"dtype": "int16", "scale_factor": (hi - lo) / 65000 or 1.0,
-            "add_offset": (hi + lo) / 2, "_FillValue": -32768, "zlib": True}
+    step = (hi - lo) / 65000
+    q1, q3 = np.nanquantile(values.values.reshape(-1, *values.shape[2:]), [0.25, 0.75], axis=0)
+    if not 0 < step <= 0.01 * float(np.min(q3 - q1)) / 1.349:
+        return {"dtype": "float32", "zlib": True}
+    return {"dtype": "int16", "scale_factor": step, "add_offset": (hi + lo) / 2,
+            "_FillValue": -32768, "zlib": True}
 
 
 def pyplot():

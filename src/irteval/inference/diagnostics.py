@@ -234,7 +234,11 @@ def check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100, max_per_
             "longer (more tune/draws) and compare the chains (az.plot_trace) for separate modes")
     need = ess_per_chain * diag["chains"]
     low = min(diag["min_ess_bulk"], diag["min_ess_tail"])
-    if low < need:
+    unknown = np.isnan(low) or (diag["chains"] > 1 and np.isnan(diag["max_rhat"]))
+    if unknown:
+        problems.append(f"R-hat or ESS cannot be computed from {diag['draws']} draws per chain: "
+                        "draw more (draws=...)")
+    elif low < need:
         problems.append(f"smallest bulk/tail ESS {low:.0f} < {need}: draw more (draws=...)")
     if problems:
         warn_user("NUTS diagnostics failed: " + "; ".join(problems), ConvergenceWarning)

@@ -123,6 +123,9 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         tune = (spec.density_tune() if on_density else None) or spec.default_tune
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler={sampler!r} is not one of {SAMPLERS}")
+    if method == "nuts" and sampler == "nutpie" and tune == 0:  # a panic inside nutpie
+        raise ValueError("tune=0: nutpie needs at least one warm-up step; give tune >= 1 (its "
+                         "step size and mass matrix come from the warm-up), or sampler='pymc'")
     if method in ("laplace", "map") and spec.no_mode_reason(marginal is not None, method):
         raise ValueError(spec.no_mode_reason(marginal is not None, method))
     target_accept = spec.target_accept if target_accept is None else target_accept
