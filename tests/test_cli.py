@@ -83,6 +83,15 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
                  "--out", str(tmp_path / "new"), "--overwrite"]) == 2
     err = capsys.readouterr().err  # was named after the answers, with Python's names
     assert "leaderboard.nc: the posterior of irteval leaderboard; give the posterior.nc" in err
+    other.attrs.update(irteval_family="binary_irt", irteval_method="map")
+    other.to_netcdf(tmp_path / "map.nc")
+    assert main(["score-new", str(tmp_path / "map.nc"), str(tmp_path / "answers.csv"),
+                 "--out", str(tmp_path / "new"), "--overwrite"]) == 2
+    err = capsys.readouterr().err  # was named after the answers
+    assert "map.nc: a MAP fit" in err and "without --method map" in err
+    assert main(["score-new", str(out), str(tmp_path / "answers.csv"),
+                 "--out", str(tmp_path / "new"), "--overwrite"]) == 2
+    assert "is a folder; give the posterior.nc in it" in capsys.readouterr().err
 
 
 def test_difficulty_command_on_a_long_csv(difficulty_run):
@@ -103,6 +112,7 @@ def test_load_results_reads_an_output_folder_back(difficulty_run, tmp_path):
     assert "interval bars" in ax.get_legend().get_texts()[-1].get_text()
     assert set(res["difficulty"].index) == set(res.posterior.posterior["item"].values)
     assert sorted(res.tables) == ["curves", "difficulty"] and res.scc is None
+    assert "difficulty" in res and "posterior" not in res  # was a KeyError
     table = res.tables["difficulty"]
     assert table.index.name == "instance" and len(table) == 40
     assert res.tables["curves"].index.names == ["model", "bin"]

@@ -63,6 +63,15 @@ def test_fit_settings_are_checked_in_flags(files, capsys):
     assert "--target-accept: must lie between 0 and 1" in capsys.readouterr().err
 
 
+def test_an_out_folder_that_cannot_be_made_and_zero_workers_are_refused_first(files, capsys):
+    err = error(capsys, ["difficulty", str(files / "long.csv"), "--out",
+                         str(files / "long.csv" / "sub")])  # failed after the fit
+    assert "long.csv is a file, so the folder cannot be made" in err
+    with pytest.raises(SystemExit):
+        main(["robustness", "--dataset", "optdigits", "--n-jobs", "0"])
+    assert "--n-jobs: 0 workers cannot run" in capsys.readouterr().err
+
+
 def test_messages_speak_flags_not_python_keywords(files, capsys):
     err = error(capsys, ["difficulty", str(files / "long.csv"), "--respondent", "system"])
     assert "column 'system' is not in the data frame" in err

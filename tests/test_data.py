@@ -94,6 +94,8 @@ def test_scale_options_of_another_kind_are_refused():
         Responses.from_wide(ok, bounds=(0, 1), transform="airt")  # were ignored
     with pytest.raises(ValueError, match="cuts= only applies to kind='ordinal'"):
         Responses.from_wide(ok, kind="continuous", cuts=3)
+    with pytest.raises(ValueError, match="clip=0.2 applies to transform='logit'"):
+        Responses.from_wide(ok, kind="continuous", transform="airt", clip=0.2)  # ignored
     with pytest.raises(ValueError, match="levels= declares .* give one of them"):
         Responses.from_wide(ok + 1, kind="ordinal", cuts=3, levels=[1, 2])
 

@@ -108,7 +108,7 @@ def test_robustness_outputs_are_labelled(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert main(["robustness", "--csv", str(tmp_path / "digits.csv"), "--target", "digit",
-                     "--families", "naive_bayes,knn_3", "--groups", "2", "--scc-draws", "3",
+                     "--families", "naive_bayes,knn_3", "--scc-draws", "3",  # 2 groups
                      "--out", str(tmp_path / "out"), "--draws", "60", "--tune", "60",
                      "--chains", "2"]) == 0
     families = {"naive_bayes", "knn_3"}

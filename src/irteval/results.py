@@ -112,6 +112,10 @@ class Results:
         raise KeyError(f"{name!r} is neither a sub-folder ({sorted(self.folders)}) nor a table "
                        f"({sorted(self.tables)}) of {self.path}")
 
+    def __contains__(self, name):
+        """Whether ``name`` is a sub-folder or a table (what ``results[name]`` returns)."""
+        return name in self.folders or name in self.tables
+
     def __getattr__(self, name):
         folders = self.__dict__.get("folders", {})
         if name in folders:

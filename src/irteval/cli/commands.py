@@ -6,6 +6,7 @@ demo of all four. One module per workflow (:mod:`.difficulty`, :mod:`.leaderboar
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 
@@ -103,6 +104,12 @@ def check_outputs(args):
     """Refuse, before any work, to replace existing outputs without --overwrite."""
     if args.out.exists() and not args.out.is_dir():
         raise ValueError(f"--out {args.out} is a file; give a folder")
+    above = next(p for p in (args.out, *args.out.parents) if p.exists())
+    if not above.is_dir():
+        raise ValueError(f"--out {args.out}: {above} is a file, so the folder cannot be made; "
+                         "give another --out")
+    if not os.access(above, os.W_OK):
+        raise ValueError(f"--out {args.out}: {above} is not writable; give another --out")
     existing = [p for p in outputs(args) if p.exists()]
     if existing and not args.overwrite:
         more = f" (and {len(existing) - 1} more of its outputs)" if len(existing) > 1 else ""
@@ -151,14 +158,15 @@ def run(args):
         demo(args)
     elif args.command == "robustness":
         chosen = robustness.estimators(args.families)
-        if 2 <= len(chosen) < args.groups:
+        if args.groups is not None and 2 <= len(chosen) < args.groups:
             raise ValueError(f"--groups {args.groups} is more than the {len(chosen)} families "
                              "compared; give at most that many")
+        groups = args.groups or min(3, max(2, len(chosen)))
         sccs = [robustness.report(name, X, y, args, args.out / name, estimators=chosen,
                                   nominal=nominal, resp=resp, bins=args.bins, noise=args.noise,
                                   scc_draws=args.scc_draws, n_jobs=args.n_jobs)
                 for name, X, y, nominal, resp in robustness.data(args)]
-        robustness.taxonomy_report(sccs, args.out, args.groups)
+        robustness.taxonomy_report(sccs, args.out, groups)
     elif args.command == "portfolio":
         portfolio.report(io.read_performance(args), args, args.out, epsilon=args.epsilon)
     elif args.command == "score-new":

@@ -18,6 +18,18 @@ FLAGS = ("respondent", "item", "value", "player", "round", "score", "bounds", "t
          "cuts", "cut_rule", "method", "draws", "tune", "chains", "target_accept")
 
 
+def n_jobs(text):
+    """An argparse type: joblib's n_jobs, an integer other than 0 (-1: every core)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("0 workers cannot run; give 1 or more, or -1 for "
+                                         "every core")
+    return value
+
+
 def between(low, high):
     """An argparse type: a number strictly between ``low`` and ``high``."""
     def parse(text):

@@ -33,6 +33,9 @@ def report(args):
 
     from ..irt import score_new_model
 
+    if args.posterior.is_dir():
+        raise ValueError(f"{args.posterior} is a folder; give the posterior.nc in it "
+                         f"({args.posterior / 'posterior.nc'})")
     if not args.posterior.is_file():
         raise ValueError(f"{args.posterior}: no such file; give the posterior.nc that "
                          "irteval difficulty wrote")
@@ -49,6 +52,10 @@ def report(args):
                          + (f"the posterior of {written_by}" if written_by else
                             "not a posterior irteval wrote")
                          + "; give the posterior.nc that irteval difficulty wrote (a 1PL/2PL)")
+    if idata.attrs.get("irteval_method") == "map":
+        raise ValueError(f"{args.posterior}: a MAP fit (one point, irteval difficulty --method "
+                         "map): scoring needs posterior draws; rerun irteval difficulty "
+                         "without --method map (or with --method laplace)")
     df = io.read_csv(args.answers, labels=[args.item])
     for column, flag in ((args.item, "--item"), (args.value, "--value")):
         if column not in df.columns:

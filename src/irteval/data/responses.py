@@ -336,6 +336,10 @@ def _check_kind(kind, **options):
             raise ValueError(f"{', '.join(f'{n}=' for n in given)} only appl{'ies' if one else 'y'}"
                              f" to kind={other!r}, and these are kind={kind!r}; drop "
                              f"{'it' if one else 'them'} or pass kind={other!r}")
+    if options["transform"] == "airt" and options["clip"] != SCALE_OPTIONS["continuous"]["clip"]:
+        raise ValueError(f"clip={options['clip']!r} applies to transform='logit'; airt's "
+                         "preprocessing (transform='airt') nudges the bounds its own way: drop "
+                         "clip= or use transform='logit'")
     if options["levels"] is not None and options["cuts"] is not None:
         raise ValueError("levels= declares the integer levels of the values, cuts= bins "
                          "performances into levels: give one of them")
