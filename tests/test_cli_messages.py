@@ -72,6 +72,21 @@ def test_an_out_folder_that_cannot_be_made_and_zero_workers_are_refused_first(fi
     assert "--n-jobs: 0 workers cannot run" in capsys.readouterr().err
 
 
+def test_rows_that_contradict_the_label_column_are_refused(files, capsys):
+    wide = pd.read_csv(files / "long.csv").pivot(index="instance", columns="model",
+                                                 values="correct")
+    wide.to_csv(files / "matrix.csv")  # first column 'instance': a row per instance
+    err = error(capsys, ["difficulty", str(files / "matrix.csv"), "--rows", "respondent"])
+    assert "its first column is 'instance' (--item), but --rows respondent reads a row per " \
+           "model; pass --rows item" in err  # was fitted transposed
+    wide.rename_axis(index="image").to_csv(files / "named.csv")
+    assert main(["difficulty", str(files / "named.csv"), "--method", "map", "--bins", "2",
+                 "--out", str(files / "named")]) == 0
+    capsys.readouterr()
+    table = pd.read_csv(files / "named" / "difficulty.csv", index_col=0)
+    assert table.index.name == "image"  # the file's own header (was 'instance')
+
+
 def test_messages_speak_flags_not_python_keywords(files, capsys):
     err = error(capsys, ["difficulty", str(files / "long.csv"), "--respondent", "system"])
     assert "column 'system' is not in the data frame" in err

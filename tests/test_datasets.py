@@ -53,3 +53,7 @@ def test_cross_val_responses_is_seeded_and_labelled():
     two = ie.robustness.cross_val_responses(zoo, X, y, cv=3, random_seed=1, progressbar=False)
     assert list(one.respondents) == ["cart_depth10", "naive_bayes"]
     assert one.n_items == 300 and (one.values == two.values).all()
+    assert one.item_name == "instance"
+    named = ie.robustness.cross_val_responses(zoo, X.rename_axis("image"), y, cv=3,
+                                              random_seed=1, progressbar=False)
+    assert named.item_name == "image"  # the user's index name (was renamed 'instance')

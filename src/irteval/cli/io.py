@@ -303,8 +303,16 @@ def read_responses(args, path=None, **kwargs):
         raise ValueError(f"{path}: no column {args.value!r} (--value); its columns are "
                          f"{list(df.columns)[:10]}. Name the value column of a long file with "
                          "--value, or pass --format wide for a matrix")
-    if label not in df.columns:
+    kind = "item" if rows == "respondent" else "respondent"
+    if hasattr(args, "rows") and label not in df.columns and df.columns[0] == names[kind]:
+        raise ValueError(f"{path}: its first column is {names[kind]!r} ({flag(kind)}), but "
+                         f"--rows {rows} reads a row per {label}; pass --rows {kind}, or "
+                         "rename that column")
+    if label not in df.columns:  # the first column's labels, under its own name
         df = df.set_index(df.columns[0])
+        if getattr(args, rows, None) is None and not re.fullmatch(r"Unnamed: \d+|",
+                                                                   str(df.index.name)):
+            names[rows] = label = df.index.name
     try:
         return Responses.from_wide(df, respondent=names["respondent"], item=names["item"],
                                    rows=rows, **kwargs)

@@ -24,7 +24,8 @@ def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_
     """Stratified k-fold predictions of each estimator on each instance -> binary Responses.
 
     ``y_ij = 1`` when estimator j's out-of-fold prediction for instance i is right.
-    Items are the instances (labelled by ``X``'s index; a NumPy array gets 0..n-1),
+    Items are the instances (labelled by ``X``'s index, named after it or "instance"; a
+    NumPy array gets 0..n-1),
     respondents the estimators (labelled by the keys of ``estimators``). ``nominal`` columns
     are one-hot encoded in front of every model, and the models are fitted to the data as
     :mod:`irteval.robustness.folds` says (a model that cannot run is skipped, with a warning).
@@ -46,5 +47,6 @@ def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_
     truth = y.to_numpy()
     for name, test, pred in results:
         correct[test, names.index(name)] = pred == truth[test]
-    wide = pd.DataFrame(correct, index=pd.Index(X.index, name="instance"), columns=names)
-    return Responses.from_wide(wide, respondent="model", item="instance", rows="item")
+    item = X.index.name if isinstance(X.index.name, str) and X.index.name else "instance"
+    wide = pd.DataFrame(correct, index=pd.Index(X.index, name=item), columns=names)
+    return Responses.from_wide(wide, respondent="model", item=item, rows="item")
