@@ -170,6 +170,8 @@ def test_posterior_predictive_and_loo(recovery):
         loo = ie.loo_by_algorithm(idata)
         assert np.isfinite(az.loo(idata).elpd_loo)
     assert list(loo.columns) == ["elpd_loo", "se", "max_pareto_k"] and len(loo) == 12
+    n_draws = idata.posterior.sizes["chain"] * idata.posterior.sizes["draw"]
+    assert loo.attrs["good_k"] == pytest.approx(min(1 - 1 / np.log10(n_draws), 0.7))
 
 
 def test_airt_readme_example_c_is_anomalous():

@@ -36,7 +36,7 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
     unreliable and what to do; ``attrs["caveats"]`` keeps them. Columns as ``az.compare``:
     ``rank``, ``elpd_loo``, ``p_loo``, ``elpd_diff`` (to the best), ``weight``, ``se``,
     ``dse`` (se of the difference: a difference within ~2 dse is not a clear win),
-    ``warning``.
+    ``warning``, ``scale``.
     """
     if not isinstance(fits, dict) or len(fits) < 2:
         raise ValueError("give a dict of at least two fits, e.g. {'1pl': idata_1pl, '2pl': "
@@ -82,10 +82,12 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
         if "pareto_k" not in loo:
             continue
         k = np.asarray(loo.pareto_k).ravel()
-        bad = int((k > 0.7).sum())
+        good_k = float(loo.get("good_k", 0.7))  # ArviZ's min(1 - 1/log10(draws), 0.7)
+        bad = int((k > good_k).sum())
         if bad:
             caveats.append(
-                f"{name}: Pareto k > 0.7 for {bad} of {k.size} terms, so PSIS-LOO is unreliable "
+                f"{name}: Pareto k > {good_k:.2f} for {bad} of {k.size} terms, so PSIS-LOO is "
+                "unreliable "
                 "there (observations that alone move the posterior much: an instance or a "
                 "model with few answers, a player seen in few rounds); read elpd as "
                 "approximate, or refit without those terms (az.reloo)")

@@ -193,8 +193,9 @@ def effectiveness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_se
 
 def loo_by_algorithm(idata) -> pd.DataFrame:
     """PSIS-LOO of every observed cell given the drawn traits, summed per algorithm:
-    ``elpd_loo`` and its ``se``, and the largest Pareto k (> 0.7: the estimate is unreliable
-    for some cell of that algorithm). (``az.loo(idata)`` leaves out one dataset at a time,
+    ``elpd_loo`` and its ``se``, and the largest Pareto k (above ``attrs["good_k"]``, ArviZ's
+    min(1 - 1/log10(S), 0.7) for S draws: the estimate is unreliable for some cell of that
+    algorithm). (``az.loo(idata)`` leaves out one dataset at a time,
     with its trait integrated out.)"""
     check_idata(idata, "continuous_irt", "loo_by_algorithm")
     needs_draws(idata, "loo_by_algorithm")
@@ -218,4 +219,5 @@ def loo_by_algorithm(idata) -> pd.DataFrame:
         "max_pareto_k": pareto.max("respondent").to_series(),
     })
     out.index.name = names(idata)[0]
+    out.attrs["good_k"] = float(loo.get("good_k", 0.7))
     return out

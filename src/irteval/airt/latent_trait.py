@@ -3,7 +3,7 @@ weaknesses, latent trait occupancy and the algorithm portfolio — each from the
 mean (airt's point estimate) and as a distribution over posterior draws.
 
 Latent trait analysis, for a spectrum of dataset difficulties delta_i = -theta_i:
-h_j = smoothing spline of algorithm j's performance over delta (:mod:`irteval.smoothing`),
+h_j = smoothing spline of algorithm j's performance over delta (:mod:`irteval.airt.smoothing`),
 evaluated on ``n_grid`` points from min to max delta; at grid point g algorithm j is
 *strong* if h_j(g) >= max_k h_k(g) - epsilon and *weak* if h_j(g) <= min_k h_k(g) + epsilon
 (epsilon in performance units; for the polytomous IRT the performance is the level). Each

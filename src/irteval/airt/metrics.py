@@ -33,7 +33,10 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
     and intervals of ``consistency`` = 1/|alpha| and ``difficulty_limit`` = -beta;
     medians and intervals of alpha, beta and gamma (``{name}_lower``, ``{name}_upper``).
     (beta = -tau/gamma is heavy-tailed when gamma is near 0; read its median and interval
-    rather than its mean.) For the polytomous IRT see :func:`_polytomous_metrics`."""
+    rather than its mean.) A polytomous IRT fit has instead: ``a`` (mean discrimination),
+    ``p_anomalous`` = P(a < 0), and medians and intervals of ``a``, ``consistency`` = 1/|a|,
+    ``difficulty_limit`` = -d of the item's top step and ``difficulty_limit_first`` = -d_1
+    (airt's printed difficulty limit)."""
     check_idata(idata, FAMILIES, "algorithm_metrics")
     warn_if_point(idata, "algorithm_metrics")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)

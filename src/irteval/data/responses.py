@@ -41,7 +41,7 @@ class Responses:
         ``"binary"`` (0/1), ``"continuous"`` (a performance within bounds) or ``"ordinal"``
         (ordered performance levels, :mod:`irteval.data.levels`).
     lower, upper : ndarray or None
-        Continuous: each item's bounds (:mod:`irteval.scaling`).
+        Continuous: each item's bounds (:mod:`irteval.data.scaling`).
     transform, clip
         Continuous: how values map to the model scale :attr:`z`.
     levels : ndarray or None
@@ -71,7 +71,7 @@ class Responses:
         Rows whose value is missing are left out (with a warning that counts them and says
         where they are); repeated cells must agree and are kept once (also with a warning).
         ``bounds``, ``transform`` and ``clip`` apply to ``kind="continuous"``: see
-        :func:`irteval.scaling.resolve_bounds` and :func:`irteval.scaling.to_z`.
+        :func:`irteval.data.scaling.resolve_bounds` and :func:`irteval.data.scaling.to_z`.
         ``levels``, ``cuts`` and ``cut_rule`` apply to ``kind="ordinal"``: integer levels
         (``levels=`` declares the ordered set), or continuous performances binned into
         ``cuts`` levels by airt's rules (:func:`irteval.data.levels.ordinal_codes`).
@@ -105,7 +105,7 @@ class Responses:
         algorithms items) values are performances: ``bounds`` ("column", "global",
         ``(lo, hi)`` or {item: (lo, hi)}), ``transform`` ("logit", or "airt" for airt's
         preprocessing) and ``clip`` define the model scale :attr:`z`
-        (:mod:`irteval.scaling`). For ``kind="ordinal"`` values are integer levels
+        (:mod:`irteval.data.scaling`). For ``kind="ordinal"`` values are integer levels
         (``levels=`` declares the ordered set), or performances binned into ``cuts`` levels
         (``cut_rule="equal_width"`` or ``"quantile"``: airt's ``make_polyIRT_data`` rules).
         """
@@ -227,7 +227,7 @@ class Responses:
 
     @property
     def z(self) -> np.ndarray:
-        """Continuous responses on the model scale (:func:`irteval.scaling.to_z`)."""
+        """Continuous responses on the model scale (:func:`irteval.data.scaling.to_z`)."""
         if self.kind != "continuous":
             raise ValueError("z exists for continuous responses only")
         return to_z(self.values, self.lower[self.item_idx], self.upper[self.item_idx],

@@ -20,9 +20,10 @@ strength ~ ZeroSumNormal(prior_scale) with a fixed scale (4 by default): the pri
 player that never wins finite, and, unlike a hierarchical scale, leaves the posterior a mode
 (so MAP and the Laplace approximation exist).
 
-``hierarchy`` (the EPP paper's Model/Task scheme, Plackett–Luce on scores): in a round of task
-t player p plays with strength[p] + deviation[t, p], deviation[t, :] = tau z[t, :], z ~
-ZeroSumNormal(1) over players, tau ~ HalfNormal(1) estimated; ``epp`` is the global strength.
+``hierarchy`` (the EPP paper's Model/Task scheme: Plackett–Luce on scores, or pairwise on
+battles grouped by ``round=``): in a round of task t player p plays with strength[p] +
+deviation[t, p], deviation[t, :] = tau z[t, :], z ~ ZeroSumNormal(1) over players,
+tau ~ HalfNormal(1) estimated; ``epp`` is the global strength.
 Tasks are the rounds themselves (``hierarchy="round"``) or groups of rounds (a mapping from
 round to task, e.g. CV splits within datasets). With one round per task the deviations and
 the Gumbel noise of the ranking are hard to tell apart, and tau trades off against the scale
