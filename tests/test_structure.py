@@ -226,6 +226,11 @@ def test_plot_epp_vs_score_names_wrong_scores():
         ie.plot_epp_vs_score(board, ie.datasets.load_vtab().matrix)
     with pytest.raises(ValueError, match="16 players of the leaderboard are not in these"):
         ie.plot_epp_vs_score(board, ie.datasets.load_auc_scores())
+    errors = ie.datasets.load_vtab()  # as if the scores were errors: lower is better
+    errors = ie.Scores(matrix=errors.matrix, players=errors.players, rounds=errors.rounds,
+                       higher_is_better=False)
+    ax = ie.plot_epp_vs_score(board, errors)  # (the players are what matters here)
+    assert ax.get_ylabel() == "mean score (lower is better)" and ax.yaxis_inverted()
     plt.close("all")
 
 

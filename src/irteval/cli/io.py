@@ -403,10 +403,14 @@ def pyplot():
 
 
 def save_plot(path, plot):
-    """A single-axes plot ``plot(ax=...)`` saved to ``path``."""
-    fig, ax = pyplot().subplots(figsize=(7, 4.5))
-    plot(ax=ax)
-    fig.tight_layout()
+    """A plot ``plot(ax=...)`` saved to ``path``, in the figure it makes for itself (7 x 4.5
+    inches, taller for a table of many rows: a leaderboard of 80 players)."""
+    plt = pyplot()
+    with plt.rc_context({"figure.figsize": (7, 4.5)}):
+        plot(ax=None)
+    fig = plt.gcf()
+    if fig.get_layout_engine() is None:
+        fig.tight_layout()
     save_figure(path, fig)
 
 

@@ -64,9 +64,11 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     if isinstance(scores, Battles):
         mean_score, label = scores.win_rates(), "share of battles won (ties 1/2)"
     else:
-        sign = 1 if scores.higher_is_better else -1
+        sign = 1 if scores.higher_is_better else -1  # the matrix holds -score then
         mean_score = pd.Series(sign * np.nanmean(scores.matrix, axis=1), index=scores.players)
-        label = "mean score"
+        label = "mean score" + ("" if scores.higher_is_better else " (lower is better)")
+        if not scores.higher_is_better:
+            ax.invert_yaxis()  # the better players up, as the EPP runs
     mean_score = mean_score.loc[board.index]
     ax.errorbar(board["mean"], mean_score, xerr=[board["mean"] - lower, upper - board["mean"]],
                 fmt="o", ms=4)
@@ -95,7 +97,7 @@ def plot_win_heatmap(win, *, ax=None):
     ax.set_xticks(ticks, win.columns, rotation=90, fontsize=row_fontsize(len(win), "x-small"))
     ax.set_yticks(ticks, win.index, fontsize=row_fontsize(len(win), "x-small"))
     ax.figure.colorbar(image, ax=ax, label="P(row beats column)")
-    ax.set_title("P(row beats column in a new round), best first")
+    ax.set_title("P(row beats column), best first")
     return ax
 
 
