@@ -237,6 +237,9 @@ def test_leaderboard_command(tmp_path, capsys):
     tables = ie.load_results(out).tables
     assert tables["leaderboard"].index.name == "model"
     assert tables["win_probability"].shape == (16, 16)
+    order = list(tables["leaderboard"].index)  # best first, as leaderboard.csv and the heat map
+    assert [list(tables["win_probability"].index), list(tables["win_probability"].columns)] \
+        == [order, order]
     gof = tables["goodness_of_fit"]  # indexed by the pair's players, as goodness_of_fit's
     assert gof.index.names == ["player_i", "player_j"] and gof.index.is_unique
     assert set(gof.index.get_level_values(0)) <= set(tables["leaderboard"].index)

@@ -87,6 +87,14 @@ def test_rows_that_contradict_the_label_column_are_refused(files, capsys):
     assert table.index.name == "image"  # the file's own header (was 'instance')
 
 
+def test_a_header_with_spaces_after_the_commas_is_named(files, capsys):
+    text = (files / "long.csv").read_text().splitlines()
+    (files / "spaced.csv").write_text("\n".join([text[0].replace(",", ", "), *text[1:]]))
+    err = error(capsys, ["difficulty", str(files / "spaced.csv")])  # was read as a matrix
+    assert "spaced.csv, line 1: column names [' instance', ' correct'] begin or end with " \
+           "spaces" in err
+
+
 def test_messages_speak_flags_not_python_keywords(files, capsys):
     err = error(capsys, ["difficulty", str(files / "long.csv"), "--respondent", "system"])
     assert "column 'system' is not in the data frame" in err

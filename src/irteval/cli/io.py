@@ -15,7 +15,7 @@ EXIT_STRICT = 3
 #: keywords of irteval's data constructors and of fit that are command-line flags too
 FLAGS = ("respondent", "item", "value", "player", "round", "score", "bounds", "transform",
          "clip", "nominal", "rows", "noise", "player_a", "player_b", "winner", "ties", "weight",
-         "cuts", "cut_rule", "method", "draws", "tune", "chains", "target_accept")
+         "cuts", "cut_rule", "method", "draws", "tune", "chains", "target_accept", "likelihood")
 
 
 def n_jobs(text):
@@ -136,6 +136,10 @@ def read_csv(path, labels=()):
     if len(dup):
         raise ValueError(f"{path}, line 1: duplicate column names {sorted(set(dup))}; give "
                          "every column a unique name")
+    padded = [n for n in names if n != n.strip()]
+    if padded:
+        raise ValueError(f"{path}, line 1: column names {padded[:5]} begin or end with spaces "
+                         "(a space after each comma?); remove the spaces from the header")
     if len(df.columns) == 1 and re.search("[;\t|]", str(df.columns[0])):
         sep = re.search("[;\t|]", str(df.columns[0]))[0]
         raise ValueError(f"{path}, line 1: one column named {df.columns[0]!r}: the file looks "

@@ -118,7 +118,8 @@ def report(scores, args, out, likelihood=None):
     writer = Writer(out, "leaderboard")
     writer.table("leaderboard.csv", board)
     writer.table("mle_epp.csv", mle.sort_values("epp", ascending=False))  # as leaderboard.csv
-    writer.table("win_probability.csv", win)
+    order = board.index  # best first, as the heat map
+    writer.table("win_probability.csv", win.loc[order, order])
     writer.table("goodness_of_fit.csv", gof)
     io.save(idata, writer, {
         "leaderboard.png": partial(plot_leaderboard, board),
