@@ -1,5 +1,6 @@
 import contextlib
 import io
+import os
 import re
 import shutil
 import subprocess
@@ -402,3 +403,18 @@ def test_posterior_draws_are_packed_only_where_no_summary_sees_it(tmp_path):
     error = np.abs(back["b"].values - post["b"]).max()
     assert error <= 0.01 * post["b"].std(axis=(0, 1)).min()
     np.testing.assert_allclose(back["beta"].values, post["beta"], rtol=1e-6)
+
+
+def test_files_an_earlier_run_left_are_said(tmp_path, capsys):
+    """--overwrite replaced what this run wrote and left another variant's files beside them
+    (a polytomous run's category_curves.png next to a continuous run's heat map) in silence."""
+    from irteval.cli import outputs
+
+    (tmp_path / "category_curves.png").write_bytes(b"")
+    os.utime(tmp_path / "category_curves.png", (0, 0))  # before this process started
+    (tmp_path / "taxonomy.csv").write_bytes(b"")  # this run's (another report's) file
+    writer = outputs.Writer(tmp_path, "portfolio")
+    writer.table("spectrum.csv", pd.DataFrame({"mean": [0.1]}, index=["d1"]))
+    assert writer.summary() == f"wrote spectrum.csv to {tmp_path}/"
+    err = capsys.readouterr().err
+    assert "also holds category_curves.png from an earlier run" in err and "taxonomy" not in err

@@ -4,7 +4,12 @@ wrote) and by :func:`irteval.load_results` (which reads the tables back with the
 
 from __future__ import annotations
 
+import sys
+import time
 from pathlib import Path
+
+#: when this command started: files older than that are an earlier run's
+_STARTED = time.time()
 
 #: report -> {file: number of index columns of a CSV table (0: none), None for other files}
 REPORTS = {
@@ -69,7 +74,16 @@ class Writer:
         frame.to_csv(self.path(name), index=index)
 
     def summary(self):
-        """'wrote a.csv, b.nc and 3 plots to folder/'."""
+        """'wrote a.csv, b.nc and 3 plots to folder/'; and a warning naming the outputs of
+        any report that this run left beside them (an earlier run's, or another variant's:
+        a polytomous portfolio's category_curves.png beside a continuous one's heat map)."""
+        earlier = sorted(n for n in set(files(*REPORTS)) - set(self.written)
+                         if (self.folder / n).exists()
+                         and (self.folder / n).stat().st_mtime < _STARTED)
+        if earlier:
+            print(f"irteval: warning: {self.folder}/ also holds {', '.join(earlier)} from an "
+                  "earlier run (this one did not write them); remove them, or use a new --out",
+                  file=sys.stderr)
         plots = [f for f in self.written if f.endswith(".png")]
         others = [f for f in self.written if not f.endswith(".png")]
         listed = ", ".join(others[:-1]) + (f" and {others[-1]}" if len(others) > 1 else
