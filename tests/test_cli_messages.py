@@ -239,3 +239,11 @@ def test_battles_messages_name_only_flags_the_battles_take(files, capsys):
     assert "pass the right name with --player-a, --player-b or --winner" in err
     err = error(capsys, ["leaderboard", str(files / "battles.csv"), "--winner", "model_a"])
     assert "--player-a and --winner both name the column 'model_a'" in err  # every a won
+
+
+def test_settings_map_ignores_are_said(files, capsys):
+    assert main(["difficulty", str(files / "long.csv"), "--out", str(files / "m"), "--method",
+                 "map", "--bins", "2", "--draws", "50", "--strict"]) == 0
+    err = capsys.readouterr().err
+    assert "--strict, --draws apply to --method nuts" in err and "--method map ignores" in err
+    assert "fit with --method nuts (or --method laplace)" in err  # the summaries' MAP warning

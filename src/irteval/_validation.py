@@ -136,7 +136,7 @@ def warn_if_point(idata, caller):
     if post.sizes["chain"] * post.sizes["draw"] == 1:
         warn_user(f"{caller}(): this fit is one point (MAP): its intervals have width 0 and "
                   "its probabilities are 0 or 1, certainties the data do not give; fit with "
-                  "method='nuts' (or 'laplace') for them")
+                  "method='nuts' (or method='laplace') for them")
 
 
 def plain(label):

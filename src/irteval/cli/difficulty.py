@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from functools import partial
 from pathlib import Path
 
@@ -65,6 +66,15 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
 
     print(resp)
     check_bins(bins, resp.n_items, resp.item_name)
+    if method != "nuts":  # what only NUTS reads (MAP: one point), given anyway
+        nuts_only = {"tune": None, "sampler": None, "target_accept": None, "strict": False,
+                     **({"draws": None, "chains": 4} if method == "map" else {})}
+        given = [io.flag(k) for k, default in nuts_only.items()
+                 if getattr(args, k, default) != default]
+        if given:
+            print(f"irteval: warning: {', '.join(given)} apply to --method nuts"
+                  + (" (--draws and --chains to laplace and advi too)" if method == "map"
+                     else "") + f"; --method {method} ignores them", file=sys.stderr)
     idata = io.fit(models.onepl(resp, discrimination=model == "2pl"), args, method=method,
                    log_likelihood=False)
     table = difficulty(idata, n_bins=bins)

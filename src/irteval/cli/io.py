@@ -76,7 +76,7 @@ def add_fit_options(p, draws=None, defaults="the model's: 1000 draws, 1000 warm-
     p.add_argument("--draws", type=at_least(1), default=draws,
                    help=f"draws per chain (default: {defaults})")
     p.add_argument("--tune", type=at_least(0), default=None,
-                   help=f"warm-up steps per chain (default: {defaults})")
+                   help="warm-up steps per chain (default: as for --draws)")
     p.add_argument("--chains", type=at_least(1), default=4, help="chains (default 4)")
     p.add_argument("--target-accept", type=between(0, 1), default=None,
                    help="NUTS target acceptance, in (0, 1) (default: the model's, 0.9 or 0.95); "

@@ -28,11 +28,11 @@ def add_parser(sub):
                                        "battle: --player-a, --player-b, --winner).")
     board.add_argument("scores", type=Path, help="long CSV file of scores (or battles)")
     board.add_argument("--player", default=SCORE_OPTIONS["player"],
-                       help="column naming the player")
+                       help="column naming the player (default: %(default)s)")
     board.add_argument("--round", default=SCORE_OPTIONS["round"],
-                       help="column naming the round")
+                       help="column naming the round (default: %(default)s)")
     board.add_argument("--score", default=SCORE_OPTIONS["score"],
-                       help="column with the score")
+                       help="column with the score (default: %(default)s)")
     board.add_argument("--lower-is-better", action="store_true",
                        help="lower scores win (errors, run times)")
     board.add_argument("--winner", help="battles: the column naming the winner (a player's "
