@@ -249,3 +249,25 @@ def test_wide_frames_keep_their_axis_names_and_the_long_table_its_columns():
     odd = wide.set_axis(pd.Index([1, "1"], dtype=object), axis=1)
     with pytest.warns(UserWarning, match="labels of different types that print alike"):
         Responses.from_wide(odd)
+
+
+def test_numbered_players_keep_integer_labels_when_one_side_is_float():
+    rows = pd.DataFrame({"a": [1, 2, 3], "b": [2.0, 3.0, 1.0], "w": ["a", "b", "tie"]})
+    battles = ie.Battles.from_long(rows, player_a="a", player_b="b", winner="w")
+    assert list(battles.players) == [1, 2, 3] and battles.players.dtype.kind == "i"  # was 1.0
+
+
+def test_categorical_levels_are_refused_with_their_codes_as_the_fix():
+    wide = pd.DataFrame({"q1": [1, 2, 1, 3], "q2": [2, 1, 2, 3]}, index=list("abcd"))
+    named = wide.replace({1: "low", 2: "mid", 3: "high"}).astype(
+        pd.CategoricalDtype(["low", "mid", "high"], ordered=True))
+    with pytest.raises(ValueError, match=r"column 'q1' is categorical \(\['low', 'mid', 'high'\]"
+                                         r", ordered\).*c.cat.codes"):
+        Responses.from_wide(named, kind="ordinal")  # said 'if q1 labels the rows'
+    reversed_order = wide.astype(pd.CategoricalDtype([3, 2, 1], ordered=True))
+    with pytest.raises(ValueError, match="is categorical"):  # was re-sorted to 1, 2, 3
+        Responses.from_wide(reversed_order, kind="ordinal")
+    codes = named.apply(lambda c: c.cat.codes.where(c.notna()))
+    assert Responses.from_wide(codes, kind="ordinal").n_items == 2
+    plain_numbers = wide.astype("category")  # unordered numbers: read as the numbers
+    assert Responses.from_wide(plain_numbers, kind="ordinal").n_items == 2

@@ -327,6 +327,17 @@ def numeric_matrix(df, fix="convert them to 0/1 (correct = 1)", label_hint=None
                 _warn_row_numbers(mat, df.columns, label_hint)
             return mat
 
+    for name, col in df.items():
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            cats = col.cat.categories
+            if not pd.api.types.is_numeric_dtype(cats) or (
+                    col.cat.ordered and not cats.is_monotonic_increasing):
+                raise ValueError(
+                    f"column {plain(name)!r} is categorical ({[plain(x) for x in cats[:5]]}"
+                    f"{', ordered' if col.cat.ordered else ''}) and irteval reads numbers: give "
+                    "the levels as integers in their order, e.g. df.apply(lambda c: "
+                    "c.cat.codes.where(c.notna()))")
+
     def fix_of(col, name):
         if label_hint and pd.to_numeric(col, errors="coerce").isna().all():
             return (f"{fix}; if column {name!r} labels the rows, pass "

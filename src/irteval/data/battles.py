@@ -205,10 +205,13 @@ def _codes(df, player_a, player_b, player_name):
     self-battles and fewer than two players."""
     for col in (player_a, player_b):
         check_labels(df[col], col, df.index)
-    if player_a == player_b:
-        raise ValueError("player_a= and player_b= name the same column; they must differ")
-    codes, players = factorize(pd.concat([df[player_a], df[player_b]], ignore_index=True),
-                               player_name)
+    sides = [df[player_a], df[player_b]]
+    if {s.dtype.kind for s in sides} == {"i", "f"}:  # numbered players, one side float (a
+        # column that once held NaN): 1 and 1.0 would be one player labelled 1.0
+        whole = [s for s in sides if s.dtype.kind == "f"][0]
+        if (whole == whole.round()).all():
+            sides = [s.astype(np.int64) if s.dtype.kind == "f" else s for s in sides]
+    codes, players = factorize(pd.concat(sides, ignore_index=True), player_name)
     a, b = codes[:len(df)], codes[len(df):]
     own = np.flatnonzero(a == b)
     if len(own):
