@@ -79,6 +79,9 @@ def test_rows_that_contradict_the_label_column_are_refused(files, capsys):
     err = error(capsys, ["difficulty", str(files / "matrix.csv"), "--rows", "respondent"])
     assert "its first column is 'instance' (--item), but --rows respondent reads a row per " \
            "model; pass --rows item" in err  # was fitted transposed
+    wide.T.rename_axis(index="algorithm").to_csv(files / "by_algorithm.csv")
+    err = error(capsys, ["portfolio", str(files / "by_algorithm.csv")])  # no --rows there
+    assert "this command reads a row per dataset; transpose the file" in err
     wide.rename_axis(index="image").to_csv(files / "named.csv")
     assert main(["difficulty", str(files / "named.csv"), "--method", "map", "--bins", "2",
                  "--out", str(files / "named")]) == 0
@@ -244,6 +247,8 @@ def test_battles_messages_name_only_flags_the_battles_take(files, capsys):
 def test_settings_map_ignores_are_said(files, capsys):
     assert main(["difficulty", str(files / "long.csv"), "--out", str(files / "m"), "--method",
                  "map", "--bins", "2", "--draws", "50", "--strict"]) == 0
-    err = capsys.readouterr().err
+    captured = capsys.readouterr()
+    err = captured.err
     assert "--strict, --draws apply to --method nuts" in err and "--method map ignores" in err
-    assert "fit with --method nuts (or --method laplace)" in err  # the summaries' MAP warning
+    assert "this fit is one point" not in err  # asked for: the report's own note says it
+    assert "MAP, a point estimate: no interval" in captured.out

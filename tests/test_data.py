@@ -195,6 +195,8 @@ def test_one_column_in_two_roles_and_an_index_for_a_column_are_refused_by_every_
     with pytest.raises(ValueError, match="wins_a= and ties= both name the column 'wa'"):
         ie.Battles.from_counts(counts, player_a="a", player_b="b", wins_a="wa", wins_b="wb",
                                ties="wa")
+    with pytest.raises(ValueError, match=r"column None is not in the data frame.*round="):
+        ie.Scores.from_long(long, player="p", round=None, score="s")  # (review) a KeyError
     with pytest.raises(ValueError, match=r"'p' is the data frame's index.*df.reset_index\(\)"):
         ie.Scores.from_long(long.set_index("p"), player="p", round="r", score="s")
     with pytest.raises(ValueError, match=r"'model_a' is the data frame's index"):
@@ -246,6 +248,9 @@ def test_wide_frames_keep_their_axis_names_and_the_long_table_its_columns():
     items_called_value = Responses.from_long(long.rename(columns={"i": "value"}),
                                              respondent="m", item="value", value="v")
     assert list(items_called_value.to_long().columns) == ["m", "value", "response"]
+    both = Responses.from_long(long.rename(columns={"m": "response", "i": "value"}),
+                               respondent="response", item="value", value="v")
+    assert list(both.to_long().columns) == ["response", "value", "answer"]
     odd = wide.set_axis(pd.Index([1, "1"], dtype=object), axis=1)
     with pytest.warns(UserWarning, match="labels of different types that print alike"):
         Responses.from_wide(odd)
@@ -271,3 +276,19 @@ def test_categorical_levels_are_refused_with_their_codes_as_the_fix():
     assert Responses.from_wide(codes, kind="ordinal").n_items == 2
     plain_numbers = wide.astype("category")  # unordered numbers: read as the numbers
     assert Responses.from_wide(plain_numbers, kind="ordinal").n_items == 2
+
+
+def test_axis_names_never_outrank_a_label_column_and_contradictions_are_said():
+    """(review) a named index made from_wide read the 'player' column as a round of scores;
+    a pivot the other way round was named backwards in silence."""
+    df = pd.DataFrame({"player": [1, 2, 3], "r1": [.5, .7, .2], "r2": [.1, .9, .3]})
+    scores = Scores.from_wide(df.rename_axis("row_id"))
+    assert list(scores.players) == [1, 2, 3] and list(scores.rounds) == ["r1", "r2"]
+    long = pd.DataFrame({"player": list("abab"), "round": ["t1", "t1", "t2", "t2"],
+                         "score": [.1, .2, .3, .4]})
+    with pytest.raises(ValueError, match="rows are named 'round'.*pass rows='round'"):
+        Scores.from_wide(long.pivot(index="round", columns="player", values="score"))
+    resp = Responses.from_wide(pd.DataFrame({"i1": [1, 0], "i2": [0, 1]}, index=["a", "b"])
+                               .rename_axis(index="model", columns="task"))
+    with pytest.raises(ValueError, match="pass rows='item'"):
+        Responses.from_wide(resp.to_wide(rows="item").rename_axis(index="item"))

@@ -406,3 +406,21 @@ def test_model_idata_is_what_az_from_dict_makes():
         for group in theirs.groups():
             xr.testing.assert_identical(ours[group].drop_attrs(), theirs[group].drop_attrs())
             assert set(ours[group].attrs) == set(theirs[group].attrs)
+
+
+def test_undefined_r_hat_or_ess_fails_the_diagnostics():
+    """R-hat/ESS were taken over the entries where they are defined: an entry with NaN draws
+    passed, and 3 draws (every entry undefined) passed too."""
+    from irteval.inference.diagnostics import check_nuts
+
+    rng = np.random.default_rng(0)
+    stats = {"diverging": np.zeros((4, 1000), bool)}
+    draws = rng.normal(size=(4, 1000, 3))
+    draws[:, :, 1] = np.nan
+    with pytest.warns(ie.ConvergenceWarning, match="undefined for 1 of 3 checked entries"):
+        check_nuts(az.from_dict(posterior={"b": draws}, sample_stats=stats))
+    stuck = np.repeat(rng.normal(size=(4, 1, 2)), 1000, axis=1)  # each chain at its own point
+    with pytest.warns(ie.ConvergenceWarning, match=r"undefined for 2 of 2.*ESS 4 < 400"):
+        check_nuts(az.from_dict(posterior={"b": stuck}, sample_stats=stats))
+    assert ie.diagnostics(az.from_dict(posterior={"b": rng.normal(size=(4, 1000))},
+                                       sample_stats=stats))["undefined"] == (0, 1)

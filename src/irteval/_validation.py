@@ -87,8 +87,10 @@ def chosen_labels(given, available, what):
     known = set(available)
     unknown = [plain(x) for x in labels if x not in known]
     if unknown:
-        raise ValueError(f"unknown {what} {unknown[:5]}; the fit has e.g. "
-                         f"{[plain(x) for x in available[:5]]}")
+        tuples = any(isinstance(x, tuple) for x in unknown)
+        raise ValueError(f"unknown {what} {unknown[:5]}; the known ones are e.g. "
+                         f"{[plain(x) for x in available[:5]]}"
+                         + ("; a tuple is one label: give a list for several" if tuples else ""))
     repeated = pd.Index(labels, tupleize_cols=False)
     if repeated.has_duplicates:
         raise ValueError(f"{what} {[plain(x) for x in repeated[repeated.duplicated()][:5]]} "
@@ -134,7 +136,9 @@ def warn_if_point(idata, caller):
     1."""
     post = idata.posterior
     if post.sizes["chain"] * post.sizes["draw"] == 1:
-        warn_user(f"{caller}(): this fit is one point (MAP): its intervals have width 0 and "
+        what = ("one point (MAP)" if idata.attrs.get("irteval_method") == "map"
+                else "one draw")
+        warn_user(f"{caller}(): this fit is {what}: its intervals have width 0 and "
                   "its probabilities are 0 or 1, certainties the data do not give; fit with "
                   "method='nuts' (or method='laplace') for them")
 
@@ -213,15 +217,15 @@ def check_frame(df):
                          "['_'.join(map(str, c)) for c in df.columns]")
 
 
-def check_columns(df, named):
-    """Each column of ``named`` ({keyword: column}; None: not given) is in ``df``, once, and
-    no two keywords name the same column."""
-    named = {k: col for k, col in named.items() if col is not None}
+def check_columns(df, named, optional=()):
+    """Each column of ``named`` ({keyword: column}; None for an ``optional`` keyword: not
+    given) is in ``df``, once, and no two keywords name the same column."""
+    named = {k: col for k, col in named.items() if col is not None or k not in optional}
     keywords = [f"{k}=" for k in named]
     keywords = " or ".join([", ".join(keywords[:-1]), keywords[-1]] if len(keywords) > 1
                            else keywords)
     for col in named.values():
-        if col not in df.columns and col in df.index.names:
+        if col not in df.columns and col is not None and col in df.index.names:
             raise ValueError(f"{col!r} is the data frame's index, not a column; pass "
                              "df.reset_index() (it makes the index a column)")
         if col not in df.columns:
@@ -255,10 +259,21 @@ def check_labels(labels: pd.Series, name, index=None):
                          "give text or numbers, e.g. ' / '.join(map(str, label))")
 
 
-def axis_names(df, rows, columns):
-    """{rows: df.index.name, columns: df.columns.name}, for the names that are text."""
-    named = {rows: df.index.name, columns: df.columns.name}
-    return {k: v for k, v in named.items() if isinstance(v, str) and v}
+def axis_names(df, rows, columns, defaults):
+    """{kind: name} from the frame's own axis names (text ones): the index's for ``rows``
+    unless a column under the rows' default name holds their labels, the columns' for
+    ``columns``. Names that say the rows are the other kind (``defaults``: {kind: default
+    name}) are refused: rows= says otherwise."""
+    named = {}
+    if isinstance(df.index.name, str) and df.index.name and defaults[rows] not in df.columns:
+        named[rows] = df.index.name
+    if isinstance(df.columns.name, str) and df.columns.name:
+        named[columns] = df.columns.name
+    if named.get(rows) == defaults[columns] or named.get(columns) == defaults[rows]:
+        raise ValueError(f"the frame's rows are named {df.index.name!r} and its columns "
+                         f"{df.columns.name!r}, but rows={rows!r} reads a row per {rows}: pass "
+                         f"rows={columns!r} (or rename the axes)")
+    return named
 
 
 def labelled_matrix(df, row_name, col_name):

@@ -72,8 +72,11 @@ def airt_curves(idata, *, max_draws=200, random_seed=0) -> xr.Dataset:
     (share of datasets with |predicted - actual| <= threshold: model goodness), ``aec``
     (actual effectiveness at tolerance = threshold, no sample dim), ``pec`` (predicted
     effectiveness) and ``mse`` (sample, item)."""
-    check_idata(idata, FAMILIES, "airt_curves")
-    warn_if_point(idata, "airt_curves")
+    return _curves(idata, max_draws, random_seed, "airt_curves")
+
+
+def _curves_of(idata, max_draws, random_seed):
+    """:func:`airt_curves` of a checked fit."""
     if family_of(idata) == "polytomous_irt":
         return _category_curves(idata, max_draws, random_seed)
     actual = _scaled(idata)
@@ -149,10 +152,9 @@ def _curves(source, max_draws, random_seed, caller):
     if isinstance(source, xr.Dataset):
         check_table(source, ["cdf", "aec", "pec"], caller, "irteval.airt_curves(idata)")
         return source
-    if not hasattr(source, "posterior"):
-        raise TypeError(f"{caller} takes a portfolio fit (InferenceData) or its "
-                        f"irteval.airt_curves(idata); got a {type(source).__name__}")
-    return airt_curves(source, max_draws=max_draws, random_seed=random_seed)
+    check_idata(source, FAMILIES, caller)
+    warn_if_point(source, caller)
+    return _curves_of(source, max_draws, random_seed)
 
 
 def _summarise(draws, prob, kind, name):

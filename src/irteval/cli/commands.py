@@ -11,7 +11,7 @@ import sys
 import warnings
 
 from . import difficulty, io, leaderboard, portfolio, robustness, score_new
-from .outputs import DEMO, files
+from .outputs import DEMO, files, start_run
 
 DESCRIPTION = """\
 Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
@@ -188,6 +188,7 @@ def main(argv=None):
     """Run the command; returns the exit status: 0, 2 (bad input: a one-line message) or 3
     (--strict and a fit failed its diagnostics)."""
     args = parser().parse_args(argv)
+    start_run()  # files older than this are an earlier run's
     try:
         check_outputs(args)
         with warnings.catch_warnings():

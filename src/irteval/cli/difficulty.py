@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import warnings
 from functools import partial
 from pathlib import Path
 
@@ -77,6 +78,8 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
                      else "") + f"; --method {method} ignores them", file=sys.stderr)
     idata = io.fit(models.onepl(resp, discrimination=model == "2pl"), args, method=method,
                    log_likelihood=False)
+    if method == "map":  # asked for, and said below: not each summary's warning again
+        warnings.filterwarnings("ignore", message=r".*this fit is one point \(MAP\)")
     table = difficulty(idata, n_bins=bins)
     point = method == "map"  # one draw: no sd, no interval
     print(f"\nhardest {resp.item_name}s (difficulty b; "

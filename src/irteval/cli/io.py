@@ -15,7 +15,8 @@ EXIT_STRICT = 3
 #: keywords of irteval's data constructors and of fit that are command-line flags too
 FLAGS = ("respondent", "item", "value", "player", "round", "score", "bounds", "transform",
          "clip", "nominal", "rows", "noise", "player_a", "player_b", "winner", "ties", "weight",
-         "cuts", "cut_rule", "method", "draws", "tune", "chains", "target_accept", "likelihood")
+         "cuts", "cut_rule", "method", "draws", "tune", "chains", "target_accept", "likelihood",
+         "sampler")
 
 
 def n_jobs(text):
@@ -308,10 +309,13 @@ def read_responses(args, path=None, **kwargs):
                          f"{list(df.columns)[:10]}. Name the value column of a long file with "
                          "--value, or pass --format wide for a matrix")
     kind = "item" if rows == "respondent" else "respondent"
-    if hasattr(args, "rows") and label not in df.columns and df.columns[0] == names[kind]:
+    if label not in df.columns and df.columns[0] == names[kind]:
+        fix = (f"pass --rows {kind}" if hasattr(args, "rows")
+               else f"transpose the file (a row per {label}, a column per {names[kind]})")
+        reads = (f"--rows {rows}{' (the default)' if rows == 'item' else ''} reads"
+                 if hasattr(args, "rows") else "this command reads")
         raise ValueError(f"{path}: its first column is {names[kind]!r} ({flag(kind)}), but "
-                         f"--rows {rows} reads a row per {label}; pass --rows {kind}, or "
-                         "rename that column")
+                         f"{reads} a row per {label}; {fix}, or rename that column")
     if label not in df.columns:  # the first column's labels, under its own name
         df = df.set_index(df.columns[0])
         if getattr(args, rows, None) is None and not re.fullmatch(r"Unnamed: \d+|",
@@ -390,7 +394,8 @@ def _packed(values):
 
     lo, hi = float(values.min()), float(values.max())
     step = (hi - lo) / 65000
-    q1, q3 = np.nanquantile(values.values.reshape(-1, *values.shape[2:]), [0.25, 0.75], axis=0)
+    draws = values.transpose("chain", "draw", ...).values
+    q1, q3 = np.nanquantile(draws.reshape(-1, *draws.shape[2:]), [0.25, 0.75], axis=0)
     if not 0 < step <= 0.01 * float(np.min(q3 - q1)) / 1.349:
         return {"dtype": "float32", "zlib": True}
     return {"dtype": "int16", "scale_factor": step, "add_offset": (hi + lo) / 2,

@@ -8,8 +8,14 @@ import sys
 import time
 from pathlib import Path
 
-#: when this command started: files older than that are an earlier run's
-_STARTED = time.time()
+#: when this command started (:func:`start_run`): files older than that are an earlier run's
+STARTED = time.time()
+
+
+def start_run():
+    """Mark the start of a command (``irteval.cli.main`` may run several in one process)."""
+    global STARTED
+    STARTED = time.time()
 
 #: report -> {file: number of index columns of a CSV table (0: none), None for other files}
 REPORTS = {
@@ -79,7 +85,7 @@ class Writer:
         a polytomous portfolio's category_curves.png beside a continuous one's heat map)."""
         earlier = sorted(n for n in set(files(*REPORTS)) - set(self.written)
                          if (self.folder / n).exists()
-                         and (self.folder / n).stat().st_mtime < _STARTED)
+                         and (self.folder / n).stat().st_mtime < STARTED)
         if earlier:
             print(f"irteval: warning: {self.folder}/ also holds {', '.join(earlier)} from an "
                   "earlier run (this one did not write them); remove them, or use a new --out",

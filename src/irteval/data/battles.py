@@ -50,7 +50,7 @@ class Battles:
         hierarchical model (``models.bradley_terry(battles, hierarchy="round")``)."""
         check_frame(df)
         check_columns(df, {"player_a": player_a, "player_b": player_b, "winner": winner,
-                           "weight": weight, "round": round})
+                           "weight": weight, "round": round}, optional=("weight", "round"))
         a, b, players = _codes(df, player_a, player_b, player_name)
         won = df[winner]
         check_labels(won, winner, df.index)
@@ -97,7 +97,8 @@ class Battles:
         the counts are added up (within each ``round``, when given)."""
         check_frame(df)
         check_columns(df, {"player_a": player_a, "player_b": player_b, "wins_a": wins_a,
-                           "wins_b": wins_b, "ties": ties, "round": round})
+                           "wins_b": wins_b, "ties": ties, "round": round},
+                      optional=("ties", "round"))
         a, b, players = _codes(df, player_a, player_b, player_name)
         counts = [_counts(df, col) for col in (wins_a, wins_b)]
         tied = np.zeros(len(df)) if ties is None else _counts(df, ties)

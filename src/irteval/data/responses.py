@@ -120,7 +120,8 @@ class Responses:
         if rows not in ("respondent", "item"):
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
         layout = {"respondent": "respondent", "item": "item",
-                  **axis_names(df, rows, "item" if rows == "respondent" else "respondent"),
+                  **axis_names(df, rows, "item" if rows == "respondent" else "respondent",
+                               {"respondent": "respondent", "item": "item"}),
                   **given}
         respondent = layout["respondent"] if respondent is None else respondent
         item = layout["item"] if item is None else item
@@ -246,8 +247,9 @@ class Responses:
 
     def to_long(self) -> pd.DataFrame:
         """One row per observed cell: respondent, item and value (column ``"value"``, or
-        ``"response"`` where a label column has that name)."""
-        value = "response" if "value" in (self.respondent_name, self.item_name) else "value"
+        ``"response"`` / ``"answer"`` where a label column has that name)."""
+        value = next(name for name in ("value", "response", "answer")
+                     if name not in (self.respondent_name, self.item_name))
         return pd.DataFrame({
             self.respondent_name: self.respondents[self.respondent_idx],
             self.item_name: self.items[self.item_idx],
@@ -266,11 +268,20 @@ class Responses:
         keep_r = (np.ones(self.n_respondents, bool) if respondents is None
                   else self.respondents.isin(respondents))
         cell = keep_i[self.item_idx] & keep_r[self.respondent_idx]
+        for keep, idx, labels, name in ((keep_i, self.item_idx, self.items, self.item_name),
+                                        (keep_r, self.respondent_idx, self.respondents,
+                                         self.respondent_name)):
+            empty = keep & (np.bincount(idx[cell], minlength=len(labels)) == 0)
+            if empty.any():
+                raise ValueError(f"this subset leaves {int(empty.sum())} {name}s without a "
+                                 f"single answer, e.g. {[plain(x) for x in labels[empty][:5]]}"
+                                 "; leave them out of the subset too")
         new_i = np.cumsum(keep_i) - 1
         new_r = np.cumsum(keep_r) - 1
         scale, values = None, self.values[cell].astype(float)
         if self.kind == "ordinal":
-            scale, values = (self.levels, None, None), self.levels[self.values[cell]]
+            used = np.unique(self.values[cell])  # the levels the subset still has
+            scale, values = (self.levels[used], None, None), self.levels[self.values[cell]]
         if self.kind == "continuous":
             bounds = pd.DataFrame({"lower": self.lower, "upper": self.upper}, index=self.items)
             scale = (bounds, self.transform, self.clip)

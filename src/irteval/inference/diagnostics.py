@@ -158,7 +158,9 @@ def _ess(x):
 
 
 def diagnostics(idata, var_names=None, max_per_dim=None, subset=None) -> dict:
-    """Divergences, worst R-hat and smallest bulk/tail ESS of a NUTS fit.
+    """Divergences, worst R-hat and smallest bulk/tail ESS of a NUTS fit (over the entries
+    where they are defined), and ``undefined``: (entries where R-hat or ESS is not, entries
+    checked).
 
     ``max_per_dim``: check at most this many entries along each dimension (a seeded random
     subset; the checks cost ~2 s per thousand parameters of 4 x 1000 draws), e.g. 1000 of
@@ -191,6 +193,9 @@ def diagnostics(idata, var_names=None, max_per_dim=None, subset=None) -> dict:
     draws = np.concatenate([post[v].transpose("chain", "draw", ...).values.reshape(
         n_chain, n_draw, -1) for v in post.data_vars], axis=2)
     rhat, ess_bulk, ess_tail = convergence(draws)
+    undefined = ~(np.isfinite(ess_bulk) & np.isfinite(ess_tail))
+    if n_chain > 1:
+        undefined |= ~np.isfinite(rhat)
     div = idata.sample_stats.get("diverging")
     return {
         "divergences": int(div.sum()) if div is not None else 0,
@@ -199,6 +204,7 @@ def diagnostics(idata, var_names=None, max_per_dim=None, subset=None) -> dict:
         "min_ess_tail": _worst(ess_tail, np.min),
         "chains": int(post.sizes["chain"]),
         "draws": int(post.sizes["draw"]),
+        "undefined": (int(undefined.sum()), int(undefined.size)),
         **({"diagnostics_subset": checked} if subset else {}),
     }
 
@@ -222,23 +228,26 @@ def check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100, max_per_
     """Record :func:`diagnostics` in ``idata.attrs`` and warn (ConvergenceWarning) with the
     remedy when a check fails."""
     diag = diagnostics(idata, var_names, max_per_dim, subset)
-    idata.attrs.update({k: v for k, v in diag.items() if k not in ("chains", "draws")})
+    idata.attrs.update({k: v for k, v in diag.items()
+                        if k not in ("chains", "draws", "undefined")})
     problems = []
     if diag["divergences"]:
         problems.append(
-            f"{diag['divergences']} divergent transitions: raise target_accept (e.g. 0.95-0.99) "
+            f"{diag['divergences']} divergent transitions: raise target_accept= (e.g. 0.95-0.99) "
             "or check the priors")
     if diag["chains"] > 1 and diag["max_rhat"] > rhat_max:
         problems.append(
             f"max R-hat {_above(diag['max_rhat'], rhat_max)} > {rhat_max}: chains disagree; run "
             "longer (more tune/draws) and compare the chains (az.plot_trace) for separate modes")
     need = ess_per_chain * diag["chains"]
-    low = min(diag["min_ess_bulk"], diag["min_ess_tail"])
-    unknown = np.isnan(low) or (diag["chains"] > 1 and np.isnan(diag["max_rhat"]))
-    if unknown:
-        problems.append(f"R-hat or ESS cannot be computed from {diag['draws']} draws per chain: "
-                        "draw more (draws=...)")
-    elif low < need:
+    low = min((v for v in (diag["min_ess_bulk"], diag["min_ess_tail"]) if v == v), default=need)
+    undefined, checked = diag["undefined"]
+    if undefined:
+        problems.append(f"R-hat or ESS is undefined for {undefined} of {checked} checked "
+                        f"entries (NaN or constant draws in a chain, or too few draws: "
+                        f"{diag['draws']} per chain): draw more (draws=...) and look at their "
+                        "traces (az.plot_trace)")
+    if low < need:
         problems.append(f"smallest bulk/tail ESS {low:.0f} < {need}: draw more (draws=...)")
     if problems:
         warn_user("NUTS diagnostics failed: " + "; ".join(problems), ConvergenceWarning)

@@ -47,6 +47,7 @@ def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_
     truth = y.to_numpy()
     for name, test, pred in results:
         correct[test, names.index(name)] = pred == truth[test]
-    item = X.index.name if isinstance(X.index.name, str) and X.index.name else "instance"
+    named = isinstance(X.index.name, str) and X.index.name not in ("", "model")
+    item = X.index.name if named else "instance"
     wide = pd.DataFrame(correct, index=pd.Index(X.index, name=item), columns=names)
     return Responses.from_wide(wide, respondent="model", item=item, rows="item")
