@@ -292,3 +292,18 @@ def test_axis_names_never_outrank_a_label_column_and_contradictions_are_said():
                                .rename_axis(index="model", columns="task"))
     with pytest.raises(ValueError, match="pass rows='item'"):
         Responses.from_wide(resp.to_wide(rows="item").rename_axis(index="item"))
+
+
+def test_subset_says_what_it_empties_and_keeps_the_levels_it_still_has():
+    """subset's errors told to pass levels= (which it has not) or to drop empty rows first."""
+    wide = pd.DataFrame({"q1": [1, 2, 1, 3], "q2": [2, 1, 2, 3], "q3": [1, 2, 2, 3]},
+                        index=list("abcd"))
+    kept = Responses.from_wide(wide, kind="ordinal").subset(respondents=["a", "b", "c"])
+    assert kept.levels.tolist() == [1, 2] and kept.n_respondents == 3  # level 3 was d's only
+    sparse = pd.DataFrame({"q1": [1, np.nan], "q2": [0, np.nan], "q3": [np.nan, 1]},
+                          index=["a", "b"])
+    with pytest.raises(ValueError, match=r"leaves 1 respondents without a single answer, e.g. "
+                                         r"\['b'\]"):
+        Responses.from_wide(sparse).subset(items=["q1", "q2"])
+    with pytest.raises(ValueError, match="a tuple is one label: give a list for several"):
+        Responses.from_wide(sparse).subset(items=("q1", "q2"))
