@@ -292,6 +292,9 @@ def test_axis_names_never_outrank_a_label_column_and_contradictions_are_said():
                                .rename_axis(index="model", columns="task"))
     with pytest.raises(ValueError, match="pass rows='item'"):
         Responses.from_wide(resp.to_wide(rows="item").rename_axis(index="item"))
+    named = Responses.from_wide(resp.to_wide(rows="item").rename_axis(index="item"),
+                                respondent="instance", item="model")  # the user's say wins
+    assert (named.respondent_name, named.n_respondents) == ("instance", 2)
 
 
 def test_subset_says_what_it_empties_and_keeps_the_levels_it_still_has():

@@ -172,6 +172,6 @@ def test_q3_of_items_without_a_shared_respondent_is_nan():
     wide.iloc[1, :6] = np.nan  # i1: models 6-11 only
     fit = quiet_fit(ie.models.onepl(ie.Responses.from_wide(wide, rows="item")),
                     method="laplace", draws=20, chains=1, random_seed=0)
-    with pytest.warns(UserWarning, match="1 pairs of items share no respondent"):
+    with pytest.warns(UserWarning, match="1 pairs of instances share no respondent"):
         q3 = ie.local_dependence(fit, max_draws=5)
     assert np.isnan(q3.loc["i0", "i1"]) and np.isfinite(q3.loc["i0", "i2"])

@@ -119,10 +119,10 @@ class Responses:
         rows = given.get("rows", "respondent") if rows is None else rows
         if rows not in ("respondent", "item"):
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
-        layout = {"respondent": "respondent", "item": "item",
-                  **axis_names(df, rows, "item" if rows == "respondent" else "respondent",
-                               {"respondent": "respondent", "item": "item"}),
-                  **given}
+        own = ({} if None not in (respondent, item) else axis_names(
+            df, rows, "item" if rows == "respondent" else "respondent",
+            {"respondent": "respondent", "item": "item"}))
+        layout = {"respondent": "respondent", "item": "item", **own, **given}
         respondent = layout["respondent"] if respondent is None else respondent
         item = layout["item"] if item is None else item
         row_name, col_name = (respondent, item) if rows == "respondent" else (item, respondent)

@@ -58,8 +58,9 @@ class Scores:
         check_frame(df)
         if rows not in ("player", "round"):
             raise ValueError(f"rows must be 'player' or 'round', got {rows!r}")
-        own = axis_names(df, rows, "round" if rows == "player" else "player",
-                         {"player": "player", "round": "round"})
+        own = ({} if None not in (player, round) else axis_names(
+            df, rows, "round" if rows == "player" else "player",
+            {"player": "player", "round": "round"}))
         player = own.get("player", "player") if player is None else player
         round = own.get("round", "round") if round is None else round
         row_name, col_name = (player, round) if rows == "player" else (round, player)
