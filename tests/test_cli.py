@@ -238,9 +238,9 @@ def test_leaderboard_command(tmp_path, capsys):
     tables = ie.load_results(out).tables
     assert tables["leaderboard"].index.name == "model"
     assert tables["win_probability"].shape == (16, 16)
-    order = list(tables["leaderboard"].index)  # best first, as leaderboard.csv and the heat map
-    assert [list(tables["win_probability"].index), list(tables["win_probability"].columns)] \
-        == [order, order]
+    win = tables["win_probability"]  # best first, in the heat map's order
+    assert list(win.index) == list(win.columns) and win.mean(axis=1).is_monotonic_decreasing
+    assert set(win.index) == set(tables["leaderboard"].index)
     gof = tables["goodness_of_fit"]  # indexed by the pair's players, as goodness_of_fit's
     assert gof.index.names == ["player_i", "player_j"] and gof.index.is_unique
     assert set(gof.index.get_level_values(0)) <= set(tables["leaderboard"].index)

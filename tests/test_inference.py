@@ -424,3 +424,7 @@ def test_undefined_r_hat_or_ess_fails_the_diagnostics():
         check_nuts(az.from_dict(posterior={"b": stuck}, sample_stats=stats))
     assert ie.diagnostics(az.from_dict(posterior={"b": rng.normal(size=(4, 1000))},
                                        sample_stats=stats))["undefined"] == (0, 1)
+    pinned = rng.normal(size=(4, 1000, 2))
+    pinned[:, :, 0] = 0.0  # fixed by the model (bradley_terry(reference=)): not undefined
+    assert ie.diagnostics(az.from_dict(posterior={"b": pinned},
+                                       sample_stats=stats))["undefined"] == (0, 2)

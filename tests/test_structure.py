@@ -231,6 +231,8 @@ def test_plot_epp_vs_score_names_wrong_scores():
                        higher_is_better=False)
     ax = ie.plot_epp_vs_score(board, errors)  # (the players are what matters here)
     assert ax.get_ylabel() == "mean score (lower is better)" and ax.yaxis_inverted()
+    heights = {round(t.get_position()[1], 6) for t in ax.texts}
+    assert len(heights) == len(ax.texts) == 16  # spread, not stacked on one point
     plt.close("all")
 
 

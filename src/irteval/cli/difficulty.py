@@ -68,7 +68,7 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     print(resp)
     check_bins(bins, resp.n_items, resp.item_name)
     if method != "nuts":  # what only NUTS reads (MAP: one point), given anyway
-        nuts_only = {"tune": None, "sampler": None, "target_accept": None, "strict": False,
+        nuts_only = {"tune": None, "sampler": None, "target_accept": None,
                      **({"draws": None, "chains": 4} if method == "map" else {})}
         given = [io.flag(k) for k, default in nuts_only.items()
                  if getattr(args, k, default) != default]

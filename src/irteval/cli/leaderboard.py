@@ -118,7 +118,7 @@ def report(scores, args, out, likelihood=None):
     writer = Writer(out, "leaderboard")
     writer.table("leaderboard.csv", board)
     writer.table("mle_epp.csv", mle.sort_values("epp", ascending=False))  # as leaderboard.csv
-    order = board.index  # best first, as the heat map
+    order = win.mean(axis=1).sort_values(ascending=False).index  # as the heat map orders it
     writer.table("win_probability.csv", win.loc[order, order])
     writer.table("goodness_of_fit.csv", gof)
     io.save(idata, writer, {

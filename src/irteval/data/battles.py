@@ -210,7 +210,7 @@ def _codes(df, player_a, player_b, player_name):
     if {s.dtype.kind for s in sides} == {"i", "f"}:  # numbered players, one side float (a
         # column that once held NaN): 1 and 1.0 would be one player labelled 1.0
         whole = [s for s in sides if s.dtype.kind == "f"][0]
-        if (whole == whole.round()).all():
+        if (np.isfinite(whole) & (whole == whole.round()) & (whole.abs() < 2**53)).all():
             sides = [s.astype(np.int64) if s.dtype.kind == "f" else s for s in sides]
     codes, players = factorize(pd.concat(sides, ignore_index=True), player_name)
     a, b = codes[:len(df)], codes[len(df):]

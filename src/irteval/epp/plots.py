@@ -67,14 +67,14 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
         sign = 1 if scores.higher_is_better else -1  # the matrix holds -score then
         mean_score = pd.Series(sign * np.nanmean(scores.matrix, axis=1), index=scores.players)
         label = "mean score" + ("" if scores.higher_is_better else " (lower is better)")
-        if not scores.higher_is_better:
-            ax.invert_yaxis()  # the better players up, as the EPP runs
     mean_score = mean_score.loc[board.index]
     ax.errorbar(board["mean"], mean_score, xerr=[board["mean"] - lower, upper - board["mean"]],
                 fmt="o", ms=4)
     ax.set(xlabel=f"EPP ({what})", ylabel=label, title=f"EPP vs {label.split(' (')[0]}")
     label_points(ax, board["mean"], mean_score, board.index,
                  clear=(np.nanmin(lower), np.nanmax(upper)))
+    if isinstance(scores, Scores) and not scores.higher_is_better:
+        ax.invert_yaxis()  # the better players up, as the EPP runs (after the labels' layout)
     return ax
 
 

@@ -196,6 +196,7 @@ def diagnostics(idata, var_names=None, max_per_dim=None, subset=None) -> dict:
     undefined = ~(np.isfinite(ess_bulk) & np.isfinite(ess_tail))
     if n_chain > 1:
         undefined |= ~np.isfinite(rhat)
+    undefined &= ~(np.ptp(draws, axis=(0, 1)) == 0)  # fixed by the model (reference=): no check
     div = idata.sample_stats.get("diverging")
     return {
         "divergences": int(div.sum()) if div is not None else 0,
