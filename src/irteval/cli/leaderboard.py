@@ -96,6 +96,7 @@ def report(scores, args, out, likelihood=None):
         plot_win_calibration,
         plot_win_heatmap,
     )
+    from ..epp.plots import best_first
     from ..exceptions import SeparationWarning
 
     print(scores)
@@ -118,8 +119,7 @@ def report(scores, args, out, likelihood=None):
     writer = Writer(out, "leaderboard")
     writer.table("leaderboard.csv", board)
     writer.table("mle_epp.csv", mle.sort_values("epp", ascending=False))  # as leaderboard.csv
-    order = win.mean(axis=1).sort_values(ascending=False).index  # as the heat map orders it
-    writer.table("win_probability.csv", win.loc[order, order])
+    writer.table("win_probability.csv", best_first(win))  # as the heat map orders it
     writer.table("goodness_of_fit.csv", gof)
     io.save(idata, writer, {
         "leaderboard.png": partial(plot_leaderboard, board),

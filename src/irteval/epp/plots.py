@@ -78,6 +78,13 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     return ax
 
 
+def best_first(win):
+    """The players x players table ``win`` in leaderboard order: by each row's mean
+    probability of beating the others, best first."""
+    order = win.mean(axis=1).sort_values(ascending=False).index
+    return win.loc[order, order]
+
+
 def plot_win_heatmap(win, *, ax=None):
     """Heat map of P(row beats column in a new round), players in leaderboard order (best
     first: by their mean probability of beating the others): a table from
@@ -89,8 +96,7 @@ def plot_win_heatmap(win, *, ax=None):
                          "irteval.pairwise_probabilities(idata).win, or the fit; this table's "
                          f"rows {list(win.index[:3])}... are not its columns "
                          f"{list(win.columns[:3])}...")
-    order = win.mean(axis=1).sort_values(ascending=False).index
-    win = win.loc[order, order]
+    win = best_first(win)
     ax = ensure_axes(ax, rows=len(win), square=True)
     image = ax.imshow(win.to_numpy(dtype=float), cmap="RdBu_r", vmin=0, vmax=1)
     ticks = np.arange(len(win))
