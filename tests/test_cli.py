@@ -246,6 +246,27 @@ def test_leaderboard_command(tmp_path, capsys):
     assert set(gof.index.get_level_values(0)) <= set(tables["leaderboard"].index)
 
 
+def test_leaderboard_command_names_a_failed_run(tmp_path, capsys):
+    """A strong player last in one round (a failed run): the misfit line names it, its rank
+    there and its ranks elsewhere; player_fit.csv has a row per player."""
+    rng = np.random.default_rng(7)
+    score = np.linspace(-5, 5, 16)[:, None] + rng.gumbel(size=(16, 20))
+    score[15, 3] = score.min() - 1
+    wide = pd.DataFrame(score, index=pd.Index([f"m{k}" for k in range(16)], name="model"),
+                        columns=pd.Index([f"s{r}" for r in range(20)], name="split"))
+    path = tmp_path / "auc.csv"
+    wide.reset_index().melt(id_vars="model", value_name="auc").to_csv(path, index=False)
+    out = tmp_path / "board"
+    assert main(["leaderboard", str(path), "--round", "split", "--score", "auc", "--out",
+                 str(out), "--draws", "500", "--chains", "2"]) == 0
+    line = next(row for row in capsys.readouterr().out.splitlines()
+                if row.startswith("players whose pairs misfit"))
+    assert re.search(r"\d+ of 16 \(chance alone flags about 0.8\); most: m15 \(deviance \d+, "
+                     r"replicated \d+; rank 16 of 16 in split s3, 1-\d+ in the others\)", line)
+    fit_table = ie.load_results(out).tables["player_fit"]
+    assert fit_table.index.name == "player" and len(fit_table) == 16
+
+
 def test_leaderboard_command_names_a_bad_column(tmp_path, capsys):
     path = tmp_path / "s.csv"
     pd.DataFrame({"model": ["a", "b"], "round": [1, 1], "auc": [0.5, 0.6]}).to_csv(path)

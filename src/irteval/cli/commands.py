@@ -23,8 +23,8 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
   irteval leaderboard  which model leads a benchmark, with what probability (EPP from
                        scores per round, or pairwise battles with --winner); writes
                        leaderboard.csv (EPP, interval, Elo, P(best), ranks), mle_epp.csv
-                       (classical EPP), win_probability.csv, goodness_of_fit.csv,
-                       posterior.nc and plots
+                       (classical EPP), win_probability.csv, goodness_of_fit.csv
+                       (per pair) and player_fit.csv (per player), posterior.nc and plots
   irteval robustness   how robust each model family is to noise on easy and hard instances
                        (System Characteristic Curves and a taxonomy, paper 1); writes per
                        dataset difficulty.csv, scc.csv (kappa per model, bin and proportion

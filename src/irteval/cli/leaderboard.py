@@ -113,14 +113,18 @@ def report(scores, args, out, likelihood=None):
     print(f"\nclassical EPP (maximum likelihood): deviance {mle.attrs['deviance']:.2f} on "
           f"{mle.attrs['df']} df, goodness-of-fit p = {mle.attrs['p_value']:.3g}")
     gof = goodness_of_fit(idata, random_seed=args.seed)
+    by_player = goodness_of_fit(idata, by="player", random_seed=args.seed)
     print(f"posterior predictive check of the pair wins: P(D_rep >= D_obs) = "
-          f"{gof.attrs['ppp_deviance']:.2f} (near 0 or 1: misfit)")
+          f"{gof.attrs['ppp_deviance']:.2f} (near 0: the pair wins vary more than the model "
+          f"allows; near 1: less)")
+    print(misfitting_players(by_player, scores))
     win = pairwise_probabilities(idata).win
     writer = Writer(out, "leaderboard")
     writer.table("leaderboard.csv", board)
     writer.table("mle_epp.csv", mle.sort_values("epp", ascending=False))  # as leaderboard.csv
     writer.table("win_probability.csv", best_first(win))  # as the heat map orders it
     writer.table("goodness_of_fit.csv", gof)
+    writer.table("player_fit.csv", by_player)
     io.save(idata, writer, {
         "leaderboard.png": partial(plot_leaderboard, board),
         "epp_vs_score.png": partial(plot_epp_vs_score, board, scores),
@@ -128,3 +132,36 @@ def report(scores, args, out, likelihood=None):
         "calibration.png": partial(plot_win_calibration, gof),
         "rank_distribution.png": partial(plot_rank_distribution, idata)})
     print(f"\n{writer.summary()}")
+
+
+def misfitting_players(by_player, scores, *, alpha=0.05, limit=3):
+    """One line on the players whose pairs misfit (``goodness_of_fit(by="player")`` p-value
+    below ``alpha``), those with the most excess deviance first; for scores, each one's rank
+    in a round where it lies outside its ranks in all the others (a failed run shows so)."""
+    import pandas as pd
+
+    from ..data import Scores
+
+    bad = by_player[by_player["p_value"] < alpha]
+    if bad.empty:
+        return f"no player's pairs misfit (every player's p >= {alpha:g}; player_fit.csv)"
+    excess = (bad["deviance_obs"] - bad["deviance_rep"]).sort_values(ascending=False)
+    rank = None
+    if isinstance(scores, Scores):  # 1 = best in its round, ties averaged
+        rank = pd.DataFrame(scores.matrix, scores.players, scores.rounds).rank(ascending=False)
+    named = []
+    for player in excess.index[:limit]:
+        text = (f"{player} (deviance {bad.at[player, 'deviance_obs']:.0f}, replicated "
+                f"{bad.at[player, 'deviance_rep']:.0f}")
+        if rank is not None:
+            own = rank.loc[player].dropna()
+            far = (own - own.median()).abs().idxmax()
+            rest = own.drop(far)
+            if len(rest) and not rest.min() <= own[far] <= rest.max():  # an outlying round
+                text += (f"; rank {own[far]:g} of {int(rank[far].count())} in "
+                         f"{scores.round_name} {far}, {rest.min():g}-{rest.max():g} in the "
+                         "others")
+        named.append(text + ")")
+    return (f"players whose pairs misfit (p < {alpha:g}): {len(bad)} of {len(by_player)} "
+            f"(chance alone flags about {alpha * len(by_player):.2g}); most: {', '.join(named)} "
+            "(player_fit.csv)")

@@ -25,9 +25,9 @@ REPORTS = {
         "item_characteristic.png": None, "characteristic_curves.png": None},
     "leaderboard": {
         "leaderboard.csv": 1, "mle_epp.csv": 1, "win_probability.csv": 1,
-        "goodness_of_fit.csv": 2, "posterior.nc": None, "leaderboard.png": None,
-        "epp_vs_score.png": None, "win_probability.png": None, "calibration.png": None,
-        "rank_distribution.png": None},
+        "goodness_of_fit.csv": 2, "player_fit.csv": 1, "posterior.nc": None,
+        "leaderboard.png": None, "epp_vs_score.png": None, "win_probability.png": None,
+        "calibration.png": None, "rank_distribution.png": None},
     "portfolio": {
         "algorithm_metrics.csv": 1, "portfolio.csv": 1, "spectrum.csv": 1, "goodness.csv": 1,
         "posterior.nc": None, "latent_trait.png": None, "strengths.png": None,

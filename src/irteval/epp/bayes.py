@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import xarray as xr
+from scipy import sparse
 from scipy.special import expit
 
 from .. import _intervals
@@ -139,8 +140,8 @@ def observed_pairs(idata):
     return i[met], j[met], matches[i, j][met], wins[i, j][met], present
 
 
-def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kind=None,
-                    n_draws=None, hdi_prob=None) -> pd.DataFrame:
+def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=None,
+                    ci_kind=None, n_draws=None, hdi_prob=None) -> pd.DataFrame:
     """Posterior predictive check of the pair win counts.
 
     For ``max_draws`` posterior draws, data are replicated from the fitted likelihood
@@ -153,9 +154,16 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
     for battles grouped into rounds, the players then in columns). ``attrs``:
     ``deviance_obs`` and ``deviance_rep`` (means over draws of the deviance against the
     saturated model) and ``ppp_deviance`` = P(D(replicated) >= D(observed)); values near 0
-    say the model misfits. (``n_draws`` is the old name of
-    ``max_draws``.)
+    say the pair wins vary more than the model allows (a player or round that does not fit),
+    near 1 less (e.g. the pairwise likelihood, which takes a round's pairs as independent).
+
+    ``by="player"``: one row per player (the fit's order) to find who misfits: ``matches``,
+    ``wins`` and ``predicted`` wins over all its pairs, ``deviance_obs`` / ``deviance_rep``
+    (means over draws of the deviance of its pairs) and ``p_value`` = P(D_rep >= D_obs) of
+    that deviance. (``n_draws`` is the old name of ``max_draws``.)
     """
+    if by not in ("pair", "player"):
+        raise ValueError(f"goodness_of_fit(): by={by!r} is not 'pair' or 'player'")
     max_draws = count(renamed(max_draws, n_draws, "n_draws", "max_draws"),
                       "goodness_of_fit(): max_draws")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
@@ -205,7 +213,27 @@ def goodness_of_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kin
         table = table.set_axis(pd.Index(idata.observed_data["pair"].values, name="pair"))
     else:
         table = table.set_index(["player_i", "player_j"])
-    d_obs, d_rep = binomial_deviance(w, n, p), binomial_deviance(w_rep, n, p)
-    table.attrs.update({"deviance_obs": float(d_obs.mean()), "deviance_rep": float(d_rep.mean()),
-                        "ppp_deviance": float((d_rep >= d_obs).mean())})
+    d_obs = binomial_deviance(w, n, p, per_pair=True)  # (draws, pairs)
+    d_rep = binomial_deviance(w_rep, n, p, per_pair=True)
+    total_obs, total_rep = d_obs.sum(axis=1), d_rep.sum(axis=1)
+    if by == "player":
+        table = _player_fit(players, i, j, n, w, p, d_obs, d_rep)
+    table.attrs.update({"deviance_obs": float(total_obs.mean()),
+                        "deviance_rep": float(total_rep.mean()),
+                        "ppp_deviance": float((total_rep >= total_obs).mean())})
     return _intervals.record(table, prob, kind)
+
+
+def _player_fit(players, i, j, n, w, p, d_obs, d_rep) -> pd.DataFrame:
+    """Per player sums over its pairs (rows i, j of (draws, pairs) arrays) of goodness_of_fit."""
+    rows = np.arange(len(i))
+    as_i, as_j = (sparse.csr_matrix((np.ones(len(i)), (rows, col)), shape=(len(i), len(players)))
+                  for col in (i, j))  # pair -> its first / second player
+    own_obs, own_rep = d_obs @ (as_i + as_j), d_rep @ (as_i + as_j)  # (draws, players)
+    expected = (n * p).mean(axis=0)  # wins of i
+    return pd.DataFrame({
+        "matches": n @ (as_i + as_j), "wins": w @ as_i + (n - w) @ as_j,
+        "predicted": expected @ as_i + (n - expected) @ as_j,
+        "deviance_obs": own_obs.mean(axis=0), "deviance_rep": own_rep.mean(axis=0),
+        "p_value": (own_rep >= own_obs).mean(axis=0),
+    }, index=pd.Index(players, name="player"))

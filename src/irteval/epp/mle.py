@@ -32,11 +32,12 @@ from ..exceptions import SeparationWarning
 LOG10_ELO = 400 / np.log(10)
 
 
-def binomial_deviance(w, n, p):
+def binomial_deviance(w, n, p, *, per_pair=False):
     """Deviance of wins ``w`` of ``n`` matches at win probability ``p`` against the saturated
-    model, summed over pairs (the last axis): 2 sum w log(w / np) + (n - w) log((n - w) /
-    (n (1 - p)))."""
-    return 2 * (xlogy(w, w / (n * p)) + xlogy(n - w, (n - w) / (n * (1 - p)))).sum(axis=-1)
+    model, 2 [w log(w / np) + (n - w) log((n - w) / (n (1 - p)))], summed over pairs (the
+    last axis) unless ``per_pair``."""
+    deviance = 2 * (xlogy(w, w / (n * p)) + xlogy(n - w, (n - w) / (n * (1 - p))))
+    return deviance if per_pair else deviance.sum(axis=-1)
 
 
 def components(scores: Scores | Battles):
