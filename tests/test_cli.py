@@ -1,6 +1,5 @@
 import contextlib
 import io
-import os
 import re
 import shutil
 import subprocess
@@ -435,11 +434,16 @@ def test_files_an_earlier_run_left_are_said(tmp_path, capsys):
     (a polytomous run's category_curves.png next to a continuous run's heat map) in silence."""
     from irteval.cli import outputs
 
-    (tmp_path / "category_curves.png").write_bytes(b"")
-    os.utime(tmp_path / "category_curves.png", (0, 0))  # before this process started
-    (tmp_path / "taxonomy.csv").write_bytes(b"")  # this run's (another report's) file
+    for name in ("category_curves.png", "taxonomy.csv", "spectrum.csv"):  # an earlier run's
+        (tmp_path / name).write_bytes(b"")
+    outputs.start_run()
     writer = outputs.Writer(tmp_path, "portfolio")
     writer.table("spectrum.csv", pd.DataFrame({"mean": [0.1]}, index=["d1"]))
     assert writer.summary() == f"wrote spectrum.csv to {tmp_path}/"
+    # a later report of the same run (the robustness taxonomy) shares the folder
+    outputs.Writer(tmp_path, "taxonomy").path("taxonomy.csv").write_bytes(b"")
+    assert capsys.readouterr().err == ""  # said once the command is done
+    outputs.warn_earlier_outputs()
     err = capsys.readouterr().err
     assert "also holds category_curves.png from an earlier run" in err and "taxonomy" not in err
+    assert "spectrum" not in err

@@ -11,7 +11,7 @@ import sys
 import warnings
 
 from . import difficulty, io, leaderboard, portfolio, robustness, score_new
-from .outputs import DEMO, files, start_run
+from .outputs import DEMO, files, start_run, warn_earlier_outputs
 
 DESCRIPTION = """\
 Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
@@ -188,12 +188,13 @@ def main(argv=None):
     """Run the command; returns the exit status: 0, 2 (bad input: a one-line message) or 3
     (--strict and a fit failed its diagnostics)."""
     args = parser().parse_args(argv)
-    start_run()  # files older than this are an earlier run's
+    start_run()
     try:
         check_outputs(args)
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
             run(args)
+        warn_earlier_outputs()
     except io.StrictError as err:
         print(f"irteval: error: {err}", file=sys.stderr)
         return io.EXIT_STRICT

@@ -5,17 +5,28 @@ wrote) and by :func:`irteval.load_results` (which reads the tables back with the
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
-#: when this command started (:func:`start_run`): files older than that are an earlier run's
-STARTED = time.time()
+#: folder -> the file names this command wrote there (since :func:`start_run`)
+WRITTEN: dict[Path, set] = {}
 
 
 def start_run():
     """Mark the start of a command (``irteval.cli.main`` may run several in one process)."""
-    global STARTED
-    STARTED = time.time()
+    WRITTEN.clear()
+
+
+def warn_earlier_outputs():
+    """Name the registered outputs that the folders this command wrote to hold and it did not
+    write: an earlier run's, or another variant's (a polytomous portfolio's
+    category_curves.png beside a continuous one's heat map). Called once the command is done,
+    as several reports may share a folder."""
+    for folder, written in WRITTEN.items():
+        earlier = sorted(n for n in set(files(*REPORTS)) - written if (folder / n).exists())
+        if earlier:
+            print(f"irteval: warning: {folder}/ also holds {', '.join(earlier)} from an "
+                  "earlier run (this one did not write them); remove them, or use a new --out",
+                  file=sys.stderr)
 
 #: report -> {file: number of index columns of a CSV table (0: none), None for other files}
 REPORTS = {
@@ -74,22 +85,14 @@ class Writer:
             raise KeyError(f"{name} is not registered for this report (irteval.cli.outputs)")
         self.folder.mkdir(parents=True, exist_ok=True)
         self.written.append(name)
+        WRITTEN.setdefault(self.folder, set()).add(name)
         return self.folder / name
 
     def table(self, name, frame, index=True):
         frame.to_csv(self.path(name), index=index)
 
     def summary(self):
-        """'wrote a.csv, b.nc and 3 plots to folder/'; and a warning naming the outputs of
-        any report that this run left beside them (an earlier run's, or another variant's:
-        a polytomous portfolio's category_curves.png beside a continuous one's heat map)."""
-        earlier = sorted(n for n in set(files(*REPORTS)) - set(self.written)
-                         if (self.folder / n).exists()
-                         and (self.folder / n).stat().st_mtime < STARTED)
-        if earlier:
-            print(f"irteval: warning: {self.folder}/ also holds {', '.join(earlier)} from an "
-                  "earlier run (this one did not write them); remove them, or use a new --out",
-                  file=sys.stderr)
+        """'wrote a.csv, b.nc and 3 plots to folder/'."""
         plots = [f for f in self.written if f.endswith(".png")]
         others = [f for f in self.written if not f.endswith(".png")]
         listed = ", ".join(others[:-1]) + (f" and {others[-1]}" if len(others) > 1 else
