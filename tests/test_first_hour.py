@@ -175,6 +175,9 @@ def test_map_keeps_no_log_likelihood_and_refuses_to_be_asked_for_one():
         ie.compare_models({"map": point, "again": point})
     with pytest.raises(ValueError, match="log_likelihood=True with method='map'.*'laplace'"):
         ie.fit(ie.models.onepl(resp), method="map", log_likelihood=True)
+    # a posterior predictive check from one point was one replicate, accepted in silence
+    with pytest.raises(ValueError, match="posterior_predictive=True with method='map'.*'laplace'"):
+        ie.fit(ie.models.onepl(resp), method="map", posterior_predictive=True)
 
 
 def test_the_log_likelihood_size_counts_every_cell_of_a_polytomous_fit():

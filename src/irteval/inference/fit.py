@@ -95,7 +95,7 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     posterior_predictive : bool
         Also draw replicated data (group ``posterior_predictive``, for ``az.plot_ppc``), with
         the model's own checks (the binary IRT adds each respondent's accuracy and each item's
-        number correct; see its model card).
+        number correct; see its model card). Not for MAP (one point, one replicate).
     advi_iterations : int
         Optimisation steps for ``method="advi"``.
     collapse : bool
@@ -201,6 +201,10 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
         raise ValueError("log_likelihood=True with method='map': az.loo / az.compare need "
                          "posterior draws, and MAP is one point; fit with method='laplace' or "
                          "'nuts' for them")
+    if method == "map" and posterior_predictive:
+        raise ValueError("posterior_predictive=True with method='map': a posterior predictive "
+                         "check replicates the data from posterior draws, and MAP is one point "
+                         "(one replicate); fit with method='laplace' or 'nuts' for it")
     count(draws, "draws")
     count(chains, "chains")
     count(advi_iterations, "advi_iterations")
