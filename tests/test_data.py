@@ -228,6 +228,25 @@ def test_round_labels_of_different_types_that_print_alike_are_said():
                              round="cat")
 
 
+def test_labels_that_differ_only_by_end_spaces_are_said():
+    """'gpt-4' and 'gpt-4 ' (a CSV's stray space) were two players in silence."""
+    long = pd.DataFrame({"model": ["a", "a ", "b", "b"], "instance": [1, 2, 1, 2],
+                         "correct": [1, 0, 1, 1]})
+    with pytest.warns(UserWarning, match=r"model has labels that differ only by spaces at "
+                                         r"their ends, e\.g\. \['a', 'a '\].*\.str\.strip\(\)"):
+        Responses.from_long(long, respondent="model", item="instance", value="correct")
+    wide = pd.DataFrame([[1.0, 2.0], [3.0, 1.0]], index=["m", " m"], columns=["r1", "r2"])
+    with pytest.warns(UserWarning, match="differ only by spaces"):
+        Scores.from_wide(wide)
+    rows = pd.DataFrame({"model_a": ["x", "y "], "model_b": ["y", "x"], "winner": ["x", "x"]})
+    with pytest.warns(UserWarning, match="player has labels that differ only by spaces"):
+        ie.Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # distinct labels with inner spaces are fine
+        Responses.from_long(long.assign(model=["a b", "ab", "b", "b"]), respondent="model",
+                            item="instance", value="correct")
+
+
 def test_wide_frames_keep_their_axis_names_and_the_long_table_its_columns():
     """from_wide named every pivot's axes 'respondent'/'item' (to_wide's names were lost on
     the way back); to_long wrote the values over an item column called 'value'."""

@@ -392,7 +392,10 @@ def factorize(labels: pd.Series, name):
 
 
 def warn_alike(index, name):
-    """Warn when labels of several types print alike (1 and "1": two labels)."""
+    """Warn when labels of several types print alike (1 and "1": two labels), or differ only
+    by spaces at their ends ("gpt-4" and "gpt-4 ": two players)."""
+    if not (index.dtype == object or pd.api.types.is_string_dtype(index)):
+        return
     if index.dtype == object and pd.api.types.infer_dtype(index).startswith("mixed"):
         text = pd.Index([str(x) for x in index])
         if text.has_duplicates:
@@ -400,6 +403,12 @@ def warn_alike(index, name):
             warn_user(f"{name} has labels of different types that print alike, e.g. "
                       f"{[plain(x) for x in alike[:4]]}: they are kept apart; give the labels "
                       "one type (e.g. the column's .astype(str)) to merge them")
+    stripped = pd.Index([x.strip() if isinstance(x, str) else x for x in index])
+    if stripped.has_duplicates and not index.has_duplicates:
+        alike = index[stripped.duplicated(keep=False)]
+        warn_user(f"{name} has labels that differ only by spaces at their ends, e.g. "
+                  f"{[plain(x) for x in alike[:4]]}: they are kept apart; strip them "
+                  "(.str.strip() on the column or index) to merge them")
 
 
 # ---------------------------------------------------------------------- fitted models
