@@ -72,9 +72,20 @@ MODELS = {
                        "40 datasets x 5 algorithms"),
     "polytomous": Spec(partial(cal.simulate_polytomous, 40, 4, 4), ie.models.polytomous_irt,
                        "40 datasets x 4 algorithms, 4 levels, GPCM"),
+    "graded": Spec(partial(cal.simulate_polytomous, 40, 4, 4, model="graded"),
+                   partial(ie.models.polytomous_irt, model="graded"),
+                   "40 datasets x 4 algorithms, 4 levels, graded response"),
+    "battles": Spec(partial(cal.simulate_battles_from_prior, 6, 60), ie.models.bradley_terry,
+                    "6 players, 60 battles, pairwise likelihood (exact for battles)"),
+    "davidson": Spec(partial(cal.simulate_battles_from_prior, 6, 60, likelihood="davidson"),
+                     partial(ie.models.bradley_terry, likelihood="davidson"),
+                     "6 players, 60 battles, Davidson ties"),
+    "bt_tasks": Spec(partial(cal.simulate_bradley_terry_tasks, 6, 4, 3),
+                     partial(ie.models.bradley_terry, hierarchy=cal.task_of_round(4, 3)),
+                     "6 players x 4 tasks x 3 rounds, Plackett-Luce, hierarchy= (Model/Task)"),
 }
 ALL = ("1pl", "1pl_collapsed", "1pl_missing", "1pl_dense", "2pl", "3pl", "4pl", "bt",
-       "continuous", "bt_pairwise", "polytomous")
+       "continuous", "bt_pairwise", "polytomous", "graded", "battles", "davidson", "bt_tasks")
 
 
 def variable(row):

@@ -69,7 +69,8 @@ def prior_draws(draw, n):
 
 
 @pytest.mark.filterwarnings("ignore:.*identified only by the prior:UserWarning")
-@pytest.mark.parametrize("kind", ["1pl", "2pl", "bt", "continuous"])
+@pytest.mark.parametrize("kind", ["1pl", "2pl", "bt", "continuous", "graded", "davidson",
+                                  "tasks"])
 def test_prior_simulators_match_the_builders(kind):
     """The prior scales are the builders' defaults, and two-sample KS tests (3000 draws each)
     of every scalar and the first entry of every vector against pm.draw from the built model
@@ -86,6 +87,20 @@ def test_prior_simulators_match_the_builders(kind):
         ours = prior_draws(partial(cal.draw_bradley_terry_prior, 4), 3000)
         default = inspect.signature(ie.models.bradley_terry).parameters["prior_scale"].default
         assert default == cal.BT_PRIOR_SCALE
+    elif kind == "graded":
+        model = ie.models.polytomous_irt(cal.simulate_polytomous(30, 3, 4, rng, model="graded")[0],
+                                         model="graded")
+        ours = prior_draws(partial(cal.draw_polytomous_prior, 30, 3, 4, model="graded"), 3000)
+        ours["c_last"] = ours.pop("c")[:, :, -1]  # the first intercept plus both gaps
+        model = {**model.named_vars, "c_last": model["c"][:, -1]}
+    elif kind == "davidson":
+        model = ie.models.bradley_terry(cal.simulate_battles_from_prior(4, 30, rng, "davidson")[0],
+                                        likelihood="davidson")
+        ours = prior_draws(partial(cal.draw_bradley_terry_prior, 4, davidson=True), 3000)
+    elif kind == "tasks":
+        model = ie.models.bradley_terry(cal.simulate_bradley_terry_tasks(4, 3, 2, rng)[0],
+                                        hierarchy=cal.task_of_round(3, 2))
+        ours = prior_draws(partial(cal.draw_bradley_terry_tasks_prior, 4, 3), 3000)
     else:
         model = ie.models.continuous_irt(cal.simulate_continuous(5, 3, rng)[0])
         ours = prior_draws(partial(cal.draw_continuous_prior, 5, 3), 3000)
@@ -94,8 +109,10 @@ def test_prior_simulators_match_the_builders(kind):
     for (name, mine), built in zip(ours.items(), theirs):
         first = (slice(None),) + (0,) * (mine.ndim - 1)
         assert stats.ks_2samp(mine[first], built[first]).pvalue > 0.001, name
-    if "theta" in ours:  # the zero-sum constraint
-        assert np.abs(ours["theta"].sum(axis=1)).max() < 1e-9
+    zero_sum = {"1pl": "theta", "2pl": "theta", "bt": "strength", "davidson": "strength",
+                "tasks": "deviation"}.get(kind)
+    if zero_sum:  # the zero-sum constraint (over players, in every task)
+        assert np.abs(ours[zero_sum].sum(axis=-1)).max() < 1e-9
 
 
 def test_continuous_data_reach_the_model_exactly_and_the_truth_is_reflected():
@@ -108,12 +125,15 @@ def test_continuous_data_reach_the_model_exactly_and_the_truth_is_reflected():
 
 
 @pytest.mark.filterwarnings("ignore:.*identified only by the prior:UserWarning")
-def test_sbc_bradley_terry_is_uniform():
-    """25 replicates, 5 players x 8 rounds, Plackett-Luce, L = 49: a chi-square test per
-    strength (5 bins, Holm-adjusted) and no bin of the pooled ranks off by half."""
+@pytest.mark.parametrize("simulate", [partial(cal.simulate_bradley_terry, 5, 8),
+                                      partial(cal.simulate_battles_from_prior, 5, 40)],
+                         ids=["plackett_luce", "battles"])
+def test_sbc_bradley_terry_is_uniform(simulate):
+    """25 replicates, 5 players x 8 rounds (Plackett-Luce) or 40 battles (the pairwise
+    likelihood, exact for battles), L = 49: a chi-square test per strength (5 bins,
+    Holm-adjusted) and no bin of the pooled ranks off by half."""
     n_keep = 49
-    ranks, diagnostics = cal.run(partial(cal.simulate_bradley_terry, 5, 8),
-                                 ie.models.bradley_terry, 25, seed=1, n_keep=n_keep,
+    ranks, diagnostics = cal.run(simulate, ie.models.bradley_terry, 25, seed=1, n_keep=n_keep,
                                  draws=200, tune=250, chains=2, n_jobs=2)
     assert ranks.shape == (25, 5) and (diagnostics["divergences"] == 0).all()
     assert cal.uniformity_table(ranks, n_keep)["p_holm"].min() > 0.001

@@ -25,8 +25,8 @@ from scipy import stats
 from .data import Battles, Responses, Scores
 from .exceptions import ConvergenceWarning
 from .inference import fit
+from .models.bradley_terry import LOG_NU_SCALE, TAU_SCALE, davidson_probabilities
 from .models.bradley_terry import PRIOR_SCALE as BT_PRIOR_SCALE
-from .models.bradley_terry import davidson_probabilities
 from .models.continuous_irt import PRIORS as CONTINUOUS_PRIORS
 from .models.densities import irt_probability
 from .models.multidimensional import rotate_to_anchors
@@ -113,9 +113,12 @@ def simulate_multiple_choice(n_items, n_respondents, rng, slip=False):
     return resp, truth
 
 
-def draw_bradley_terry_prior(n_players, rng):
-    """strength ~ ZeroSumNormal(4)."""
-    return {"strength": _zero_sum_normal(rng, BT_PRIOR_SCALE, n_players)}
+def draw_bradley_terry_prior(n_players, rng, davidson=False):
+    """strength ~ ZeroSumNormal(4); ``davidson``: also log_nu ~ N(0, 2)."""
+    prior = {"strength": _zero_sum_normal(rng, BT_PRIOR_SCALE, n_players)}
+    if davidson:
+        prior["log_nu"] = rng.normal(0.0, LOG_NU_SCALE)
+    return prior
 
 
 def simulate_bradley_terry(n_players, n_rounds, rng):
@@ -127,6 +130,67 @@ def simulate_bradley_terry(n_players, n_rounds, rng):
     wide = pd.DataFrame(score, index=[f"p{k}" for k in range(n_players)],
                         columns=[f"r{k}" for k in range(n_rounds)])
     return Scores.from_wide(wide), truth, 0
+
+
+def draw_bradley_terry_tasks_prior(n_players, n_tasks, rng):
+    """The Model/Task scheme's prior: strength ~ ZeroSumNormal(4), tau ~ HN(1), deviation[t]
+    = tau z[t], z[t] ~ ZeroSumNormal(1) over the players of every task t."""
+    truth = draw_bradley_terry_prior(n_players, rng)
+    truth["tau"] = _half_normal(rng, TAU_SCALE)
+    truth["deviation"] = truth["tau"] * np.stack(
+        [_zero_sum_normal(rng, 1.0, n_players) for _ in range(n_tasks)])
+    return truth
+
+
+def simulate_bradley_terry_tasks(n_players, n_tasks, rounds_per_task, rng):
+    """A prior draw of the Model/Task scheme and scores strength_p + deviation[t, p] +
+    Gumbel(0, 1) in each of ``rounds_per_task`` rounds of every task t: Plackett-Luce with
+    ``hierarchy=`` :func:`task_of_round` (rounds r0, r1, ... of tasks t0, t1, ...).
+    Returns (Scores, truth {epp, tau, deviation}, redraws = 0)."""
+    truth = draw_bradley_terry_tasks_prior(n_players, n_tasks, rng)
+    task = np.repeat(np.arange(n_tasks), rounds_per_task)
+    score = (truth["strength"][:, None] + truth["deviation"][task].T
+             + rng.gumbel(0.0, 1.0, (n_players, len(task))))
+    wide = pd.DataFrame(score, index=[f"p{k}" for k in range(n_players)],
+                        columns=[f"r{k}" for k in range(len(task))])
+    return Scores.from_wide(wide), {"epp": truth["strength"], "tau": truth["tau"],
+                                    "deviation": truth["deviation"]}, 0
+
+
+def task_of_round(n_tasks, rounds_per_task):
+    """{round: task} of :func:`simulate_bradley_terry_tasks`, for ``hierarchy=``."""
+    return {f"r{k}": f"t{k // rounds_per_task}" for k in range(n_tasks * rounds_per_task)}
+
+
+def simulate_battles_from_prior(n_players, n_battles, rng, likelihood="pairwise"):
+    """A prior draw (strength ~ ZeroSumNormal(4); Davidson: log_nu ~ N(0, 2)) and
+    ``n_battles`` battles between uniformly random pairs of distinct players, won with
+    probability logistic(s_a - s_b) (``"pairwise"``: no ties) or with the Davidson model's
+    win / loss / tie probabilities (``"davidson"``). Data in which a player never plays are
+    drawn again (with new parameters) and counted: the rejection depends on the data alone.
+    Returns (Battles, truth {epp, log_nu}, redraws)."""
+    redraws = 0
+    names = np.array([f"m{k}" for k in range(n_players)])
+    while True:
+        truth = draw_bradley_terry_prior(n_players, rng, davidson=likelihood == "davidson")
+        a = rng.integers(0, n_players, n_battles)
+        b = (a + rng.integers(1, n_players, n_battles)) % n_players
+        diff = truth["strength"][a] - truth["strength"][b]
+        probs = (davidson_probabilities(diff, truth["log_nu"], xp=np)
+                 if likelihood == "davidson" else np.column_stack([1 / (1 + np.exp(-diff)),
+                                                                   1 / (1 + np.exp(diff))]))
+        outcome = (rng.random((n_battles, 1)) > probs.cumsum(axis=1)).sum(axis=1)
+        if len(np.union1d(a, b)) == n_players:
+            break
+        redraws += 1
+    rows = pd.DataFrame({"model_a": names[a], "model_b": names[b],
+                         "winner": np.array(["model_a", "model_b", "tie"])[outcome]})
+    battles = Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner",
+                                player_name="model")
+    out = {"epp": truth["strength"][pd.Index(names).get_indexer(battles.players)]}
+    if likelihood == "davidson":
+        out["log_nu"] = truth["log_nu"]
+    return battles, out, redraws
 
 
 def simulate_battles(n_players, n_battles, rng, *, log_nu=-1.5, scale=1.0):

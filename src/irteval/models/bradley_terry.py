@@ -51,6 +51,8 @@ LIKELIHOODS = ("plackett_luce", "pairwise", "davidson")
 TAU_SCALE = 1.0
 #: sd of the zero-sum normal prior on the strengths
 PRIOR_SCALE = 4.0
+#: sd of the normal prior on the Davidson model's log tie propensity log_nu
+LOG_NU_SCALE = 2.0
 
 
 def competition_ranks(matrix):
@@ -186,7 +188,8 @@ class BradleyTerry(BaseModel):
             pm.CustomDist("wins", matches, diff, logp=_pairwise_logp, random=_pairwise_random,
                           observed=pairs["wins_i"].to_numpy(), dims="pair")
         else:
-            log_nu = pm.Normal("log_nu", 0.0, 2.0)  # tie propensity; P(tie | equal) = nu/(2+nu)
+            # tie propensity; P(tie | equal strengths) = nu / (2 + nu)
+            log_nu = pm.Normal("log_nu", 0.0, LOG_NU_SCALE)
             ties = pairs["ties"].to_numpy()
             outcomes = np.column_stack([pairs["wins_i"] - ties / 2,
                                         pairs["matches"] - pairs["wins_i"] - ties / 2, ties])
