@@ -57,6 +57,17 @@ def label(prob, kind):
     return f"{prob:.0%} HDI" if kind == "hdi" else f"{prob:.0%} equal-tailed interval"
 
 
+def is_point(lower, upper):
+    """Whether every interval has width 0: a table of a fit of one point (MAP)."""
+    return bool(np.all(np.asarray(lower) == np.asarray(upper)))
+
+
+def note(prob, kind, point, what="band"):
+    """' (94% HDI band)' for a plot's title or label, or ' (one point: no band)' where the
+    fit is one point (MAP) and no interval is drawn."""
+    return f" (one point: no {what})" if point else f" ({label(prob, kind)} {what})"
+
+
 def check_matches(table, ci_prob, ci_kind):
     """A plot given a precomputed table draws the table's intervals: refuse ci_prob/ci_kind
     that contradict them (recompute the table instead)."""

@@ -15,7 +15,9 @@ def ensure_axes(ax, rows=None, square=False):
         return ax
     width, height = plt.rcParams["figure.figsize"]
     height = max(height, 0.09 * (rows or 0) + 1.5)
-    return plt.subplots(figsize=(max(width, height) if square else width, height))[1]
+    # constrained: long tick labels (player names) stay inside the figure when it is saved
+    return plt.subplots(figsize=(max(width, height) if square else width, height),
+                        layout="constrained")[1]
 
 
 def row_fontsize(rows, base="small"):
@@ -30,8 +32,10 @@ def panels(n, *, cols=4, width=3.2, height=2.6, **kwargs):
     grid = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False,
                         layout="constrained", **kwargs)[1]
     flat = np.ravel(grid)
-    for ax in flat[n:]:
-        ax.set_visible(False)
+    for k in range(n, len(flat)):
+        flat[k].set_visible(False)
+        if k >= cols:  # the panel above a hidden one is the last of its column
+            flat[k - cols].xaxis.set_tick_params(labelbottom=True)
     return grid
 
 
@@ -70,7 +74,11 @@ def _scaled(axis, values, inverse=False):
 
 
 def _text_height(ax, fontsize):
-    """The height of a line of text of ``fontsize`` points in the Axes' scaled y units."""
+    """The height of a line of text of ``fontsize`` points in the Axes' scaled y units (at
+    the Axes' size after the figure's layout)."""
+    engine = ax.figure.get_layout_engine()
+    if engine is not None:
+        engine.execute(ax.figure)
     height_pt = ax.get_position().height * ax.figure.get_figheight() * 72
     low, high = _scaled(ax.yaxis, ax.get_ylim())
     return 1.25 * fontsize * (high - low) / height_pt
@@ -86,7 +94,8 @@ def given_axes(ax, axes):
 def label_figure(flat, own, *, xlabel=None, ylabel=None, title=None):
     """Axis labels and a title of a grid of panels ``flat``: figure-wide on a figure the plot
     made (``own``); on Axes the user gave, the labels on those Axes and no title (the
-    user's figure keeps its own title and its other panels)."""
+    user's figure keeps its own title and its other panels), the y label in the first
+    column only and the x label in the last row only, where the Axes say where they are."""
     figure = flat[0].figure
     if own:
         if xlabel:
@@ -98,9 +107,10 @@ def label_figure(flat, own, *, xlabel=None, ylabel=None, title=None):
                             fontsize="medium")
         return
     for ax in flat:
-        if xlabel:
+        spec = ax.get_subplotspec()
+        if xlabel and (spec is None or spec.is_last_row()):
             ax.set_xlabel(xlabel, fontsize="small")
-        if ylabel:
+        if ylabel and (spec is None or spec.is_first_col()):
             ax.set_ylabel(ylabel, fontsize="small")
 
 
@@ -117,9 +127,11 @@ def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
     """Direct labels in a column right of the points, in the points' vertical order and nudged
     apart so that none overlap, each joined to its point by a thin line (the x range widens
     by 40% to hold them); the font shrinks (down to 5 points) until the column fits the
-    Axes' height. ``clear``: (left, right) x range the column must stay right of (other
-    points, error bars), when wider than the labelled points'. On log axes the spacing is
-    even on the log scale."""
+    Axes' height, and where even 5 points do not fit, only points spread evenly over the
+    vertical order are labelled (the first and last among them). ``clear``: (left, right) x
+    range the column must stay right of (other points, error bars), when wider than the
+    labelled points'. On log axes the spacing is even on the log scale. Returns the number
+    of points labelled."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     scaled_x = _scaled(ax.xaxis, x)
     left, right = np.nanmin(scaled_x), np.nanmax(scaled_x)
@@ -131,6 +143,10 @@ def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
     low, high = _scaled(ax.yaxis, ax.get_ylim())
     if len(y) > 1:
         fontsize = max(5.0, min(fontsize, (high - low) / (len(y) * _text_height(ax, 1))))
+        fits = int((high - low) / _text_height(ax, fontsize))
+        if fits < len(y):
+            keep = np.argsort(y, kind="stable")[spread(len(y), fits)]
+            x, y, labels = x[keep], y[keep], np.asarray(labels, dtype=object)[keep]
     ys = _scaled(ax.yaxis, _spread_apart(_scaled(ax.yaxis, y), _text_height(ax, fontsize),
                                          low, high), inverse=True)
     column = _scaled(ax.xaxis, [right + 0.08 * width], inverse=True)[0]
@@ -138,6 +154,7 @@ def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
         ax.annotate(str(text), (xi, yi), xytext=(column, yl), fontsize=fontsize, va="center",
                     arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "0.6",
                                 "shrinkA": 0, "shrinkB": 2})
+    return len(y)
 
 
 def label_line_ends(ax, x, ends, labels, colours, *, fontsize=7):
@@ -149,9 +166,9 @@ def label_line_ends(ax, x, ends, labels, colours, *, fontsize=7):
     ys = _scaled(ax.yaxis, _spread_apart(_scaled(ax.yaxis, ends), _text_height(ax, fontsize),
                                          low, high), inverse=True)
     for yl, text, colour in zip(ys, labels, colours):
-        ax.annotate(str(text), (x, yl), xytext=(4, 0), textcoords="offset points",
+        ax.annotate(str(text), (x, yl), xytext=(6, 0), textcoords="offset points",
                     fontsize=fontsize, color=colour, va="center")
 
 
-#: colours of highlighted series; the rest are drawn grey
-HIGHLIGHT = plt.cm.tab10.colors
+#: colours of highlighted series (tab10 without its grey); the rest are drawn grey
+HIGHLIGHT = plt.cm.tab10.colors[:7] + plt.cm.tab10.colors[8:]

@@ -26,9 +26,12 @@ def _board(board, ci_prob, ci_kind, plot):
 
 
 def _interval_columns(board):
+    """(lower, upper, " (94% HDI)" or " (one point: no interval)") of a leaderboard."""
     kind = board.attrs.get("ci_kind", "hdi")
-    return board[f"{kind}_lower"], board[f"{kind}_upper"], _intervals.label(
-        board.attrs.get("ci_prob", 0.94), kind)
+    lower, upper = board[f"{kind}_lower"], board[f"{kind}_upper"]
+    what = (" (one point: no interval)" if _intervals.is_point(lower, upper)
+            else f" ({_intervals.label(board.attrs.get('ci_prob', 0.94), kind)})")
+    return lower, upper, what
 
 
 def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
@@ -42,7 +45,7 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
                 fmt="o", ms=4)
     ax.set_yticks(y, [f"{p}  ({pb:.0%})" for p, pb in zip(board.index, board["p_best"])],
                   fontsize=row_fontsize(len(board)))
-    ax.set(xlabel=f"EPP ({what})", title="leaderboard (P(best) in brackets)")
+    ax.set(xlabel=f"EPP{what}", title="leaderboard (P(best) in brackets)")
     return ax
 
 
@@ -70,9 +73,10 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     mean_score = mean_score.loc[board.index]
     ax.errorbar(board["mean"], mean_score, xerr=[board["mean"] - lower, upper - board["mean"]],
                 fmt="o", ms=4)
-    ax.set(xlabel=f"EPP ({what})", ylabel=label, title=f"EPP vs {label.split(' (')[0]}")
-    label_points(ax, board["mean"], mean_score, board.index,
-                 clear=(np.nanmin(lower), np.nanmax(upper)))
+    labelled = label_points(ax, board["mean"], mean_score, board.index,
+                            clear=(np.nanmin(lower), np.nanmax(upper)))
+    shown = "" if labelled == len(board) else f"; {labelled} of {len(board)} labelled"
+    ax.set(xlabel=f"EPP{what}", ylabel=label, title=f"EPP vs {label.split(' (')[0]}{shown}")
     if isinstance(scores, Scores) and not scores.higher_is_better:
         ax.invert_yaxis()  # the better players up, as the EPP runs (after the labels' layout)
     return ax
@@ -117,16 +121,19 @@ def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
                 "plot_win_calibration", "irteval.goodness_of_fit(idata)")
     ax = ensure_axes(ax)
     predicted, empirical = gof["predicted"] / gof["matches"], gof["wins"] / gof["matches"]
-    band = _intervals.label(gof.attrs["ci_prob"], gof.attrs["ci_kind"])
-    ax.vlines(predicted, gof["rep_lower"] / gof["matches"], gof["rep_upper"] / gof["matches"],
-              color="0.8", lw=1, zorder=1, label=f"replicated win ratio ({band})")
+    point = _intervals.is_point(gof["rep_lower"], gof["rep_upper"])  # one replicate (MAP)
+    if not point:
+        band = _intervals.label(gof.attrs["ci_prob"], gof.attrs["ci_kind"])
+        ax.vlines(predicted, gof["rep_lower"] / gof["matches"],
+                  gof["rep_upper"] / gof["matches"], color="0.8", lw=1, zorder=1,
+                  label=f"replicated win ratio ({band})")
     ax.scatter(predicted, empirical, s=10 * gof["matches"] / gof["matches"].max() + 2,
                alpha=0.5, zorder=2, label="observed (size: matches)")
-    ax.legend(fontsize="small", loc="upper left")
+    ax.legend(fontsize="small", loc="best")  # the misfits sit in either corner
     ax.plot([0, 1], [0, 1], "k--", lw=1)
     ax.set(xlabel="predicted P(win)", ylabel="empirical win ratio",
-           title=f"calibration (posterior predictive p of deviance "
-                 f"{gof.attrs['ppp_deviance']:.2f})")
+           title="calibration (one point: no posterior predictive check)" if point else
+           f"calibration (posterior predictive p of deviance {gof.attrs['ppp_deviance']:.2f})")
     return ax
 
 

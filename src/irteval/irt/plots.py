@@ -8,13 +8,16 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, check_table, chosen_labels, count
+from .._validation import check_idata, check_table, chosen_labels, count, warn_if_point
 from ..models.densities import irt_probability
 from ..plotting import ensure_axes, label_line_ends, label_points, spread
 from .difficulty import characteristic_curves
 from .fit_statistics import item_fit
 from .information import TEST, information
 from .item_draws import FAMILY, Items
+
+#: the most respondents plot_characteristic_curves names (at their lines' ends)
+MAX_NAMED = 12
 
 
 def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kind=None,
@@ -23,6 +26,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     interval of P at each ability over the draws), with the respondents' posterior mean
     abilities as a rug. By default five items spread from the easiest to the hardest."""
     check_idata(idata, FAMILY, "plot_item_characteristic")
+    warn_if_point(idata, "plot_item_characteristic")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     ax = ensure_axes(ax)
     labels = idata.posterior["item"].values
@@ -53,7 +57,8 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     respondent = idata.attrs.get("respondent_name", "respondent")
     ax.set(xlabel=f"ability theta (ticks: each {respondent}'s posterior mean)",
            ylabel="P(correct)", ylim=(-0.03, 1.03),
-           title=f"item characteristic curves ({_intervals.label(prob, kind)} band)")
+           title="item characteristic curves" + _intervals.note(
+               prob, kind, idata.posterior.sizes["chain"] * idata.posterior.sizes["draw"] == 1))
     # labels at the curves' ends, inside the axes: a legend outside ran into a neighbour
     label_line_ends(ax, grid[-1], ends, names, colours)
     return ax
@@ -108,8 +113,10 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
                              f"{table.index.get_level_values('bin').nunique()} bins: "
                              "characteristic_curves(idata, n_bins=...) makes the table, or "
                              "pass the fit")
-    else:
-        table = characteristic_curves(curves, n_bins=5 if n_bins is None else n_bins,
+    else:  # five bins, or one per item where there are fewer
+        check_idata(curves, FAMILY, "plot_characteristic_curves")
+        default = min(5, curves.posterior.sizes["item"])
+        table = characteristic_curves(curves, n_bins=default if n_bins is None else n_bins,
                                       ci_prob=ci_prob, ci_kind=ci_kind, hdi_prob=hdi_prob)
     check_table(table, ["accuracy", "accuracy_lower", "accuracy_upper", "predicted",
                         "predicted_lower", "predicted_upper"],
@@ -121,9 +128,12 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
         respondents = list(overall.sort_values().index[spread(len(overall), 6)])
     respondents = chosen_labels(respondents, labels, f"{level} labels")
     ax = ensure_axes(ax)
+    ends, colours = [], []
     for r in respondents:
         c = table.loc[r]
-        line, = ax.plot(c.index, c["accuracy"], "o-", label=str(r))
+        line, = ax.plot(c.index, c["accuracy"], "o-")
+        ends.append(c["accuracy"].iloc[-1])
+        colours.append(line.get_color())
         ax.fill_between(c.index, c["accuracy_lower"], c["accuracy_upper"], alpha=0.2,
                         color=line.get_color())
         ax.plot(c.index, c["predicted"], "--", color=line.get_color())
@@ -131,16 +141,27 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
                     yerr=[c["predicted"] - c["predicted_lower"],
                           c["predicted_upper"] - c["predicted"]], elinewidth=0.8, capsize=2)
     model = table.attrs.get("irteval_model", "model").upper()
-    band = (_intervals.label(table.attrs["ci_prob"], table.attrs["ci_kind"])
-            if "ci_prob" in table.attrs else "interval")  # a table read back from CSV has none
-    ax.plot([], [], "k-", label=f"observed ({band} band over draws of the bins)")
-    ax.plot([], [], "k--", label=f"{model}-implied ({band} bars)")
+    point = _intervals.is_point(table[["accuracy_lower", "predicted_lower"]],
+                                table[["accuracy_upper", "predicted_upper"]])
+    if point:
+        notes = (" (one point: no band)", " (one point: no bars)")
+    else:
+        band = (_intervals.label(table.attrs["ci_prob"], table.attrs["ci_kind"])
+                if "ci_prob" in table.attrs else "interval")  # a table read from CSV has none
+        notes = (f" ({band} band over draws of the bins)", f" ({band} bars)")
+    ax.plot([], [], "k-", label="observed" + notes[0])
+    ax.plot([], [], "k--", label=f"{model}-implied" + notes[1])
     shown = (f"{len(respondents)} of {len(labels)} {level}s, spread by ability"
              if len(respondents) < len(labels) else f"every {level}")
+    named = len(respondents) <= MAX_NAMED
     ax.set(xlabel="difficulty bin (0 = easiest)", ylabel="accuracy",
-           title=f"characteristic curves: {shown}",
+           title=f"characteristic curves: {shown}"
+           + ("" if named else f" (more than {MAX_NAMED}: not named)"),
            xticks=sorted(set(table.index.get_level_values("bin"))))
-    ax.legend(fontsize="x-small", ncol=2)
+    ax.legend(fontsize="x-small", loc="lower left")  # accuracy falls with difficulty
+    if named:  # each at its line's end: a legend of them covered the lines
+        label_line_ends(ax, max(table.index.get_level_values("bin")), ends,
+                        [str(r) for r in respondents], colours)
     return ax
 
 
@@ -152,7 +173,8 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     lines at 1 (the model's expectation); both axes on a log scale."""
     if hasattr(table, "posterior"):
         table = item_fit(table, ci_prob=ci_prob, ci_kind=ci_kind)
-    check_table(table, ["infit", "outfit", "ppp", "misfit"], "plot_fit",
+    check_table(table, ["infit", "outfit", "ppp", "misfit", "infit_lower", "infit_upper",
+                        "outfit_lower", "outfit_upper"], "plot_fit",
                 "irteval.item_fit(idata) or irteval.person_fit(idata)")
     _intervals.check_matches(table, ci_prob, ci_kind)
     count(n_labels, "plot_fit(): n_labels", minimum=0)
@@ -160,7 +182,8 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     ax.set(xscale="log", yscale="log")  # mean squares: 0.5 and 2 equally far from 1
     for axis in (ax.xaxis, ax.yaxis):  # ticks at 1/4, 1/2, 1, 2, 4 ..., written plainly
         axis.set_major_locator(LogLocator(base=2))
-        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        axis.set_major_formatter(FuncFormatter(  # 1/64, not 0.015625
+            lambda v, _: f"{v:g}" if v >= 1 else f"1/{round(1 / v)}"))
         axis.set_minor_formatter(NullFormatter())
     ok, bad = table[~table["misfit"]], table[table["misfit"]]
     ax.scatter(ok["infit"], ok["outfit"], s=8, color="0.55", alpha=0.6,
@@ -219,7 +242,9 @@ def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None):
         target.fill_between(rows.index, rows[f"{kind}_lower"], rows[f"{kind}_upper"],
                             color=line.get_color(), alpha=0.2)
     ax.set(xlabel="ability theta", ylabel="test information",
-           title=f"information ({_intervals.label(table.attrs['ci_prob'], kind)} band)")
+           title="information" + _intervals.note(
+               table.attrs["ci_prob"], kind,
+               _intervals.is_point(table[f"{kind}_lower"], table[f"{kind}_upper"])))
     if items_ax is not None:
         items_ax.set_ylabel("item information")
         lines = ax.get_lines() + items_ax.get_lines()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib.pyplot as plt
 import numpy as np
 from scipy.cluster.hierarchy import dendrogram
@@ -35,7 +37,7 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
             ax.plot(p, curve["kappa"], color=colour, label=f"bin {b}")
             ax.fill_between(p, curve["kappa_lower"], curve["kappa_upper"], color=colour,
                             alpha=0.2)
-        ax.set_title(str(name))
+        ax.set_title("\n".join(textwrap.wrap(str(name), 28)), fontsize="small")  # long names
         ax.set_xlabel("proportion perturbed")
     for ax in flat[:len(names)]:
         spec = ax.get_subplotspec()  # a label on the first panel of each row
@@ -48,7 +50,7 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
                               title_fontsize="x-small")
     else:
         flat[0].legend(fontsize="x-small", title=f"bin (0 = easiest)\n{bands}",
-                       title_fontsize="x-small")
+                       title_fontsize="x-small", loc="best")
     label_figure(flat, own, title=f"System Characteristic Curves ({bands}; each panel its own "
                                   "kappa scale)")
     return axes
@@ -62,9 +64,12 @@ def plot_dendrogram(tax, *, ax=None):
     if not isinstance(tax, Taxonomy):
         raise TypeError(f"plot_dendrogram takes the result of irteval.robustness.taxonomy, got "
                         f"a {type(tax).__name__}")
-    if ax is None:  # a layout that keeps the long labels on the figure
-        ax = plt.subplots(layout="constrained")[1]
     names = list(tax.groups.index)
+    if ax is None:  # a layout that keeps the labels on the figure, wider for long ones
+        width, height = plt.rcParams["figure.figsize"]
+        longest = max(len(str(name)) for name in names) + 7  # " (0.95)"
+        ax = plt.subplots(figsize=(width + 0.07 * max(0, longest - 20), height),
+                          layout="constrained")[1]
     k = len(set(tax.groups))
     heights = tax.linkage[:, 2]  # the last k - 1 merges join the k groups
     cut = (heights[-k] + heights[-(k - 1)]) / 2 if k < len(names) else heights[0] / 2

@@ -1,0 +1,93 @@
+"""What readers see: figures the plots make keep their labels, a fit of one point (MAP) is
+not drawn or titled as if it had intervals, and crowded labels stay readable."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+import irteval as ie  # noqa: E402
+from irteval import plotting  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def responses():
+    rng = np.random.default_rng(0)
+    p = 1 / (1 + np.exp(-(rng.normal(size=(1, 16)) - rng.normal(size=(30, 1)))))
+    wide = pd.DataFrame((rng.random((30, 16)) < p).astype(float),
+                        index=[f"i{k}" for k in range(30)], columns=[f"m{k}" for k in range(16)])
+    return ie.Responses.from_wide(wide, rows="item")
+
+
+@pytest.fixture(scope="module")
+def map_fits(responses):
+    onepl = ie.fit(ie.models.onepl(responses), method="map", random_seed=0)
+    board = ie.fit(ie.models.bradley_terry(ie.datasets.load_vtab()), method="map",
+                   random_seed=0)
+    return onepl, board
+
+
+def test_figures_the_plots_make_lay_out_their_labels():
+    """A saved figure cut off long player names (no layout engine)."""
+    ax = plotting.ensure_axes(None, rows=30)
+    assert type(ax.figure.get_layout_engine()).__name__ == "ConstrainedLayoutEngine"
+    plt.close("all")
+
+
+@pytest.mark.filterwarnings("ignore:.*this fit is one point")
+def test_a_fit_of_one_point_is_not_titled_with_intervals(map_fits):
+    onepl, board = map_fits
+    with pytest.warns(UserWarning, match=r"plot_item_characteristic\(\): this fit is one point"):
+        ax = ie.plot_item_characteristic(onepl)
+    assert ax.get_title() == "item characteristic curves (one point: no band)"
+    assert ie.plot_information(onepl).get_title() == "information (one point: no band)"
+    legend = [t.get_text() for t in ie.plot_characteristic_curves(onepl).get_legend().get_texts()]
+    assert legend == ["observed (one point: no band)", "1PL-implied (one point: no bars)"]
+    assert ie.plot_leaderboard(board).get_xlabel() == "EPP (one point: no interval)"
+    ax = ie.plot_win_calibration(board)
+    assert ax.get_title() == "calibration (one point: no posterior predictive check)"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["observed (size: matches)"]
+    plt.close("all")
+
+
+def test_crowded_labels_are_thinned_and_named_at_line_ends(responses, map_fits):
+    """80 labels on a small Axes ran off it; the characteristic curves' legend of every
+    respondent covered the lines."""
+    fig, ax = plt.subplots(figsize=(4, 3))
+    x = np.arange(80.0)
+    shown = plotting.label_points(ax, x, x, [f"p{k}" for k in range(80)])
+    assert 5 < shown < 80 and len(ax.texts) == shown
+    assert {"p0", "p79"} <= {t.get_text() for t in ax.texts}  # both ends
+    plt.close(fig)
+    onepl, _ = map_fits
+    with pytest.warns(UserWarning, match="one point"):
+        table = ie.characteristic_curves(onepl, n_bins=3)
+    ax = ie.plot_characteristic_curves(table, respondents=["m0", "m3"])
+    assert sorted(t.get_text() for t in ax.texts) == ["m0", "m3"]
+    ax = ie.plot_characteristic_curves(table, respondents=list(responses.respondents))
+    assert not ax.texts and "more than 12: not named" in ax.get_title()
+    plt.close("all")
+
+
+def test_tick_labels_panels_and_colours():
+    fig, ax = plt.subplots()
+    values = [0.02, 1.0, 3.0]
+    table = pd.DataFrame({"infit": values, "outfit": values, "ppp": [0.5] * 3,
+                          "misfit": [False] * 3, "infit_lower": values, "infit_upper": values,
+                          "outfit_lower": values, "outfit_upper": values},
+                         index=pd.Index(["a", "b", "c"], name="item"))
+    with pytest.raises(ValueError, match="outfit_upper"):
+        ie.plot_fit(table.drop(columns="outfit_upper"), ax=ax)
+    table.attrs.update(ci_prob=0.94, ci_kind="hdi")
+    ie.plot_fit(table, ax=ax)
+    assert ax.yaxis.get_major_formatter()(0.25, 0) == "1/4"  # not 0.25 or 0.015625
+    grid = plotting.panels(5, cols=3)
+    assert grid[0, 2].xaxis.get_tick_params()["labelbottom"]  # above the hidden panel
+    fig, pair = plt.subplots(1, 2)
+    plotting.label_figure(pair, own=False, xlabel="x", ylabel="y")
+    assert pair[0].get_ylabel() == "y" and pair[1].get_ylabel() == ""  # not on its neighbour
+    assert (0.5, 0.5, 0.5) not in [tuple(round(c, 1) for c in rgb) for rgb in plotting.HIGHLIGHT]
+    plt.close("all")
