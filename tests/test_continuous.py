@@ -174,6 +174,37 @@ def test_posterior_predictive_and_loo(recovery):
     assert loo.attrs["good_k"] == pytest.approx(min(1 - 1 / np.log10(n_draws), 0.7))
 
 
+def test_loo_by_algorithm_leaves_missing_cells_out():
+    """A missing cell went into ArviZ's PSIS as NaN: every algorithm's max_pareto_k was inf
+    (and ArviZ's total NaN, with a warning)."""
+    import arviz as az
+
+    wide, _ = simulate_airt(n=30, n_items=4, n_negative=1, seed=3)
+    wide = wide.mask(np.random.default_rng(0).random(wide.shape) < 0.15)
+    idata = ie.fit(ie.models.continuous_irt(responses(wide, bounds=(0, 1))), draws=200,
+                   tune=300, chains=2, random_seed=0, progressbar=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.filterwarnings("ignore", message=".*Pareto k")  # too few draws for every cell
+        loo = ie.loo_by_algorithm(idata)
+    assert np.isfinite(loo.to_numpy()).all() and list(loo.index) == list(wide.columns)
+    # each observed cell's PSIS estimate, summed per algorithm: ArviZ's on that column alone
+    from irteval.models.continuous_irt import cell_logp, mean_z
+
+    post = idata.posterior
+    ll = cell_logp(idata.observed_data["z"].values,
+                   mean_z(post["tau"].values, post["lam"].values, post["theta"].values),
+                   post["s"].values[..., None, :])
+    for k, algorithm in enumerate(wide.columns):
+        kept = ll[:, :, wide[algorithm].notna().to_numpy(), k]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            own = az.loo(az.from_dict(log_likelihood={"z": kept},  # the same r_eff
+                                      posterior={"tau": post["tau"].values}), pointwise=True)
+        assert loo.at[algorithm, "elpd_loo"] == pytest.approx(float(own.elpd_loo))
+        assert loo.at[algorithm, "max_pareto_k"] == pytest.approx(float(own.pareto_k.max()))
+
+
 def test_airt_readme_example_c_is_anomalous():
     df = pd.read_csv(DATA / "s1_readme_continuous_ABCD.csv")  # airt's README data
     perf = responses(df.set_index("instance"), transform="airt")  # per-column bounds, as airt

@@ -206,20 +206,22 @@ def loo_by_algorithm(idata) -> pd.DataFrame:
     ll = cell_logp(idata.observed_data["z"].values,
                    mean_z(post["tau"].values, post["lam"].values, post["theta"].values),
                    post["s"].values[..., None, :])
-    dims = ("chain", "draw", "respondent", "item")
+    # the observed cells only: ArviZ gives a missing (NaN) cell k = inf and elpd NaN
+    observed = np.flatnonzero(mask.ravel())
     pointwise = az.InferenceData(
         posterior=post[["tau"]],
-        log_likelihood=xr.Dataset({"z": (dims, np.where(mask, ll, np.nan))},
-                                  coords={d: post[d] for d in dims}))
+        log_likelihood=xr.Dataset({"z": (("chain", "draw", "cell"),
+                                         ll.reshape(*ll.shape[:2], -1)[..., observed])}))
     loo = az.loo(pointwise, pointwise=True)
-    elpd = xr.DataArray(loo.loo_i).rename("elpd")
-    pareto = xr.DataArray(loo.pareto_k)
-    n = elpd.notnull().sum("respondent")
+    algorithms = post["item"].to_index()
+    cells = pd.DataFrame({"elpd": loo.loo_i.values, "k": loo.pareto_k.values},
+                         index=algorithms[observed % mask.shape[1]])
+    by = cells.groupby(level=0, sort=False)
     out = pd.DataFrame({
-        "elpd_loo": elpd.sum("respondent").to_series(),
-        "se": (elpd.std("respondent") * np.sqrt(n)).to_series(),
-        "max_pareto_k": pareto.max("respondent").to_series(),
-    })
+        "elpd_loo": by["elpd"].sum(),
+        "se": by["elpd"].std(ddof=0) * np.sqrt(by.size()),
+        "max_pareto_k": by["k"].max(),
+    }).reindex(algorithms)
     out.index.name = names(idata)[0]
     out.attrs["good_k"] = float(loo.get("good_k", 0.7))
     return out
