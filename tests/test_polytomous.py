@@ -117,12 +117,16 @@ def test_small_fit_keeps_labels_reflects_and_gives_metrics(model):
     assert np.corrcoef(post["theta"].mean(("chain", "draw")), truth["theta"])[0, 1] > 0.7
     assert "x" in idata.log_likelihood and idata.log_likelihood["x"].dims[-2:] == (
         "respondent", "item")
+    # a0 never reaches the data's top level (4): never effective at tolerance 0 (it was, as
+    # its own top, 3, counted)
+    assert float(ie.airt_curves(idata, max_draws=20)["aec"].sel(item="a0")[0]) == 0
     _check_downstream(idata)
 
 
 def _check_downstream(idata):
     """Goodness and effectiveness areas equal a per-draw, per-algorithm computation from the
-    paper's definitions; latent trait, portfolio and the category curves run with labels."""
+    paper's definitions (airt's: the levels of the data, the same top for every algorithm);
+    latent trait, portfolio and the category curves run with labels."""
     goodness, effect = ie.model_goodness(idata, max_draws=50), ie.effectiveness(idata,
                                                                                 max_draws=50)
     post, const = idata.posterior, idata.constant_data
@@ -136,14 +140,15 @@ def _check_downstream(idata):
         logp = category_logp(theta[s], a[s], c[s], valid, idata.attrs["irteval_model"], xp=np)
         pred = logp.argmax(axis=-1)
         row = [], [], []
+        n = len(levels)
+        grid = np.linspace(0, 1, n)
         for j in range(len(low)):
             seen = ~np.isnan(level[:, j])
-            x = np.searchsorted(levels, level[seen, j]) - low[j]
-            e, n = x - pred[seen, j], high[j] - low[j] + 1
-            grid = np.linspace(0, 1, n)
+            x = np.searchsorted(levels, level[seen, j])  # 0..n - 1, on the data's levels
+            x_hat = pred[seen, j] + low[j]
+            e = x - x_hat
             row[0].append(np.trapezoid([np.mean(np.abs(e) <= k) for k in range(n)], grid))
-            row[1].append(np.trapezoid([np.mean(pred[seen, j] >= n - 1 - k)
-                                        for k in range(n)], grid))
+            row[1].append(np.trapezoid([np.mean(x_hat >= n - 1 - k) for k in range(n)], grid))
             row[2].append(np.mean(e ** 2))
             if s == 0:  # the actual effectiveness has no draws
                 auaec = np.trapezoid([np.mean(x >= n - 1 - k) for k in range(n)], grid)

@@ -17,12 +17,14 @@ alpha = gamma, which matches its own density only when |gamma| ~ 1; here the pre
 is the model's own.
 
 For the polytomous IRT (the paper's category definitions, airt's ``model_goodness_poly`` and
-``effectiveness_poly``), with x_ij in {0, ..., C_j - 1} the dataset's category on algorithm j
-and x^_ij the most probable category at theta_i: the goodness curve is the share of datasets
-with |x_ij - x^_ij| <= k at the points k / (C_j - 1), k = 0..C_j - 1, and the MSE that of
-x_ij - x^_ij (in categories); the effectiveness curves are the shares with x_ij (or
-x^_ij) >= C_j - 1 - k at the same points; areas by the trapezoid rule over those C_j points.
-The curves of all algorithms share the union of their points (each is linear in between).
+``effectiveness_poly``), with x_ij in {0, ..., L - 1} the dataset's level on algorithm j
+among the L ordered levels of the data (declared with ``levels=``, else those observed) and
+x^_ij the most probable level at theta_i: the goodness curve is the share of datasets with
+|x_ij - x^_ij| <= k at the points k / (L - 1), k = 0..L - 1, and the MSE that of
+x_ij - x^_ij (in levels); the effectiveness curves are the shares with x_ij (or x^_ij)
+>= L - 1 - k at the same points: the top level is the data's for every algorithm, as airt
+counts (an algorithm that never reaches it is less effective, whatever its own range);
+areas by the trapezoid rule over the L points.
 """
 
 from __future__ import annotations
@@ -97,10 +99,13 @@ def _curves_of(idata, max_draws, random_seed):
 
 
 def _categories(idata):
-    """(observed category 0..C_j - 1 with 0 where missing, observed mask, C_j)."""
+    """(observed category 0..C_j - 1 of each algorithm's own range, 0 where missing,
+    observed mask, C_j, the level code of each algorithm's category 0)."""
     const = idata.constant_data
-    n_categories = const["highest_level"].values - const["lowest_level"].values + 1
-    return (idata.observed_data["x"].values, ~np.isnan(const["level"].values), n_categories)
+    low = const["lowest_level"].values
+    n_categories = const["highest_level"].values - low + 1
+    return (idata.observed_data["x"].values, ~np.isnan(const["level"].values), n_categories,
+            low)
 
 
 def _modal_categories(idata, n_categories, max_draws, random_seed):
@@ -115,35 +120,24 @@ def _modal_categories(idata, n_categories, max_draws, random_seed):
 
 def _category_curves(idata, max_draws, random_seed):
     """:func:`airt_curves` of the polytomous IRT (module docstring)."""
-    actual, observed, n_cat = _categories(idata)
-    pred = _modal_categories(idata, n_cat, max_draws, random_seed)
-    k = np.arange(n_cat.max())
-    top = (n_cat - 1)[:, None] - k  # (algorithm, point): the category reached at tolerance k
+    category, observed, n_cat, low = _categories(idata)
+    actual = category + low  # level codes 0..L - 1 of the data's scale
+    pred = _modal_categories(idata, n_cat, max_draws, random_seed) + low
+    n_levels = len(idata.attrs.get("levels", ())) or int(idata.constant_data[
+        "highest_level"].max()) + 1  # (a fit that does not record its levels)
+    k = np.arange(n_levels)
 
     def share(mask):  # (..., dataset, algorithm, point) -> (..., algorithm, point)
         return (mask & observed[..., None]).sum(axis=-3) / observed.sum(axis=0)[:, None]
 
-    knots = {"cdf": share(np.abs(actual - pred)[..., None] <= k),
-             "aec": share(actual[..., None] >= top),
-             "pec": share(pred[..., None] >= top)}
-    # every algorithm's curve on the union of the points k / (C_j - 1), linear in between
-    points = [k[:c] / (c - 1) for c in n_cat]
-    grid = np.unique(np.round(np.concatenate(points), 12))
-    weights = [np.stack([np.interp(grid, p, e) for e in np.eye(len(p))], axis=1)
-               for p in points]  # (grid, C_j)
-
-    def on_grid(values):  # (..., algorithm, point) -> (..., algorithm, grid)
-        return np.stack([values[..., j, :len(w.T)] @ w.T for j, w in enumerate(weights)],
-                        axis=-2)
-
     resid = np.where(observed, actual - pred, np.nan)
-    coords = {"item": idata.posterior["item"].values, "threshold": grid}
+    coords = {"item": idata.posterior["item"].values, "threshold": k / (n_levels - 1)}
     return xr.Dataset({
-        "cdf": (("sample", "item", "threshold"), on_grid(knots["cdf"])),
-        "aec": (("item", "threshold"), on_grid(knots["aec"])),
-        "pec": (("sample", "item", "threshold"), on_grid(knots["pec"])),
+        "cdf": (("sample", "item", "threshold"), share(np.abs(actual - pred)[..., None] <= k)),
+        "aec": (("item", "threshold"), share(actual[..., None] >= n_levels - 1 - k)),
+        "pec": (("sample", "item", "threshold"), share(pred[..., None] >= n_levels - 1 - k)),
         "mse": (("sample", "item"), np.nanmean(resid ** 2, axis=1)),
-    }, coords=coords, attrs={"item_name": names(idata)[0], "units": "categories"})
+    }, coords=coords, attrs={"item_name": names(idata)[0], "units": "levels"})
 
 
 def _curves(source, max_draws, random_seed, caller):
