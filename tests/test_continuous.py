@@ -134,7 +134,9 @@ def test_downstream_tables(recovery):
     pd.testing.assert_frame_equal(lt.spectrum, other.spectrum)
     pd.testing.assert_series_equal(lt.occupancy["lto"], other.occupancy["lto"])
     board = ie.portfolio(lt)
-    assert board["lto"].is_monotonic_decreasing and board["in_portfolio"].any()
+    assert board["p_in_portfolio"].is_monotonic_decreasing and board["in_portfolio"].any()
+    # membership is the posterior's majority (it was lto > 0 of the mean curves)
+    assert (board["in_portfolio"] == (board["p_in_portfolio"] > 0.5)).all()
     assert (board["lto_lower"] <= board["lto_upper"]).all()
     assert board["p_in_portfolio"].between(0, 1).all()
     good = ie.model_goodness(idata, max_draws=50)
@@ -147,6 +149,13 @@ def test_downstream_tables(recovery):
         ie.latent_trait(idata, epsilon=-1)
     with pytest.raises(ValueError, match="epsilon must be a number >= 0.*'0.1'"):
         ie.latent_trait(idata, epsilon="0.1")  # was numpy's isfinite error
+    with pytest.raises(ValueError, match="epsilon must be a number >= 0.*True"):
+        ie.latent_trait(idata, epsilon=True)  # was read as 1.0
+    onepl = ie.fit(ie.models.onepl(ie.Responses.from_wide(
+        pd.DataFrame([[1, 0], [0, 1], [1, 1]]), rows="item")), method="map", random_seed=0)
+    for plot in (ie.plot_auaec_aupec, ie.plot_latent_trait):  # the plot named, not its helper
+        with pytest.raises(ValueError, match=rf"{plot.__name__}\(\) needs a fit of"):
+            plot(onepl)
     with pytest.raises(TypeError, match="n_grid=2.5: give a whole number"):
         ie.latent_trait(idata, n_grid=2.5)
     with pytest.raises(TypeError, match="latent_trait"):

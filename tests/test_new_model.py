@@ -183,6 +183,8 @@ def test_bad_input_is_named(population):
     idata, _ = population
     with pytest.raises(ValueError, match="items not in the fit, e.g. \\['nope'\\]"):
         ie.score_new_model(idata, {"i1": 1, "nope": 0})
+    with pytest.raises(ValueError, match=r"labels are text \(e.g. 'i0'\): give the answers'"):
+        ie.score_new_model(idata, {1: 1})  # numbers for text labels ('0001': no hint before)
     wide = simulate(40, 10, seed=1)[0].to_wide(rows="item").reset_index(drop=True)  # 0..39
     numbered = quiet_fit(ie.models.onepl(ie.Responses.from_wide(wide, rows="item")),
                          method="laplace", draws=50, chains=1, random_seed=0)

@@ -93,7 +93,8 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
     :func:`irteval.parallel.map_draws`)."""
     check_idata(idata, FAMILIES, "latent_trait")
     warn_if_point(idata, "latent_trait")
-    if not (isinstance(epsilon, numbers.Real) and np.isfinite(epsilon) and epsilon >= 0):
+    if not (isinstance(epsilon, numbers.Real) and not isinstance(epsilon, (bool, np.bool_))
+            and np.isfinite(epsilon) and epsilon >= 0):
         raise ValueError(f"epsilon must be a number >= 0 (performance units), got {epsilon!r}")
     count(n_grid, "n_grid", minimum=2)
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
@@ -141,16 +142,19 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
 def portfolio(lt: LatentTrait) -> pd.DataFrame:
     """The airt portfolio: algorithms strong somewhere on the difficulty spectrum.
 
-    One row per algorithm, sorted by ``lto`` (from the posterior-mean spectrum):
-    ``in_portfolio`` (lto > 0), ``p_in_portfolio`` (share of posterior draws in which the
-    algorithm is strong somewhere), and the posterior mean and interval of its LTO.
+    One row per algorithm, most probable members first: ``lto`` (airt's latent trait
+    occupancy, of the posterior-mean spectrum: the number to compare with airt's),
+    ``in_portfolio`` (``p_in_portfolio`` > 0.5), ``p_in_portfolio`` (share of posterior
+    draws in which the algorithm is strong somewhere), and the posterior mean and interval
+    of its LTO. (Membership came from ``lto`` > 0 before: the occupancy of the mean curves,
+    which can put an algorithm in the portfolio in 13% of the draws.)
     """
     if not isinstance(lt, LatentTrait):
         raise TypeError(f"expected the result of irteval.latent_trait, got {type(lt).__name__}")
     occ = lt.occupancy
-    out = pd.DataFrame({"lto": occ["lto"], "in_portfolio": occ["lto"] > 0,
+    out = pd.DataFrame({"lto": occ["lto"], "in_portfolio": occ["p_strength"] > 0.5,
                         "p_in_portfolio": occ["p_strength"], "lto_mean": occ["lto_mean"],
                         "lto_lower": occ["lto_lower"], "lto_upper": occ["lto_upper"]})
     out.attrs.update(epsilon=lt.epsilon, ci_prob=occ.attrs["ci_prob"],
                      ci_kind=occ.attrs["ci_kind"])
-    return out.sort_values(["lto", "p_in_portfolio"], ascending=False)
+    return out.sort_values(["p_in_portfolio", "lto_mean"], ascending=False)

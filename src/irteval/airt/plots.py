@@ -18,6 +18,7 @@ from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_figure, label_
                         label_points, panel_axes, panels)
 from .goodness import _curves, effectiveness
 from .latent_trait import LatentTrait, latent_trait
+from .metrics import FAMILIES
 
 
 def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n=121,
@@ -138,14 +139,15 @@ def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=
 
 def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     """Smoothed performance of each algorithm over the dataset-difficulty spectrum (the
-    paper's Fig. 14): the portfolio members (LTO > 0; or ``algorithms``) in colour with the
+    paper's Fig. 14): the portfolio members (P(in portfolio) > 0.5, as
+    :func:`portfolio`; or ``algorithms``) in colour with the
     band of the curve over posterior draws of the spectrum, the others grey; datasets as a
     rug. Curves are clipped to the range of the observed performance. ``lt``: the result
     of :func:`latent_trait`, or the fit (its defaults)."""
     lt = _latent(lt, "plot_latent_trait")
     ax = ensure_axes(ax)
-    occ = lt.occupancy.sort_values("lto", ascending=False)
-    highlight = (list(occ.index[occ["lto"] > 0]) if algorithms is None
+    occ = lt.occupancy.sort_values(["p_strength", "lto_mean"], ascending=False)
+    highlight = (list(occ.index[occ["p_strength"] > 0.5]) if algorithms is None
                  else chosen_labels(algorithms, lt.smoothed.columns, "algorithms"))
     chosen = "in the portfolio" if algorithms is None else "chosen"
     _draw_highlighted(ax, lt.smoothed.index.to_numpy(), lt.smoothed, highlight,
@@ -165,6 +167,7 @@ def _latent(lt, plot):
     if isinstance(lt, LatentTrait):
         return lt
     if hasattr(lt, "posterior"):
+        check_idata(lt, FAMILIES, plot)  # the error names the plot, not latent_trait
         return latent_trait(lt)
     raise TypeError(f"{plot} takes the result of irteval.latent_trait(idata), or the fit; got "
                     f"{type(lt).__name__}")
@@ -210,9 +213,9 @@ def _summary_curves(draws, prob, kind):
 def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, max_draws=200,
                   random_seed=0):
     """ECDF of the absolute scaled residuals per algorithm (the paper's Fig. 16), posterior
-    mean curves; the area under each is its AUCDF (1 = perfect). The ``highlight`` algorithms
-    the model describes worst (lowest AUCDF) are drawn in colour with bands over the draws,
-    the others grey. ``curves``: :func:`airt_curves` or a fit."""
+    mean curves; the area under each is its AUCDF (1 = perfect). The ``highlight`` (a number)
+    algorithms the model describes worst (lowest AUCDF) are drawn in colour with bands over the
+    draws, the others grey. ``curves``: :func:`airt_curves` or a fit."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     count(highlight, "plot_goodness(): highlight", minimum=0)
     curves = _curves(curves, max_draws, random_seed, "plot_goodness")
@@ -231,8 +234,9 @@ def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=N
                        ci_kind=None, max_draws=200, random_seed=0):
     """Effectiveness curves (the paper's Fig. 18): share of datasets on which an algorithm's
     ``kind`` ("actual" or "predicted") scaled performance is >= 1 - tolerance. The
-    ``highlight`` most effective algorithms (largest area) in colour — predicted curves with
-    bands over the draws — the others grey. ``curves``: :func:`airt_curves` or a fit."""
+    ``highlight`` (a number) most effective algorithms (largest area) in colour — predicted
+    curves with bands over the draws — the others grey. ``curves``: :func:`airt_curves` or a
+    fit."""
     if kind not in ("actual", "predicted"):
         raise ValueError(f"kind must be 'actual' or 'predicted', got {kind!r}")
     prob, interval_kind = _intervals.resolve(ci_prob, ci_kind)
@@ -266,6 +270,8 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
                     "plot_auaec_aupec", "irteval.effectiveness(idata)")
         _intervals.check_matches(table, ci_prob, ci_kind)
     else:
+        if hasattr(table, "posterior"):  # the error names the plot, not effectiveness
+            check_idata(table, FAMILIES, "plot_auaec_aupec")
         table = effectiveness(table, ci_prob=ci_prob, ci_kind=ci_kind, max_draws=max_draws,
                               random_seed=random_seed, hdi_prob=hdi_prob)
     ax = ensure_axes(ax)

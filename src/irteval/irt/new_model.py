@@ -107,9 +107,13 @@ def _answers(items, answers):
     if (where < 0).any():
         unknown = [plain(x) for x in series.index[where < 0][:5]]
         as_text = {str(x) for x in items.labels}
+        first = plain(items.labels[0])
         hint = ("; they match the fit's labels as text: give them the fit's type (e.g. "
-                f"answers.index.astype({type(plain(items.labels[0])).__name__}))"
-                if all(str(x) in as_text for x in unknown) else "")
+                f"answers.index.astype({type(first).__name__}))"
+                if all(str(x) in as_text for x in unknown) else
+                f"; the fit's labels are text (e.g. {first!r}): give the answers' labels as "
+                "that text" if isinstance(first, str)
+                and all(isinstance(x, numbers.Number) for x in unknown) else "")
         raise ValueError(f"{int((where < 0).sum())} answers are for items not in the fit, e.g. "
                          f"{unknown}; the fit has {len(items.labels)} items (e.g. "
                          f"{[plain(x) for x in items.labels[:3]]}){hint}")
