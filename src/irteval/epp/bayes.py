@@ -229,10 +229,11 @@ def _player_fit(players, i, j, n, w, p, d_obs, d_rep) -> pd.DataFrame:
     rows = np.arange(len(i))
     as_i, as_j = (sparse.csr_matrix((np.ones(len(i)), (rows, col)), shape=(len(i), len(players)))
                   for col in (i, j))  # pair -> its first / second player
-    own_obs, own_rep = d_obs @ (as_i + as_j), d_rep @ (as_i + as_j)  # (draws, players)
+    either = as_i + as_j
+    own_obs, own_rep = d_obs @ either, d_rep @ either  # (draws, players)
     expected = (n * p).mean(axis=0)  # wins of i
     return pd.DataFrame({
-        "matches": n @ (as_i + as_j), "wins": w @ as_i + (n - w) @ as_j,
+        "matches": n @ either, "wins": w @ as_i + (n - w) @ as_j,
         "predicted": expected @ as_i + (n - expected) @ as_j,
         "deviance_obs": own_obs.mean(axis=0), "deviance_rep": own_rep.mean(axis=0),
         "p_value": (own_rep >= own_obs).mean(axis=0),
