@@ -160,7 +160,7 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
            xticks=sorted(set(table.index.get_level_values("bin"))))
     ax.legend(fontsize="x-small", loc="lower left")  # accuracy falls with difficulty
     if named:  # each at its line's end: a legend of them covered the lines
-        label_line_ends(ax, max(table.index.get_level_values("bin")), ends,
+        label_line_ends(ax, max(table.index.get_level_values("bin")) + 0.06, ends,  # past bars
                         [str(r) for r in respondents], colours)
     return ax
 
