@@ -131,11 +131,15 @@ def needs_draws(idata, caller):
                          "'laplace' or 'advi'")
 
 
+def one_draw(idata):
+    """Whether a fit holds a single draw (MAP, or one draw of a sampler)."""
+    return idata.posterior.sizes["chain"] * idata.posterior.sizes["draw"] == 1
+
+
 def warn_if_point(idata, caller):
     """Warn that a fit of one draw (MAP) gives intervals of width 0 and probabilities of 0 or
     1."""
-    post = idata.posterior
-    if post.sizes["chain"] * post.sizes["draw"] == 1:
+    if one_draw(idata):
         what = ("one point (MAP)" if idata.attrs.get("irteval_method") == "map"
                 else "one draw")
         warn_user(f"{caller}(): this fit is {what}: its intervals have width 0 and "

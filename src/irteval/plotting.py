@@ -141,14 +141,15 @@ def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
     width = (right - left) or 1.0
     ax.set_xlim(*_scaled(ax.xaxis, [left - 0.05 * width, right + 0.45 * width], inverse=True))
     low, high = _scaled(ax.yaxis, ax.get_ylim())
+    point = _text_height(ax, 1)  # a line of text is proportional to its font size
     if len(y) > 1:
-        fontsize = max(5.0, min(fontsize, (high - low) / (len(y) * _text_height(ax, 1))))
-        fits = int((high - low) / _text_height(ax, fontsize))
+        fontsize = max(5.0, min(fontsize, (high - low) / (len(y) * point)))
+        fits = int((high - low) / (point * fontsize))
         if fits < len(y):
             keep = np.argsort(y, kind="stable")[spread(len(y), fits)]
             x, y, labels = x[keep], y[keep], np.asarray(labels, dtype=object)[keep]
-    ys = _scaled(ax.yaxis, _spread_apart(_scaled(ax.yaxis, y), _text_height(ax, fontsize),
-                                         low, high), inverse=True)
+    ys = _scaled(ax.yaxis, _spread_apart(_scaled(ax.yaxis, y), point * fontsize, low, high),
+                 inverse=True)
     column = _scaled(ax.xaxis, [right + 0.08 * width], inverse=True)[0]
     for xi, yi, yl, text in zip(x, y, ys, labels):
         ax.annotate(str(text), (xi, yi), xytext=(column, yl), fontsize=fontsize, va="center",

@@ -8,7 +8,8 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, check_table, chosen_labels, count, warn_if_point
+from .._validation import (check_idata, check_table, chosen_labels, count, one_draw,
+                           warn_if_point)
 from ..models.densities import irt_probability
 from ..plotting import ensure_axes, label_line_ends, label_points, spread
 from .difficulty import characteristic_curves
@@ -57,8 +58,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     respondent = idata.attrs.get("respondent_name", "respondent")
     ax.set(xlabel=f"ability theta (ticks: each {respondent}'s posterior mean)",
            ylabel="P(correct)", ylim=(-0.03, 1.03),
-           title="item characteristic curves" + _intervals.note(
-               prob, kind, idata.posterior.sizes["chain"] * idata.posterior.sizes["draw"] == 1))
+           title="item characteristic curves" + _intervals.note(prob, kind, one_draw(idata)))
     # labels at the curves' ends, inside the axes: a legend outside ran into a neighbour
     label_line_ends(ax, grid[-1], ends, names, colours)
     return ax
