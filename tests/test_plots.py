@@ -69,6 +69,9 @@ def test_crowded_labels_are_thinned_and_named_at_line_ends(responses, map_fits):
     assert sorted(t.get_text() for t in ax.texts) == ["m0", "m3"]
     ax = ie.plot_characteristic_curves(table, respondents=list(responses.respondents))
     assert not ax.texts and "more than 12: not named" in ax.get_title()
+    table.attrs = {}  # as read from a CSV file: which model made it is not known
+    legend = ie.plot_characteristic_curves(table).get_legend().get_texts()
+    assert legend[1].get_text() == "model-implied (one point: no bars)"  # was "MODEL-implied"
     plt.close("all")
 
 

@@ -140,7 +140,8 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
         ax.errorbar(c.index + 0.04, c["predicted"], fmt="none", ecolor=line.get_color(),
                     yerr=[c["predicted"] - c["predicted_lower"],
                           c["predicted_upper"] - c["predicted"]], elinewidth=0.8, capsize=2)
-    model = table.attrs.get("irteval_model", "model").upper()
+    model = table.attrs.get("irteval_model")  # a table read from CSV has none
+    model = model.upper() if model else "model"
     point = _intervals.is_point(table[["accuracy_lower", "predicted_lower"]],
                                 table[["accuracy_upper", "predicted_upper"]])
     if point:
