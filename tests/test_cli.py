@@ -287,6 +287,7 @@ def test_robustness_command_on_a_csv(tmp_path, capsys):
     printed = capsys.readouterr().out
     for stage in ("difficulty: 1PL fit", "noisy predictions", "SCC over 5 posterior draws"):
         assert f"] {stage}" in printed  # each stage prints its time
+    assert "noise 0.2 (64 integer columns redrawn as nominal ones: --integer-noise)" in printed
     scc = pd.read_csv(out / "digits" / "scc.csv")
     assert set(scc["model"]) == {"naive_bayes", "knn_3", "lda_svd"}
     assert (scc.loc[scc["proportion"] == 0, "kappa"] == 1).all()

@@ -33,6 +33,27 @@ def test_nominal_values_are_redrawn_from_the_training_distribution(frames):
     assert abs((heavy["colour"] == "b").mean() - 0.1) < 0.02
 
 
+def test_integer_columns_are_redrawn_as_the_reference_code_does():
+    """optdigits' pixel counts got Gaussian noise, against DESIGN.md and the reference code
+    (R's is.integer columns are nominal or ordinal there); Gaussian naive Bayes then put 557
+    of 600 perturbed digits in one class."""
+    rng = np.random.default_rng(0)
+    train = pd.DataFrame({"pixel": rng.choice([0, 5, 16], 4000, p=[.6, .3, .1]),
+                          "on": rng.random(4000) < 0.3, "x": rng.normal(size=4000)})
+    test = train.assign(pixel=0, on=False)
+    noisy = perturb(test, train, noise=0.2, random_seed=1)
+    a = 1 - np.exp(-0.2)
+    assert noisy["pixel"].dtype == train["pixel"].dtype and noisy["on"].dtype == bool
+    assert set(noisy["pixel"]) <= {0, 5, 16}
+    assert abs((noisy["pixel"] != 0).mean() - a * 0.4) < 0.02  # redrawn w.p. a, moved w.p. 0.4
+    assert abs(noisy["on"].mean() - a * 0.3) < 0.02
+    assert (noisy["x"] != test["x"]).all()  # floats keep their Gaussian noise
+    gaussian = perturb(test, train, noise=0.2, integer_noise="gaussian", random_seed=1)
+    assert abs(gaussian["pixel"].std() / (0.2 * train["pixel"].std()) - 1) < 0.05
+    with pytest.raises(ValueError, match="integer_noise must be 'redraw'"):
+        perturb(test, train, integer_noise="nominal")
+
+
 def test_seeds_rows_and_zero_noise(frames):
     train, test = frames
     one = perturb(test, train, nominal=["colour"], random_seed=3)

@@ -71,8 +71,11 @@ def test_bad_input(pipeline):
     idata, clean, noisy = pipeline
     with pytest.raises(ValueError, match=rf"do not match \(not predicted: \[{clean.index[0]}\]"):
         scc_from_predictions(idata, clean.iloc[1:], noisy.iloc[1:], progressbar=False)
-    with pytest.raises(ValueError, match=r"proportions must lie in \[0, 1\]"):
-        scc_from_predictions(idata, clean, noisy, proportions=[0, 1.5], progressbar=False)
+    for bad in ([0, 1.5], [0, np.nan]):  # NaN failed after the training, in int()
+        with pytest.raises(ValueError, match=r"proportions must lie in \[0, 1\]"):
+            scc_from_predictions(idata, clean, noisy, proportions=bad, progressbar=False)
+    with pytest.raises(TypeError, match=r"clean must be a DataFrame of predictions"):
+        scc_from_predictions(idata, clean.to_numpy(), noisy.to_numpy())  # AttributeError
     with pytest.raises(ValueError, match="same model columns in the same order"):
         scc_from_predictions(idata, clean, noisy[noisy.columns[::-1]], progressbar=False)
     holed = noisy.astype(object)
@@ -83,6 +86,9 @@ def test_bad_input(pipeline):
     with pytest.raises(ValueError, match="noise must be a finite number >= 0"):
         noisy_predictions({"nb": ie.robustness.families()["naive_bayes"]}, X.iloc[:100],
                           y.iloc[:100], noise=-0.1, progressbar=False)
+    with pytest.raises(ValueError, match="integer_noise must be"):
+        noisy_predictions({"nb": NeverTrained()}, X.iloc[:100], y.iloc[:100],
+                          integer_noise="uniform", progressbar=False)
     with pytest.raises(TypeError, match="X must be a pandas DataFrame"):
         noisy_predictions({"nb": None}, X.to_numpy(), y)
     curves = scc_from_predictions(idata, clean, noisy, max_draws=5, progressbar=False)

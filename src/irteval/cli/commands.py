@@ -164,7 +164,8 @@ def run(args):
         groups = args.groups or min(3, max(2, len(chosen)))
         sccs = [robustness.report(name, X, y, args, args.out / name, estimators=chosen,
                                   nominal=nominal, resp=resp, bins=args.bins, noise=args.noise,
-                                  scc_draws=args.scc_draws, n_jobs=args.n_jobs)
+                                  integer_noise=args.integer_noise, scc_draws=args.scc_draws,
+                                  n_jobs=args.n_jobs)
                 for name, X, y, nominal, resp in robustness.data(args)]
         robustness.taxonomy_report(sccs, args.out, groups)
     elif args.command == "portfolio":

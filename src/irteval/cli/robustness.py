@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 
 from ..robustness.folds import check_data
+from ..robustness.perturb import is_integer_coded
 from . import io
 from .difficulty import check_bins
 from .outputs import Writer
@@ -32,7 +33,7 @@ def add_parser(sub):
                                   "(default: the data rows counted from 0)")
     rob.add_argument("--nominal", default="",
                      help="--csv: comma-separated nominal columns (redrawn instead of "
-                          "Gaussian noise)")
+                          "Gaussian noise, and one-hot encoded for the models)")
     rob.add_argument("--responses", type=Path,
                      help="--csv: a wide 0/1 CSV (row per instance, column per model) to "
                           "estimate difficulty from; default: cross-validate the model zoo")
@@ -41,6 +42,10 @@ def add_parser(sub):
                           "irteval.robustness.families())")
     rob.add_argument("--noise", type=io.at_least(0.0, float), default=0.2,
                      help="noise magnitude (default 0.2)")
+    rob.add_argument("--integer-noise", choices=["redraw", "gaussian"], default="redraw",
+                     help="integer columns (optdigits' and letter's features): redrawn from "
+                          "their training values like nominal ones, as the paper's code "
+                          "(default), or given Gaussian noise like decimal ones")
     rob.add_argument("--bins", type=io.at_least(2), default=5,
                      help="difficulty bins (default 5; two at least: the hardest is compared "
                           "with the others)")
@@ -139,7 +144,7 @@ def data(args):
 
 
 def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=None, bins=5,
-           noise=0.2, scc_draws=50, n_jobs=None):
+           noise=0.2, integer_noise="redraw", scc_draws=50, n_jobs=None):
     """Difficulty (unless ``idata`` is given), SCCs and p_hardest for one dataset; returns
     the SCC Dataset. Prints the time of every stage."""
     from .. import models
@@ -176,9 +181,13 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
           f"{table['mean'][varied].std():.2f} without the {(~varied).sum()} that every model "
           f"got right or wrong; population mu_b {float(post['mu_b'].mean()):.2f}, sigma_b "
           f"{float(post['sigma_b'].mean()):.2f}")
-    with stage(f"noisy predictions: {len(estimators)} families x 5 folds, noise {noise}"):
+    integers = sum(is_integer_coded(X[c]) for c in X.columns if c not in nominal)
+    how = {"redraw": "redrawn as nominal ones", "gaussian": "with Gaussian noise"}[integer_noise]
+    with stage(f"noisy predictions: {len(estimators)} families x 5 folds, noise {noise}"
+               + (f" ({integers} integer columns {how}: --integer-noise)" if integers else "")):
         predictions = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal,
-                                        random_seed=args.seed, n_jobs=n_jobs)
+                                        integer_noise=integer_noise, random_seed=args.seed,
+                                        n_jobs=n_jobs)
     with stage(f"SCC over {scc_draws} posterior draws"):
         scc = scc_from_predictions(idata, predictions.clean, predictions.perturbed,
                                    n_bins=bins, max_draws=scc_draws, random_seed=args.seed)

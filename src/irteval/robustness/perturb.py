@@ -4,7 +4,10 @@
     nominal attribute:  x' ~ a * p_train + (1 - a) * onehot(x),   a = 1 - exp(-eps)
 
 i.e. a nominal value is redrawn from its training distribution with probability a and kept
-otherwise. The user says which columns are nominal (integer-coded ones included).
+otherwise. Integer-coded attributes (integer or boolean columns: optdigits' pixel counts,
+letter's features) are perturbed as nominal ones, as the reference code does, and stay numbers
+for the models; ``integer_noise="gaussian"`` jitters them as numeric ones instead. The user
+says which columns are nominal (redrawn, and one-hot encoded for the models).
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ from .._validation import seeded_rng
 from .folds import check_noise, check_nominal
 
 
-def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, eps=None,
-            random_state=None) -> pd.DataFrame:
+def perturb(X, X_train, *, noise=0.2, nominal=(), integer_noise="redraw", rows=None,
+            random_seed=None, eps=None, random_state=None) -> pd.DataFrame:
     """A noisy copy of ``X``, with noise scaled by the statistics of ``X_train``.
 
     Parameters
@@ -29,6 +32,9 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, e
         Noise magnitude eps (the paper uses 0.2).
     nominal : sequence of column names
         Columns redrawn from their training distribution instead of getting Gaussian noise.
+    integer_noise : {"redraw", "gaussian"}
+        How the other integer and boolean columns are perturbed: redrawn like the nominal
+        ones (the reference code's rule, the default) or with Gaussian noise like floats.
     rows : boolean mask or integer positions, optional
         Perturb only these rows of ``X`` (default: all).
     random_seed : int or numpy Generator
@@ -46,6 +52,7 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, e
     X_train = X_train[list(X.columns)]  # matched by name
     check_noise(noise)
     check_nominal(nominal)
+    check_integer_noise(integer_noise)
     nominal = list(nominal)
     if len(X_train) < 2:
         raise ValueError(f"X_train has {len(X_train)} row(s): the noise's scale is its "
@@ -61,6 +68,10 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, e
                                       and pd.api.types.is_numeric_dtype(X_train[c]))]
     if bad:
         raise ValueError(f"columns {bad[:5]} are not numeric; list them in nominal=")
+    if integer_noise == "redraw":
+        integer = [c for c in numeric if is_integer_coded(X[c]) and is_integer_coded(X_train[c])]
+        numeric = [c for c in numeric if c not in integer]
+        nominal += integer
     if numeric and not (np.isfinite(X[numeric].to_numpy(float)).all()
                         and np.isfinite(X_train[numeric].to_numpy(float)).all()):
         raise ValueError("X and X_train must hold finite numbers (an inf stays inf under "
@@ -80,6 +91,18 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), rows=None, random_seed=None, e
         out.loc[redraw, col] = rng.choice(freq.index.to_numpy(), size=int(redraw.sum()),
                                           p=freq.to_numpy())
     return out
+
+
+def is_integer_coded(column) -> bool:
+    """An integer or boolean column (R's ``is.integer`` in the reference code)."""
+    return pd.api.types.is_integer_dtype(column) or pd.api.types.is_bool_dtype(column)
+
+
+def check_integer_noise(integer_noise):
+    if integer_noise not in ("redraw", "gaussian"):
+        raise ValueError(f"integer_noise must be 'redraw' (integer columns redrawn from their "
+                         f"training distribution, as nominal ones) or 'gaussian', got "
+                         f"{integer_noise!r}")
 
 
 def _row_mask(rows, n_rows):

@@ -25,7 +25,7 @@ from .._draws import equal_count_bins, stacked_draws
 from .._validation import check_idata, fixed_seed, warn_if_point
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
-from .perturb import perturb
+from .perturb import check_integer_noise, perturb
 from .folds import check_data, check_noise, fold_results, prepare
 
 PROPORTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
@@ -40,25 +40,29 @@ class NoisyPredictions(UnpacksWithWarning):
     perturbed: pd.DataFrame
 
 
-def _fit_predict_twice(estimator, train, test, fold, *, X, y, noise, nominal, seeds):
+def _fit_predict_twice(estimator, train, test, fold, *, X, y, noise, nominal, integer_noise,
+                       seeds):
     model = clone(estimator).fit(X.iloc[train], y.iloc[train])
     noisy = perturb(X.iloc[test], X.iloc[train], noise=noise, nominal=nominal,
-                    random_seed=np.random.default_rng(seeds[fold]))
+                    integer_noise=integer_noise, random_seed=np.random.default_rng(seeds[fold]))
     return model.predict(X.iloc[test]), model.predict(noisy)
 
 
-def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), cv=5, random_seed=0,
-                      n_jobs=None, progressbar=True, random_state=None) -> NoisyPredictions:
+def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), integer_noise="redraw", cv=5,
+                      random_seed=0, n_jobs=None, progressbar=True,
+                      random_state=None) -> NoisyPredictions:
     """Out-of-fold predictions of every model on the clean and on the perturbed instances;
     the noise of each test fold uses that fold's training statistics
-    (:func:`~irteval.robustness.perturb`). (``random_state`` is the old name of
-    ``random_seed``.)
+    (:func:`~irteval.robustness.perturb`, which also explains ``noise``, ``nominal`` and
+    ``integer_noise``). (``random_state`` is the old name of ``random_seed``.)
     """
     random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
     check_noise(noise)
+    check_integer_noise(integer_noise)
     X, y = check_data(X, y, nominal)
     ready = prepare(estimators, X, y, nominal=nominal, cv=cv)
     task = partial(_fit_predict_twice, X=X, y=y, noise=noise, nominal=list(nominal),
+                   integer_noise=integer_noise,
                    seeds=np.random.SeedSequence(random_seed).spawn(cv))
     names, results = fold_results(task, ready, y, cv=cv, random_seed=random_seed,
                                   n_jobs=n_jobs, progressbar=progressbar,
@@ -91,9 +95,9 @@ def _agreement(a, b, n_classes):
     return (p_o - p_e) / (1 - p_e), p_o, f1
 
 
-def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), cv=5, proportions=PROPORTIONS,
-        n_bins=5, max_draws=100, random_seed=0, n_jobs=None, progressbar=True,
-        random_state=None) -> xr.Dataset:
+def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), integer_noise="redraw", cv=5,
+        proportions=PROPORTIONS, n_bins=5, max_draws=100, random_seed=0, n_jobs=None,
+        progressbar=True, random_state=None) -> xr.Dataset:
     """System Characteristic Curves of ``estimators`` on ``(X, y)`` given a difficulty fit
     ``idata`` of the same instances: :func:`noisy_predictions` then
     :func:`scc_from_predictions` (see both for the arguments)."""
@@ -102,7 +106,8 @@ def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), cv=5, proportions=PRO
     proportions = _checked_grid(idata, proportions, n_bins, "scc")
     X, y = check_data(X, y, nominal)
     _check_instances(idata, X.index, "X's rows")
-    predictions = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal, cv=cv,
+    predictions = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal,
+                                    integer_noise=integer_noise, cv=cv,
                                     random_seed=random_seed, n_jobs=n_jobs,
                                     progressbar=progressbar)
     return scc_from_predictions(idata, predictions.clean, predictions.perturbed,
@@ -128,6 +133,9 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
     proportions = _checked_grid(idata, proportions, n_bins, "scc_from_predictions")
     items = pd.Index(idata.posterior["item"].values)
     for name, frame in (("clean", clean), ("perturbed", perturbed)):
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(f"{name} must be a DataFrame of predictions, instances x models "
+                            f"(noisy_predictions(...).{name}), got {type(frame).__name__}")
         _check_instances(idata, frame.index, f"the {name} predictions' instances")
     clean, perturbed = clean.loc[items], perturbed.loc[items]  # matched by label
     if not clean.columns.equals(perturbed.columns):
@@ -164,7 +172,7 @@ def _checked_grid(idata, proportions, n_bins, caller):
     if proportions.ndim != 1 or not len(proportions):
         raise ValueError(f"proportions must be a list of shares in [0, 1], e.g. [0, 0.5, 1], "
                          f"got {proportions.tolist()}")
-    if ((proportions < 0) | (proportions > 1)).any():
+    if not ((proportions >= 0) & (proportions <= 1)).all():  # NaN too
         raise ValueError(f"proportions must lie in [0, 1], got {proportions.tolist()}")
     if len(set(proportions)) < len(proportions):
         raise ValueError(f"proportions must be distinct, got {proportions.tolist()}")
