@@ -89,6 +89,21 @@ def test_infit_outfit_equal_a_direct_computation(small, two_pl):
     np.testing.assert_allclose(info.loc["i3", "mean"], expected[3], rtol=1e-9)
 
 
+def test_information_stays_finite_where_p_rounds_to_0_or_1():
+    """The 3PL's information was 0 / 0 = NaN once a (theta - b) > 37 (P = 1 in floats): the
+    test information's mean NaN, and the adaptive test's argmax picked the NaN item."""
+    from irteval.irt.item_draws import item_information
+
+    theta, b = np.array([-800.0, -3.0, 0.5, 8.0, 37.0, 800.0]), -0.5
+    for c, d in ((0.25, 1.0), (0.0, 0.9), (0.2, 0.95), (0.0, 1.0)):
+        info = item_information(theta, b, a=5.0, c=c, d=d)
+        assert np.isfinite(info).all() and (info >= 0).all()
+        assert info[0] < 1e-12 and info[-1] < 1e-12  # far from b, nothing to learn
+        p = c + (d - c) / (1 + np.exp(-5.0 * (theta[1:3] - b)))  # the textbook form, where
+        textbook = 25 * (p - c) ** 2 * (d - p) ** 2 / ((d - c) ** 2 * p * (1 - p))  # it works
+        np.testing.assert_allclose(info[1:3], textbook, rtol=1e-8)
+
+
 def test_information_bands_and_plot(small):
     _, _, idata = small
     info = ie.information(idata, items=["i0", "i5"])

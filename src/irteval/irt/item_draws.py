@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy.special import expit
 
 from .._draws import stacked_draws
 from .._validation import check_idata, count, fixed_seed
@@ -38,11 +39,18 @@ def answer_logp(sign, eta, c=0.0, d=1.0):
 
 
 def item_information(theta, b, a=1.0, c=0.0, d=1.0):
-    """I_j(theta) (module docstring), broadcast over its arguments."""
-    p = irt_probability(a * (theta - b), c, d)
+    """I_j(theta) (module docstring), broadcast over its arguments, written as
+    a^2 s (1 - s) [(d - c) s / P] [(d - c) (1 - s) / (1 - P)] with s = logistic(a (theta - b)):
+    the module's form is 0 / 0 once P rounds to 1 (a (theta - b) > 37 with a floor)."""
+    eta = a * (theta - b)
+    s, t = expit(eta), expit(-eta)  # s and 1 - s, each without cancellation
     if np.isscalar(c) and np.isscalar(d) and c == 0 and d == 1:
-        return a**2 * p * (1 - p)
-    return a**2 * (p - c) ** 2 * (d - p) ** 2 / ((d - c) ** 2 * p * (1 - p))
+        return a**2 * s * t
+    right, wrong = c + (d - c) * s, (1 - d) + (d - c) * t  # P and 1 - P
+    with np.errstate(divide="ignore", invalid="ignore"):  # P = 0 only where c = 0: share 1
+        share_right = np.where(right > 0, (d - c) * s / right, 1.0)
+        share_wrong = np.where(wrong > 0, (d - c) * t / wrong, 1.0)
+    return a**2 * s * t * share_right * share_wrong
 
 
 @dataclass(frozen=True)
