@@ -163,10 +163,10 @@ def person_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None,
 
 
 def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
-    """Yen's Q3 (item x item, labelled): the correlation over respondents of the residuals of
-    two items, averaged over ``max_draws`` posterior draws. With missing cells each item's
-    residuals are standardised over its observed cells and a pair is averaged over the
-    respondents who answered both. The diagonal is 1."""
+    """Yen's Q3 (item x item, labelled): the correlation over respondents of the residuals
+    y - P of two items, averaged over ``max_draws`` posterior draws. With missing cells a
+    pair's correlation is over the respondents who answered both (pairwise complete), NaN
+    where they are fewer than two. The diagonal is 1."""
     item_idx, resp_idx, y, n_draws, cells = _cell_draws(idata, "local_dependence", max_draws,
                                                         random_seed)
     post = idata.posterior
@@ -178,13 +178,24 @@ def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
     for eta, c, d, *_ in cells:
         resid = np.zeros(shape)
         resid[item_idx, resp_idx] = y - irt_probability(eta, c, d)
-        n_j = seen.sum(axis=1, keepdims=True)
-        resid = (resid - resid.sum(axis=1, keepdims=True) / n_j) * seen
-        resid /= np.sqrt((resid**2).sum(axis=1, keepdims=True) / n_j) + 1e-12
-        with np.errstate(invalid="ignore", divide="ignore"):  # no shared respondent: NaN
-            q3 += (resid @ resid.T) / np.where(pairs > 0, pairs, np.nan)
+        q3 += _pairwise_correlation(resid, seen, pairs)
     labels = pd.Index(post["item"].values, name=idata.attrs.get("item_name", "item"))
-    apart = int((pairs == 0).sum()) // 2
+    apart = int(np.triu(pairs < 2, k=1).sum())
     if apart:
-        warn_user(f"{apart} pairs of {labels.name}s share no respondent: their Q3 is NaN")
+        warn_user(f"{apart} pairs of {labels.name}s share fewer than two respondents: their Q3 "
+                  "is NaN")
     return pd.DataFrame(q3 / n_draws, index=labels, columns=labels)
+
+
+def _pairwise_correlation(resid, seen, pairs):
+    """Pearson correlation of the rows of ``resid`` over the columns that both rows observe
+    (``seen``, 0/1; ``pairs`` = seen seen^T), from sums over those columns."""
+    if (pairs == seen.shape[1]).all():  # complete: one product of standardised rows
+        z = resid - resid.mean(axis=1, keepdims=True)
+        z /= np.sqrt((z**2).mean(axis=1, keepdims=True)) + 1e-12
+        return z @ z.T / seen.shape[1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        n = np.where(pairs >= 2, pairs, np.nan)
+        mean = resid @ seen.T / n  # [j, k]: mean of j's residuals where k is answered too
+        var = np.maximum((resid**2) @ seen.T / n - mean**2, 0)
+        return (resid @ resid.T / n - mean * mean.T) / np.sqrt(var * var.T)
