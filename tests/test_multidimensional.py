@@ -22,8 +22,9 @@ def test_bad_input_is_named():
         ie.models.onepl(resp, discrimination=True, dims=5)
     with pytest.raises(ValueError, match="pass discrimination=True"):
         ie.models.onepl(resp, dims=2)
-    with pytest.raises(ValueError, match="guessing= and slip= are not available with dims="):
-        ie.models.onepl(resp, discrimination=True, guessing=True, dims=2)
+    for extra in ({"guessing": True}, {"n_options": 4}):  # n_options= was ignored silently
+        with pytest.raises(ValueError, match="n_options= and slip= are not available with dims="):
+            ie.models.onepl(resp, discrimination=True, dims=2, **extra)
     with pytest.raises(ValueError, match="batch_size="):
         ie.models.onepl(resp, discrimination=True, dims=2, batch_size=5)
     with pytest.raises(ValueError, match="pass dims= > 1"):

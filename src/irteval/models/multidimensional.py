@@ -179,7 +179,7 @@ def _anchor_rows(items, dims, anchors):
     return np.array([position[x] for x in anchors])
 
 
-def check_dims(responses, dims, discrimination, guessing, slip, batch_size):
+def check_dims(responses, dims, discrimination, guessing, slip, batch_size, n_options=None):
     """Refuse a ``dims=`` that cannot be fitted, before anything is built."""
     if not (isinstance(dims, (int, np.integer)) and not isinstance(dims, bool) and dims >= 1):
         raise ValueError(f"dims must be an integer >= 1 (the number of latent skills), "
@@ -189,9 +189,10 @@ def check_dims(responses, dims, discrimination, guessing, slip, batch_size):
     if not discrimination:
         raise ValueError("dims= > 1 is the multidimensional 2PL: pass discrimination=True "
                          "with it (every skill needs its own loadings)")
-    if guessing or slip:
-        raise ValueError("guessing= and slip= are not available with dims= > 1 yet: fit the "
-                         "multidimensional 2PL (drop them) or the one-skill 3PL/4PL (drop dims=)")
+    if guessing or slip or n_options is not None:
+        raise ValueError("guessing=, n_options= and slip= are not available with dims= > 1 "
+                         "yet: fit the multidimensional 2PL (drop them) or the one-skill "
+                         "3PL/4PL (drop dims=)")
     if batch_size is not None:
         raise ValueError("batch_size= (minibatch ADVI) is not available with dims= > 1: drop it")
     if dims >= responses.n_respondents:

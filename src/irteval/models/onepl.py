@@ -458,7 +458,8 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
     if anchors is not None and dims == 1:
         raise ValueError("anchors= fixes the rotation of several skills: pass dims= > 1 with "
                          "it (or drop anchors=)")
-    multidimensional.check_dims(responses, dims, discrimination, guessing, slip, batch_size)
+    multidimensional.check_dims(responses, dims, discrimination, guessing, slip, batch_size,
+                                n_options)
     if dims > 1:
         return multidimensional.MultidimensionalIRT(responses, dims=dims, anchors=anchors,
                                                     prior_scale=prior_scale)
