@@ -125,6 +125,17 @@ def test_compare_models_checks_what_it_compares():
         deviance = ie.compare_models({"1pl": one, "2pl": two}, scale="deviance")
     np.testing.assert_allclose(deviance["elpd_loo"].sort_index(),  # scale= was ignored
                                -2 * table["elpd_loo"].sort_index())
+    with warnings.catch_warnings(record=True) as caught:  # ArviZ's WAIC warning, word for
+        warnings.simplefilter("always")  # word and once per fit, named no fit
+        waic = ie.compare_models({"1pl": one, "2pl": two}, ic="waic")
+    said = [str(w.message) for w in caught]
+    assert not any("posterior variance of the log predictive densities" in m for m in said)
+    variance = {k: int((f.log_likelihood["y"].var(("chain", "draw")) > 0.4).sum())
+                for k, f in {"1pl": one, "2pl": two}.items()}
+    assert [c.split(" terms,")[0] for c in waic.attrs["caveats"]] == [
+        f"{k}: the posterior variance of the log-likelihood exceeds 0.4 for {n} of 240"
+        for k, n in variance.items() if n]
+    assert waic.attrs["caveats"] and set(waic.attrs["caveats"]) <= set(said)
     wide = resp.to_wide(rows="item")
     shuffled = ie.Responses.from_wide(wide.iloc[::-1], rows="item")
     reordered = quiet_fit(ie.models.onepl(shuffled), **kw)

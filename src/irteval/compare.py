@@ -32,8 +32,9 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
     log-likelihood and that all of them were fitted to the same observations, with the same
     pointwise terms (a 1PL against a 2PL on one response matrix: yes; a Plackett–Luce fit,
     whose terms are rounds, against a pairwise one, whose terms are pairs: no). PSIS-LOO's
-    Pareto-k warnings are turned into one warning per fit that says how many terms are
-    unreliable and what to do; ``attrs["caveats"]`` keeps them. Columns as ``az.compare``:
+    Pareto-k warnings (WAIC's, of a log-likelihood variance over 0.4) are turned into one
+    warning per fit that says how many terms are unreliable and what to do;
+    ``attrs["caveats"]`` keeps them. Columns as ``az.compare``:
     ``rank``, ``elpd_loo``, ``p_loo``, ``elpd_diff`` (to the best), ``weight``, ``se``,
     ``dse`` (se of the difference: a difference within ~2 dse is not a clear win),
     ``warning``, ``scale``.
@@ -79,7 +80,16 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
         table = az.compare(scores, ic=ic, **kwargs)  # each fit's LOO computed once
     caveats = []
     for name, loo in scores.items():
-        if "pareto_k" not in loo:
+        if "pareto_k" not in loo:  # WAIC: ArviZ's own test, the log-likelihood's variance
+            ll = fits[name].log_likelihood
+            wide = int((ll[kwargs.get("var_name") or list(ll.data_vars)[0]]
+                        .var(("chain", "draw")) > 0.4).sum())
+            if wide:
+                caveats.append(
+                    f"{name}: the posterior variance of the log-likelihood exceeds 0.4 for "
+                    f"{wide} of {loo.n_data_points} terms, where WAIC is unreliable (terms that "
+                    "the posterior predicts poorly; arxiv.org/abs/1507.04544); prefer "
+                    "ic='loo', whose Pareto k name those terms")
             continue
         k = np.asarray(loo.pareto_k).ravel()
         good_k = float(loo.get("good_k", 0.7))  # ArviZ's min(1 - 1/log10(draws), 0.7)
@@ -97,7 +107,8 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
         # the libraries under it, such as pandas' of ArviZ's inplace sort: nothing to do here)
         if issubclass(w.category, (DeprecationWarning, PendingDeprecationWarning, FutureWarning)):
             continue
-        if "Pareto" not in str(w.message) and "shape parameter" not in str(w.message):
+        if not any(said in str(w.message) for said in ("Pareto", "shape parameter",
+                                                        "log predictive densities exceeds")):
             warn_user(str(w.message), w.category)
     table.attrs["caveats"] = caveats
     return table
