@@ -282,7 +282,7 @@ def test_robustness_command_on_a_csv(tmp_path, capsys):
     out = tmp_path / "rob"
     assert main(["robustness", "--csv", str(tmp_path / "digits.csv"), "--target", "digit",
                  "--responses", str(tmp_path / "responses.csv"), "--families",
-                 "naive_bayes,knn_3,lda_svd", "--scc-draws", "5", "--groups", "2",
+                 "naive_bayes,knn,lda_svd", "--scc-draws", "5", "--groups", "2",  # knn: knn_3
                  "--out", str(out), "--draws", "100", "--tune", "200", "--chains", "2"]) == 0
     printed = capsys.readouterr().out
     for stage in ("difficulty: 1PL fit", "noisy predictions", "SCC over 5 posterior draws"):
@@ -315,7 +315,8 @@ def test_robustness_command_on_a_csv(tmp_path, capsys):
 @pytest.mark.parametrize("args, message", [
     (["--dataset", "mnist"], "unknown datasets"),
     ([], "give either --dataset"),
-    (["--dataset", "optdigits", "--families", "xgboost"], "unknown families"),
+    (["--dataset", "optdigits", "--families", "xgboost"],
+     "unknown families ['xgboost']; choose from ['logistic', 'lda',"),
     (["--dataset", "optdigits", "--id", "name"], "--id applies to --csv only"),
     (["--dataset", "optdigits", "--target", "y", "--nominal", "a"],
      "--target, --nominal apply to --csv only"),

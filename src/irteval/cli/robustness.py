@@ -38,8 +38,8 @@ def add_parser(sub):
                      help="--csv: a wide 0/1 CSV (row per instance, column per model) to "
                           "estimate difficulty from; default: cross-validate the model zoo")
     rob.add_argument("--families", default="",
-                     help="comma-separated family representatives (default: all 17; see "
-                          "irteval.robustness.families())")
+                     help="comma-separated families (knn) or their representatives (knn_3) "
+                          "(default: all 17; see irteval.robustness.families())")
     rob.add_argument("--noise", type=io.at_least(0.0, float), default=0.2,
                      help="noise magnitude (default 0.2)")
     rob.add_argument("--integer-noise", choices=["redraw", "gaussian"], default="redraw",
@@ -75,16 +75,21 @@ def stage(name):
 
 
 def estimators(families):
-    """The family representatives named in the comma-separated ``families`` (all if empty)."""
+    """The family representatives named in the comma-separated ``families`` (all if empty),
+    each by its own name (knn_3) or its family's (knn)."""
+    from ..robustness import FAMILIES
     from ..robustness import families as all_families
 
     models = all_families()
     if not families:
         return models
-    wanted = [f.strip() for f in families.split(",") if f.strip()]
+    representative = {family: configs[0][0] for family, (_, configs) in FAMILIES.items()}
+    wanted = [representative.get(f.strip(), f.strip()) for f in families.split(",")
+              if f.strip()]
     unknown = [f for f in wanted if f not in models]
     if unknown:
-        raise ValueError(f"unknown families {unknown}; choose from {list(models)}")
+        raise ValueError(f"unknown families {unknown}; choose from {list(FAMILIES)} or their "
+                         f"representatives {list(models)}")
     return {f: models[f] for f in wanted}
 
 
