@@ -59,7 +59,10 @@ def taxonomy(scc, *, k=3) -> Taxonomy:
     """Cluster models by robustness from one or more :func:`~irteval.robustness.scc` results
     (one per dataset, with the same models, bins and proportions).
 
-    Returns a :class:`Taxonomy`.
+    Per draw s, the kappas of draw s of every dataset are averaged over the datasets and the
+    models clustered (complete linkage, Euclidean, ``k`` groups); results with different
+    numbers of draws are paired on the first draws of the shortest. Returns a
+    :class:`Taxonomy`.
     """
     sets = list(scc) if isinstance(scc, (list, tuple)) else [scc]
     if not sets:
