@@ -127,7 +127,11 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
     per model, bin and p. Returns a Dataset with ``kappa``, ``agreement`` and ``macro_f1``
     over dims (model, bin, proportion, sample); ``.mean("sample")`` gives the curves and
     :func:`scc_summary` a tidy table with intervals. The draws run through joblib
-    (``n_jobs``; :func:`irteval.parallel.map_draws`), each with its own seed.
+    (``n_jobs``; :func:`irteval.parallel.map_draws`), each with its own seed. Every instance
+    of the fit counts: the reference code drops constant instances and |b| > 6, where its
+    maximum-likelihood estimates run off; here they have a proper posterior and sit in the
+    extreme bins (optdigits: the 17 that every model got right, posterior mean b -6.6, in
+    bin 0 of 1124 instances). To follow the reference, subset the instances first.
     """
     random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
     proportions = _checked_grid(idata, proportions, n_bins, "scc_from_predictions")
