@@ -157,6 +157,7 @@ def test_the_commands_read_labels_as_written(tmp_path):
     status, err, seen = run_cli([*argv, "--id", "id"])
     assert status == 0, err
     assert list(seen[0][0].index[:2]) == ["000", "001"] and "id" not in seen[0][0].columns
+    assert seen[0][0].index.name == "id"  # the column's own name (was 'instance')
     assert list(run_cli(argv)[2][0][0].index[:2]) == [0, 1]  # without --id: rows from 0
     data.assign(id="x").to_csv(tmp_path / "digits.csv", index=False)
     status, err, _ = run_cli([*argv, "--id", "id"])

@@ -118,8 +118,9 @@ def data(args):
         nominal = [c.strip() for c in args.nominal.split(",") if c.strip()]
         labels = (io.label_column(df, args.id, args.csv, "--id") if args.id
                   else range(len(df)))
+        name = args.id if args.id not in (None, "model") else "instance"  # --id's header
         X = df.drop(columns=[c for c in (target, args.id) if c]).set_axis(
-            pd.Index(labels, name="instance"))
+            pd.Index(labels, name=name))
         y = df[target].set_axis(X.index)
         io.in_file(args.csv, lambda: check_data(X, y, nominal))  # before any work
         resp = None
@@ -130,7 +131,7 @@ def data(args):
             wide = wide.set_index(wide.columns[0])
             wide.index = io.as_labels(wide.index, X.index)  # matched to X's by text
             resp = io.in_file(args.responses, lambda: Responses.from_wide(
-                wide, respondent="model", item="instance", rows="item"))
+                wide, respondent="model", item=name, rows="item"))
             unknown = resp.items.difference(X.index, sort=False)
             unanswered = X.index.difference(resp.items, sort=False)
             if len(unknown) or len(unanswered):  # before any fit
