@@ -326,6 +326,43 @@ def test_robustness_command_bad_input(args, message, capsys):
     assert message in capsys.readouterr().err
 
 
+def test_robustness_passes_integer_noise_on(tmp_path, monkeypatch):
+    """--integer-noise reaches noisy_predictions (a dropped keyword would fall back to the
+    default in silence)."""
+    import argparse
+    import warnings
+
+    from irteval import robustness as rb
+    from irteval.cli import robustness as cli_robustness
+
+    X, y = ie.datasets.load_optdigits(return_X_y=True)
+    X.iloc[:30].assign(digit=y.iloc[:30]).to_csv(tmp_path / "digits.csv", index=False)
+    given = {}
+    with monkeypatch.context() as m:  # the command hands the flag to report()
+        m.setattr(cli_robustness, "report", lambda *a, **k: given.update(k))
+        m.setattr(cli_robustness, "taxonomy_report", lambda *a, **k: None)
+        assert main(["robustness", "--csv", str(tmp_path / "digits.csv"), "--target",
+                     "digit", "--integer-noise", "gaussian", "--out", str(tmp_path)]) == 0
+    assert given["integer_noise"] == "gaussian"
+
+    class Stop(Exception):
+        pass
+
+    def record(*args, **kwargs):
+        given.update(kwargs, reached=True)
+        raise Stop
+
+    wide = ie.datasets.load_responses("optdigits", as_frame=True).iloc[:30]
+    point = ie.fit(ie.models.onepl(ie.Responses.from_wide(wide, rows="item")), method="map")
+    monkeypatch.setattr(rb, "noisy_predictions", record)  # report() hands it on
+    with warnings.catch_warnings(), pytest.raises(Stop):
+        warnings.simplefilter("ignore")
+        cli_robustness.report("digits", X.iloc[:30], y.iloc[:30], argparse.Namespace(seed=0),
+                              tmp_path / "r", estimators={}, idata=point, bins=2,
+                              integer_noise="gaussian")
+    assert given["reached"] and given["integer_noise"] == "gaussian"
+
+
 def test_portfolio_command(tmp_path, capsys):
     from .test_continuous import simulate_airt
 

@@ -52,6 +52,11 @@ def test_integer_columns_are_redrawn_as_the_reference_code_does():
     assert abs(gaussian["pixel"].std() / (0.2 * train["pixel"].std()) - 1) < 0.05
     with pytest.raises(ValueError, match="integer_noise must be 'redraw'"):
         perturb(test, train, integer_noise="nominal")
+    # a value the training fold lacks is always redrawn (the reference's mixture gives it no
+    # weight), into a dtype that holds the training values (pandas refused 300 in an int8)
+    unseen = perturb(pd.DataFrame({"c": np.int8([1] * 50)}),
+                     pd.DataFrame({"c": np.int16([300, 301] * 25)}), random_seed=0)
+    assert unseen["c"].dtype == np.int16 and set(unseen["c"]) == {300, 301}
 
 
 def test_seeds_rows_and_zero_noise(frames):

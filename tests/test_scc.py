@@ -65,6 +65,10 @@ def test_noisy_predictions_are_seeded(pipeline):
     two_step = scc_from_predictions(idata, again.clean, again.perturbed, max_draws=5,
                                     random_seed=0, progressbar=False)
     assert direct.identical(two_step)
+    jittered = scc(idata, model, X.iloc[:400], y.iloc[:400], noise=0.5, max_draws=5,
+                   integer_noise="gaussian", random_seed=0, progressbar=False)
+    # optdigits' pixels are integers: the rule reaches the noise (naive Bayes' kappa moves)
+    assert not jittered.identical(direct)
 
 
 def test_bad_input(pipeline):

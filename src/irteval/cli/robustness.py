@@ -189,8 +189,9 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
           f"{float(post['sigma_b'].mean()):.2f}")
     integers = sum(is_integer_coded(X[c]) for c in X.columns if c not in nominal)
     how = {"redraw": "redrawn as nominal ones", "gaussian": "with Gaussian noise"}[integer_noise]
+    flag = ": --integer-noise" if hasattr(args, "integer_noise") else ""  # not the demo's
     with stage(f"noisy predictions: {len(estimators)} families x 5 folds, noise {noise}"
-               + (f" ({integers} integer columns {how}: --integer-noise)" if integers else "")):
+               + (f" ({integers} integer columns {how}{flag})" if integers else "")):
         predictions = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal,
                                         integer_noise=integer_noise, random_seed=args.seed,
                                         n_jobs=n_jobs)

@@ -166,7 +166,7 @@ def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
     """Yen's Q3 (item x item, labelled): the correlation over respondents of the residuals
     y - P of two items, averaged over ``max_draws`` posterior draws. With missing cells a
     pair's correlation is over the respondents who answered both (pairwise complete), NaN
-    where they are fewer than two. The diagonal is 1."""
+    where they are fewer than two. The diagonal is 1 (NaN for an item answered once)."""
     item_idx, resp_idx, y, n_draws, cells = _cell_draws(idata, "local_dependence", max_draws,
                                                         random_seed)
     post = idata.posterior
@@ -187,6 +187,10 @@ def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
     return pd.DataFrame(q3 / n_draws, index=labels, columns=labels)
 
 
+#: items per block of the pairwise correlations (temporaries of rows x items)
+ROWS_PER_BLOCK = 500
+
+
 def _pairwise_correlation(resid, seen, pairs):
     """Pearson correlation of the rows of ``resid`` over the columns that both rows observe
     (``seen``, 0/1; ``pairs`` = seen seen^T), from sums over those columns."""
@@ -194,8 +198,13 @@ def _pairwise_correlation(resid, seen, pairs):
         z = resid - resid.mean(axis=1, keepdims=True)
         z /= np.sqrt((z**2).mean(axis=1, keepdims=True)) + 1e-12
         return z @ z.T / seen.shape[1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        n = np.where(pairs >= 2, pairs, np.nan)
-        mean = resid @ seen.T / n  # [j, k]: mean of j's residuals where k is answered too
-        var = np.maximum((resid**2) @ seen.T / n - mean**2, 0)
-        return (resid @ resid.T / n - mean * mean.T) / np.sqrt(var * var.T)
+    out = np.empty_like(pairs)
+    for rows in np.array_split(np.arange(len(seen)), max(1, len(seen) // ROWS_PER_BLOCK)):
+        with np.errstate(invalid="ignore", divide="ignore"):  # rows x items at a time
+            n = np.where(pairs[rows] >= 2, pairs[rows], np.nan)
+            mean = resid[rows] @ seen.T / n  # [j, k]: j's mean residual where k is answered
+            mean_t = seen[rows] @ resid.T / n  # [j, k]: k's where j is
+            var = np.maximum((resid[rows] ** 2) @ seen.T / n - mean**2, 0)
+            var_t = np.maximum(seen[rows] @ (resid**2).T / n - mean_t**2, 0)
+            out[rows] = (resid[rows] @ resid.T / n - mean * mean_t) / np.sqrt(var * var_t)
+    return out

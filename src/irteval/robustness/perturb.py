@@ -4,10 +4,11 @@
     nominal attribute:  x' ~ a * p_train + (1 - a) * onehot(x),   a = 1 - exp(-eps)
 
 i.e. a nominal value is redrawn from its training distribution with probability a and kept
-otherwise. Integer-coded attributes (integer or boolean columns: optdigits' pixel counts,
-letter's features) are perturbed as nominal ones, as the reference code does, and stay numbers
-for the models; ``integer_noise="gaussian"`` jitters them as numeric ones instead. The user
-says which columns are nominal (redrawn, and one-hot encoded for the models).
+otherwise (always redrawn when the training fold lacks it, as in the reference code).
+Integer-coded attributes (integer or boolean columns: optdigits' pixel counts, letter's
+features) are perturbed as nominal ones, as the reference code does, and stay numbers for the
+models; ``integer_noise="gaussian"`` jitters them as numeric ones instead. The user says
+which columns are nominal (redrawn, and one-hot encoded for the models).
 """
 
 from __future__ import annotations
@@ -87,15 +88,27 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), integer_noise="redraw", rows=N
     redraw_prob = 1 - np.exp(-noise)
     for col in nominal:
         freq = X_train[col].value_counts(normalize=True)
-        redraw = mask & (rng.random(len(X)) < redraw_prob)
+        # a value the training fold lacks has no weight of its own in the mixture: redrawn
+        redraw = mask & ((rng.random(len(X)) < redraw_prob) | ~X[col].isin(freq.index))
+        if X[col].dtype != X_train[col].dtype:  # e.g. bool here, 0/1/2 there
+            out[col] = out[col].astype(_common_dtype(X[col].dtype, X_train[col].dtype))
         out.loc[redraw, col] = rng.choice(freq.index.to_numpy(), size=int(redraw.sum()),
                                           p=freq.to_numpy())
     return out
 
 
 def is_integer_coded(column) -> bool:
-    """An integer or boolean column (R's ``is.integer`` in the reference code)."""
+    """An integer or boolean column (R's ``is.integer`` in the reference code; booleans too,
+    which OpenML's data, the paper's, hold as nominal)."""
     return pd.api.types.is_integer_dtype(column) or pd.api.types.is_bool_dtype(column)
+
+
+def _common_dtype(one, other):
+    """A dtype that holds the values of both (object where NumPy has none)."""
+    try:
+        return np.result_type(one, other)
+    except TypeError:  # pandas' own dtypes (Int64, category, string)
+        return object
 
 
 def check_integer_noise(integer_noise):
