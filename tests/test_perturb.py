@@ -57,6 +57,8 @@ def test_integer_columns_are_redrawn_as_the_reference_code_does():
     unseen = perturb(pd.DataFrame({"c": np.int8([1] * 50)}),
                      pd.DataFrame({"c": np.int16([300, 301] * 25)}), random_seed=0)
     assert unseen["c"].dtype == np.int16 and set(unseen["c"]) == {300, 301}
+    assert (perturb(pd.DataFrame({"c": [1] * 5}), pd.DataFrame({"c": [3, 4]}),
+                    noise=0)["c"] == 1).all()  # no noise, no change
 
 
 def test_seeds_rows_and_zero_noise(frames):

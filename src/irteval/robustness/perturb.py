@@ -89,7 +89,8 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), integer_noise="redraw", rows=N
     for col in nominal:
         freq = X_train[col].value_counts(normalize=True)
         # a value the training fold lacks has no weight of its own in the mixture: redrawn
-        redraw = mask & ((rng.random(len(X)) < redraw_prob) | ~X[col].isin(freq.index))
+        unseen = ~X[col].isin(freq.index).to_numpy() & (noise > 0)
+        redraw = mask & ((rng.random(len(X)) < redraw_prob) | unseen)
         if X[col].dtype != X_train[col].dtype:  # e.g. bool here, 0/1/2 there
             out[col] = out[col].astype(_common_dtype(X[col].dtype, X_train[col].dtype))
         out.loc[redraw, col] = rng.choice(freq.index.to_numpy(), size=int(redraw.sum()),
