@@ -152,10 +152,12 @@ def test_goodness_of_fit_by_player_finds_a_failed_run():
     rng = np.random.default_rng(7)
     score = np.linspace(-5, 5, 16)[:, None] + rng.gumbel(size=(16, 20))
     score[15, 3] = score.min() - 1
-    scores = ie.Scores.from_wide(pd.DataFrame(score, index=[f"p{k}" for k in range(16)]))
+    scores = ie.Scores.from_wide(pd.DataFrame(score, index=pd.Index(
+        [f"p{k}" for k in range(16)], name="model")))
     idata = fit(scores)
     by_player = ie.goodness_of_fit(idata, by="player", max_draws=200)
     assert list(by_player.index) == list(scores.players)
+    assert by_player.index.name == "model"  # the data's name, as the leaderboard's (was player)
     excess = by_player["deviance_obs"] - by_player["deviance_rep"]
     assert excess.idxmax() == "p15" and by_player.at["p15", "p_value"] < 0.01
     assert (by_player["p_value"].drop("p15") >= 0.01).all()

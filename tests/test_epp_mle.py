@@ -86,6 +86,28 @@ def test_auc_scores_separation_is_detected_and_within_component_fits_exist():
         ie.wald_test(table, a, b)
 
 
+def test_a_player_alone_in_its_component_has_no_epp():
+    """A player that lost every match got EPP 0 and Elo 1500 (its component of one sums to
+    zero): third of five in the CLI's mle_epp.csv, sorted by EPP."""
+    rng = np.random.default_rng(1)
+    wide = pd.DataFrame(rng.normal(size=(5, 8)), index=[f"m{k}" for k in range(5)])
+    wide.loc["m0"] = -10.0  # last in every round
+    with pytest.warns(ie.SeparationWarning, match="2 strongly connected components"):
+        table = ie.mle_epp(ie.Scores.from_wide(wide))
+    assert table.loc[["m0"], ["epp", "se", "elo"]].isna().all(axis=None)
+    assert np.isfinite(table.drop("m0")["epp"]).all()
+    assert table.sort_values("epp", ascending=False).index[-1] == "m0"
+    with pytest.warns(ie.SeparationWarning):
+        alone = ie.mle_epp(ie.Scores.from_wide(wide), reference="m0")
+    assert alone.at["m0", "epp"] == 0 and alone.at["m0", "se"] == 0  # 0 by definition
+    # a win probability that rounds to 1 (a gap of ~45) made the deviance inf
+    counts = pd.DataFrame({"a": ["x", "y", "x", "z", "w"], "b": ["y", "z", "z", "w", "x"],
+                           "wa": [1e7 - 1] * 4 + [1], "wb": [1] * 4 + [1e7 - 1]})
+    table = ie.mle_epp(ie.Battles.from_counts(counts, player_a="a", player_b="b",
+                                              wins_a="wa", wins_b="wb"))
+    assert np.isfinite(table.attrs["deviance"])
+
+
 def test_mle_is_where_the_score_is_zero_and_cov_inverts_the_information():
     """On simulated scores: the score A'(w - n p) is 0 at the MLE, and the covariance is the
     pseudo-inverse of the information A' diag(n p (1 - p)) A, both built here from the design

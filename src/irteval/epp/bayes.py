@@ -103,7 +103,9 @@ def pairwise_probabilities(idata, *, rope=0.0) -> PairwiseProbabilities:
     """``win`` = P(row beats column in a new round) (posterior mean of logistic(epp_i -
     epp_j)), and ``superior`` = P(epp_i - epp_j > rope), the posterior probability that the
     row is better by more than the region of practical equivalence ``rope`` (on the EPP
-    scale)."""
+    scale). For a ``hierarchy=`` fit, a round of a typical task (its deviations 0; a new
+    task's spread tau pulls the chance towards 1/2); for the Davidson likelihood, P(win |
+    no tie)."""
     if not (isinstance(rope, numbers.Real) and np.isfinite(rope) and rope >= 0):
         raise ValueError(f"rope must be a finite number >= 0 (an EPP difference), got {rope!r}")
     epp = _epp(idata, "pairwise_probabilities")
@@ -217,7 +219,8 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
     d_rep = binomial_deviance(w_rep, n, p, per_pair=True)
     total_obs, total_rep = d_obs.sum(axis=1), d_rep.sum(axis=1)
     if by == "player":
-        table = _player_fit(players, i, j, n, w, p, d_obs, d_rep)
+        table = _player_fit(pd.Index(players, name=idata.attrs.get("player_name", "player")),
+                            i, j, n, w, p, d_obs, d_rep)
     table.attrs.update({"deviance_obs": float(total_obs.mean()),
                         "deviance_rep": float(total_rep.mean()),
                         "ppp_deviance": float((total_rep >= total_obs).mean())})
@@ -225,7 +228,8 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
 
 
 def _player_fit(players, i, j, n, w, p, d_obs, d_rep) -> pd.DataFrame:
-    """Per player sums over its pairs (rows i, j of (draws, pairs) arrays) of goodness_of_fit."""
+    """Per player (``players``, the table's index) sums over its pairs (rows i, j of (draws,
+    pairs) arrays) of goodness_of_fit."""
     rows = np.arange(len(i))
     as_i, as_j = (sparse.csr_matrix((np.ones(len(i)), (rows, col)), shape=(len(i), len(players)))
                   for col in (i, j))  # pair -> its first / second player
@@ -237,4 +241,4 @@ def _player_fit(players, i, j, n, w, p, d_obs, d_rep) -> pd.DataFrame:
         "predicted": expected @ as_i + (n - expected) @ as_j,
         "deviance_obs": own_obs.mean(axis=0), "deviance_rep": own_rep.mean(axis=0),
         "p_value": (own_rep >= own_obs).mean(axis=0),
-    }, index=pd.Index(players, name="player"))
+    }, index=players)

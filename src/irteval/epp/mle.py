@@ -32,11 +32,12 @@ from ..exceptions import SeparationWarning
 LOG10_ELO = 400 / np.log(10)
 
 
-def binomial_deviance(w, n, p, *, per_pair=False):
+def binomial_deviance(w, n, p, *, q=None, per_pair=False):
     """Deviance of wins ``w`` of ``n`` matches at win probability ``p`` against the saturated
-    model, 2 [w log(w / np) + (n - w) log((n - w) / (n (1 - p)))], summed over pairs (the
-    last axis) unless ``per_pair``."""
-    deviance = 2 * (xlogy(w, w / (n * p)) + xlogy(n - w, (n - w) / (n * (1 - p))))
+    model, 2 [w log(w / np) + (n - w) log((n - w) / nq)], q = 1 - p (give ``q`` computed
+    apart where p can round to 1), summed over pairs (the last axis) unless ``per_pair``."""
+    q = 1 - p if q is None else q
+    deviance = 2 * (xlogy(w, w / (n * p)) + xlogy(n - w, (n - w) / (n * q)))
     return deviance if per_pair else deviance.sum(axis=-1)
 
 
@@ -143,8 +144,10 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
     ``to_parquet``),
     ``deviance``,
     ``df`` and ``p_value`` (chi-square goodness of fit against the saturated model) and
-    ``components``. With ``reference`` that player's EPP is 0 (its se then 0); by default
-    the EPPs of each component sum to zero.
+    ``components``. With ``reference`` that player's EPP is 0 (its se then 0) and its
+    component's EPPs are relative to it; by default the EPPs of each component sum to zero.
+    A player alone in its component (one that lost, or won, every match against every
+    player it can be compared with) has no finite EPP: NaN, last when sorted.
     """
     if not isinstance(scores, (Scores, Battles)):
         raise TypeError(f"expected irteval.Scores or irteval.Battles, got "
@@ -168,7 +171,7 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
             + "; ".join(", ".join(map(str, g[:3])) for g in groups), SeparationWarning)
     n_players = scores.n_players
     comp = np.empty(n_players, dtype=int)
-    beta = np.zeros(n_players)
+    beta = np.full(n_players, np.nan)  # a player alone in its component keeps it: no EPP
     cov = np.full((n_players, n_players), np.nan)
     deviance, n_pairs_used = 0.0, 0
     for k, group in enumerate(groups):
@@ -185,8 +188,7 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
         b, c = _fit_block(li, lj, n, w, len(members))
         beta[members] = b
         cov[np.ix_(members, members)] = c
-        p = expit(b[li] - b[lj])
-        deviance += binomial_deviance(w, n, p)
+        deviance += binomial_deviance(w, n, expit(b[li] - b[lj]), q=expit(b[lj] - b[li]))
         n_pairs_used += len(sub)
     if reference is not None:  # beta -> beta - beta_ref within the reference's component
         members = np.flatnonzero(comp == comp[scores.players.get_loc(reference)])
@@ -196,6 +198,7 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
         beta[members] = shift @ beta[members]
         cov[np.ix_(members, members)] = shift @ cov[np.ix_(members, members)] @ shift.T
         cov[members[q], members] = cov[members, members[q]] = 0.0  # also when it is alone
+        beta[members[q]] = 0.0
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
     z = stats.norm.ppf(0.5 + prob / 2)
     df = n_pairs_used - (n_players - len(groups))
