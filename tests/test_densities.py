@@ -177,6 +177,9 @@ def test_nutpie_on_the_density_matches_pymc_nuts(discrimination, missing):
     ref = quiet_fit(ie.models.onepl(resp, discrimination=discrimination), sampler="pymc",
                     **kwargs)
     assert fast.attrs["irteval_method"] == "nuts:nutpie"
+    for idata in (fast, ref):  # what reruns the fit travels with it (was nowhere)
+        assert {k: idata.attrs[k] for k in ("random_seed", "draws", "tune", "chains")} == {
+            "random_seed": 4, "draws": 600, "tune": 600, "chains": 2}
     # with 6 respondents a 2PL chain started at nutpie's own start could stick at huge
     # discriminations (R-hat > 2 for 1-2 of seeds 0-7); at PyMC's U(-1, 1) jitter none did
     assert max(fast.attrs["max_rhat"], ref.attrs["max_rhat"]) < 1.05

@@ -132,6 +132,10 @@ def test_bad_arguments():
         ie.fit(model, seed=1)
     with pytest.raises(TypeError, match="got random_state=: irteval seeds a fit with"):
         ie.fit(model, method="map", random_state=3)
+    with pytest.raises(TypeError, match="sets pymc.sample's nuts_sampler= itself.*sampler="):
+        ie.fit(model, nuts_sampler="numpyro")  # was pymc.sample's 'multiple values'
+    with pytest.raises(TypeError, match="sets pymc.sample's compute_convergence_checks="):
+        ie.fit(model, compute_convergence_checks=True)
     with pytest.raises(TypeError, match=r"fit\(method='advi'\) takes no \['max_treedepth'\]"):
         ie.fit(model, method="advi", max_treedepth=3)
     with pytest.raises(TypeError, match=r"unexpected keyword\(s\) \['draw'\].*did you mean "
@@ -242,9 +246,11 @@ def test_numpyro_backend_matches_the_default(small):
     """The JAX path (numpyro through PyMC; on a GPU when jax sees one) gives the same posterior."""
     pytest.importorskip("numpyro")
     resp, _, ref = small
+    options = {}
     idata = quiet_fit(ie.models.onepl(resp), sampler="numpyro", draws=200, tune=300, chains=2,
-                      random_seed=1, log_likelihood=False)
+                      random_seed=1, log_likelihood=False, nuts_sampler_kwargs=options)
     assert idata.attrs["irteval_method"] == "nuts:numpyro"
+    assert options == {}  # the caller's dict (fit wrote its chain_method into it)
     assert idata.posterior["b"].dims == ref.posterior["b"].dims
     gap = idata.posterior["b"].mean(("chain", "draw")) - ref.posterior["b"].mean(("chain", "draw"))
     assert float(abs(gap).max()) < 0.3

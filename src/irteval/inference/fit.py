@@ -148,19 +148,31 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     if not keep_warmup:
         for group in [g for g in idata.groups() if g.startswith("warmup_")]:
             del idata[group]
-    spec.postprocess(idata, seeds.postprocess)
+    idata.attrs["irteval_method"] = f"nuts:{sampler}" if method == "nuts" else method
+    spec.postprocess(idata, seeds.postprocess)  # (a MAP's derived draws are points too)
     if _store_log_likelihood(log_likelihood, method, model, spec, idata):
         pm.compute_log_likelihood(idata, model=model, progressbar=False)
     if posterior_predictive:
         with quiet_pymc(not progressbar):
             spec.posterior_predictive(idata, model, seeds.predictive)
     idata.attrs.update(spec.fit_attrs())
-    idata.attrs["irteval_method"] = f"nuts:{sampler}" if method == "nuts" else method
+    idata.attrs.update(_run_attrs(method, random_seed, run))
     if method == "nuts":
         idata.attrs["target_accept"] = target_accept
         check_nuts(idata, spec.diagnostic_vars,
                    subset=spec.diagnostic_subset(marginal is not None))
     return idata
+
+
+def _run_attrs(method, random_seed, run):
+    """What reruns the fit: ``random_seed`` (when a number), ``draws``, ``chains`` and, for
+    NUTS, ``tune`` (a MAP has none of them)."""
+    attrs = {"random_seed": int(random_seed)} if isinstance(random_seed, numbers.Integral) else {}
+    if method != "map":
+        attrs.update({k: int(run[k]) for k in ("draws", "chains")})
+    if method == "nuts":
+        attrs["tune"] = int(run["tune"])
+    return attrs
 
 
 def _spec(model) -> FitSpec:
@@ -217,6 +229,11 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
     alias = {"seed", "random_state"} & set(sample_kwargs)
     if alias:
         raise TypeError(f"fit() got {alias.pop()}=: irteval seeds a fit with random_seed=")
+    set_by_fit = {"nuts_sampler": "choose the NUTS implementation with sampler=",
+                  "compute_convergence_checks": "fit runs its own checks (idata.attrs "
+                  "'max_rhat', 'min_ess_bulk', ...)"}
+    for key in set_by_fit.keys() & set(sample_kwargs):
+        raise TypeError(f"fit() sets pymc.sample's {key}= itself: {set_by_fit[key]}")
     unknown = sorted(set(sample_kwargs) - _sample_keywords())
     if unknown:
         own = [p for p in inspect.signature(fit).parameters if p not in ("model", "sample_kwargs")]

@@ -48,9 +48,10 @@ def sample(model, *, draws, tune, chains, seed, sampler, target_accept, progress
     jitter; nutpie starts at ``starts.best``. numpyro runs the chains vectorised on one device
     when JAX has fewer devices than chains (one GPU; the CPU), else one chain per device.
     """
-    if sampler == "numpyro":
-        sample_kwargs.setdefault("nuts_sampler_kwargs", {}).setdefault(
-            "chain_method", numpyro_chain_method(chains))
+    if sampler == "numpyro":  # a copy: the caller's dict stays as it was
+        sample_kwargs["nuts_sampler_kwargs"] = {
+            "chain_method": numpyro_chain_method(chains),
+            **sample_kwargs.get("nuts_sampler_kwargs", {})}
     if starts is not None and "initvals" not in sample_kwargs:
         if sampler == "pymc":
             sample_kwargs["initvals"] = starts.per_chain

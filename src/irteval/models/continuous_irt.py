@@ -195,7 +195,9 @@ def _matrix(responses):
 
 def identify(responses, idata, random_seed=None):
     """Fix the reflection (sum of loadings > 0 in every draw), add ``alpha``, ``beta``,
-    ``gamma`` and exact draws of ``theta | z`` to the posterior, in place."""
+    ``gamma`` and exact draws of ``theta | z`` to the posterior (for a MAP fit its mode, the
+    conditional mean), in place."""
+    point = idata.attrs.get("irteval_method") == "map"
     post = idata.posterior
     z, mask = _matrix(responses)
     lam = post["lam"].values
@@ -217,7 +219,7 @@ def identify(responses, idata, random_seed=None):
             slope = lam[sl] / s[sl] ** 2  # (draws, items)
             prec = 1 + (slope * lam[sl]) @ mask.T
             mean = (slope @ observed_z - (slope * tau[sl]) @ mask.T) / prec
-            theta[sl] = mean + rng.standard_normal(prec.shape) / np.sqrt(prec)
+            theta[sl] = mean if point else mean + rng.standard_normal(prec.shape) / np.sqrt(prec)
     item, resp = ("chain", "draw", "item"), ("chain", "draw", "respondent")
     post["lam"] = (item, lam)
     post["gamma"] = (item, lam)
