@@ -136,6 +136,11 @@ def test_bad_arguments():
         ie.fit(model, nuts_sampler="numpyro")  # was pymc.sample's 'multiple values'
     with pytest.raises(TypeError, match="sets pymc.sample's compute_convergence_checks="):
         ie.fit(model, compute_convergence_checks=True)
+    start = {"b": np.zeros(len(model.coords["item"]))}
+    with pytest.raises(ValueError, match="initvals=: this 1PL is sampled in its collapsed"):
+        ie.fit(model, sampler="pymc", initvals=start)  # was KeyError: 'b' inside PyMC
+    with pytest.raises(ValueError, match="initvals= do not reach nutpie"):
+        ie.fit(model, collapse=False, initvals=start)  # PyMC dropped them, the fit went on
     with pytest.raises(TypeError, match=r"fit\(method='advi'\) takes no \['max_treedepth'\]"):
         ie.fit(model, method="advi", max_treedepth=3)
     with pytest.raises(TypeError, match=r"unexpected keyword\(s\) \['draw'\].*did you mean "

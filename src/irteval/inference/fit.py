@@ -123,6 +123,14 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         tune = (spec.density_tune() if on_density else None) or spec.default_tune
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler={sampler!r} is not one of {SAMPLERS}")
+    if "initvals" in sample_kwargs:  # PyMC drops them for nutpie; the collapsed 1PL has no b
+        if marginal is not None:
+            raise ValueError("initvals=: this 1PL is sampled in its collapsed form (the "
+                             "difficulties integrated out), which has no b to start from; pass "
+                             "collapse=False with them")
+        if sampler == "nutpie":
+            raise ValueError("initvals= do not reach nutpie (PyMC drops them); pass "
+                             "sampler='pymc' or 'numpyro' with them")
     if method == "nuts" and sampler == "nutpie" and tune == 0:  # a panic inside nutpie
         raise ValueError("tune=0: nutpie needs at least one warm-up step; give tune >= 1 (its "
                          "step size and mass matrix come from the warm-up), or sampler='pymc'")
