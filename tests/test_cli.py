@@ -263,7 +263,7 @@ def test_leaderboard_command_names_a_failed_run(tmp_path, capsys):
     assert re.search(r"\d+ of 16 \(chance alone flags about 0.8\); most: m15 \(deviance \d+, "
                      r"replicated \d+; rank 16 of 16 in split s3, 1-\d+ in the others\)", line)
     fit_table = ie.load_results(out).tables["player_fit"]
-    assert fit_table.index.name == "player" and len(fit_table) == 16
+    assert fit_table.index.name == "model" and len(fit_table) == 16  # the data's name
 
 
 def test_leaderboard_command_names_a_bad_column(tmp_path, capsys):

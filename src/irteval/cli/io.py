@@ -343,9 +343,10 @@ def fit(model, args, **kwargs):
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
+        nuts = kwargs.get("method", "nuts") == "nuts"  # (the command says what others ignore)
         idata = fit_model(model, draws=args.draws, tune=args.tune, chains=args.chains,
-                          random_seed=args.seed, sampler=args.sampler,
-                          target_accept=args.target_accept, **kwargs)
+                          random_seed=args.seed, sampler=args.sampler if nuts else None,
+                          target_accept=args.target_accept if nuts else None, **kwargs)
     failed = [as_flags(str(w.message)) for w in caught
               if issubclass(w.category, ConvergenceWarning)]
     for w in caught:  # the others as they would have been shown

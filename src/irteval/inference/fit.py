@@ -115,6 +115,10 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     _check_arguments(model, spec, method, posterior_predictive, log_likelihood, sample_kwargs,
                      draws=draws, chains=chains, tune=tune, advi_iterations=advi_iterations,
                      target_accept=target_accept)
+    if method != "nuts" and (sampler, target_accept) != (None, None):
+        given = [k for k, v in (("sampler", sampler), ("target_accept", target_accept)) if v]
+        warn_user(f"{'= and '.join(given)}= choose and tune NUTS; method={method!r} ignores "
+                  f"{'them' if len(given) > 1 else 'it'}")
     marginal = spec.marginal(method) if collapse and method != "advi" else None
     sampler = sampler or nuts.default_sampler(
         "nutpie" if marginal is not None else spec.preferred_sampler())
