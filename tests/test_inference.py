@@ -136,7 +136,7 @@ def test_bad_arguments():
         ie.fit(model, nuts_sampler="numpyro")  # was pymc.sample's 'multiple values'
     with pytest.raises(TypeError, match="sets pymc.sample's compute_convergence_checks="):
         ie.fit(model, compute_convergence_checks=True)
-    with pytest.warns(UserWarning, match="sampler= choose and tune NUTS; method='map' ignores"):
+    with pytest.warns(UserWarning, match="sampler= applies to method='nuts' only; method='map'"):
         ie.fit(model, method="map", sampler="numpyro")  # was accepted without a word
     start = {"b": np.zeros(len(model.coords["item"]))}
     with pytest.raises(ValueError, match="initvals=: this 1PL is sampled in its collapsed"):

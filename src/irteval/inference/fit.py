@@ -117,7 +117,8 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
                      target_accept=target_accept)
     if method != "nuts" and (sampler, target_accept) != (None, None):
         given = [k for k, v in (("sampler", sampler), ("target_accept", target_accept)) if v]
-        warn_user(f"{'= and '.join(given)}= choose and tune NUTS; method={method!r} ignores "
+        warn_user(f"{'= and '.join(given)}= appl{'y' if len(given) > 1 else 'ies'} to "
+                  f"method='nuts' only; method={method!r} ignores "
                   f"{'them' if len(given) > 1 else 'it'}")
     marginal = spec.marginal(method) if collapse and method != "advi" else None
     sampler = sampler or nuts.default_sampler(
