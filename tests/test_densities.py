@@ -74,6 +74,9 @@ CASES = {
         ie.models.bradley_terry(simulate_scores(12, 6)[0]), "density"),
     "bt pairwise": lambda: (
         ie.models.bradley_terry(simulate_scores(12, 6)[0], likelihood="pairwise"), "density"),
+    "bt davidson, ties": lambda: (ie.models.bradley_terry(
+        cal.simulate_battles_from_prior(8, 60, np.random.default_rng(2), "davidson")[0],
+        likelihood="davidson", reference="m3"), "density"),
     "gpcm, missing, uneven levels": lambda: (_gpcm(), "density"),
     "continuous, missing in blocks": lambda: (_continuous(), "density"),
     "continuous, scattered missing": lambda: (_continuous(scattered=True), "density"),
@@ -101,16 +104,19 @@ def test_density_is_the_pymc_model(case):
         np.testing.assert_allclose(grad, ref_grad, atol=1e-6)
 
 
-def test_pairwise_density_is_the_pymc_model_where_exp_overflows():
-    """Strengths 720 apart (e^720 overflows): the pairwise density still equals the graph."""
-    model = ie.models.bradley_terry(simulate_scores(6, 4)[0], likelihood="pairwise",
+@pytest.mark.parametrize("likelihood", ["pairwise", "davidson"])
+def test_pairwise_density_is_the_pymc_model_where_exp_overflows(likelihood):
+    """Strengths 720 apart (e^720 overflows): the pairwise and Davidson densities still equal
+    the graph."""
+    model = ie.models.bradley_terry(simulate_scores(6, 4)[0], likelihood=likelihood,
                                     prior_scale=1000.0)
     density = model.density()
     fn = model.logp_dlogp_function(ravel_inputs=True)
     fn.set_extra_values({})
     strength = np.zeros(density.n_players)
     strength[0] = -720.0  # player 0 (i in all its pairs) far below: d = -720, e^-d overflows
-    x = zerosum_forward(strength - strength.mean())
+    x = density.start().copy()  # log_nu (Davidson) at 0
+    x[density.layout.slices["strength_zerosum__"]] = zerosum_forward(strength - strength.mean())
     assert density.strength(x) == pytest.approx(strength - strength.mean())
     logp, grad = density.logp_grad(x)
     ref_logp, ref_grad = fn(x)
@@ -200,11 +206,13 @@ def _assert_same_means(fast, ref, names, draws=300):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("build,names", [(_gpcm, ("theta", "a", "c")),
-                                         (_continuous, ("tau", "lam", "s", "theta"))],
-                         ids=["gpcm", "continuous"])
+                                         (_continuous, ("tau", "lam", "s", "theta")),
+                                         (CASES["bt davidson, ties"], ("epp", "log_nu"))],
+                         ids=["gpcm", "continuous", "davidson"])
 def test_nutpie_on_the_density_matches_the_graph(build, names):
     pytest.importorskip("nutpie")
     model = build()
+    model = model[0] if isinstance(model, tuple) else model
     kwargs = dict(draws=600, tune=600, chains=2, random_seed=4, log_likelihood=False)
     fast = quiet_fit(model, **kwargs)
     ref = quiet_fit(model.copy(), sampler="pymc", **kwargs)

@@ -125,20 +125,29 @@ def test_continuous_data_reach_the_model_exactly_and_the_truth_is_reflected():
 
 
 @pytest.mark.filterwarnings("ignore:.*identified only by the prior:UserWarning")
-@pytest.mark.parametrize("simulate", [partial(cal.simulate_bradley_terry, 5, 8),
-                                      partial(cal.simulate_battles_from_prior, 5, 40)],
-                         ids=["plackett_luce", "battles"])
-def test_sbc_bradley_terry_is_uniform(simulate):
+@pytest.mark.parametrize("likelihood", ["plackett_luce", "pairwise", "davidson"],
+                         ids=["plackett_luce", "battles", "davidson"])
+def test_sbc_bradley_terry_is_uniform(likelihood):
     """25 replicates, 5 players x 8 rounds (Plackett-Luce) or 40 battles (the pairwise
-    likelihood, exact for battles), L = 49: a chi-square test per strength (5 bins,
-    Holm-adjusted) and no bin of the pooled ranks off by half."""
+    likelihood, exact for battles; Davidson's, ties an outcome), L = 49: a chi-square test
+    per strength (and log_nu; 5 bins, Holm-adjusted) and no bin of the pooled ranks off by
+    half."""
     n_keep = 49
-    ranks, diagnostics = cal.run(simulate, ie.models.bradley_terry, 25, seed=1, n_keep=n_keep,
-                                 draws=200, tune=250, chains=2, n_jobs=2)
-    assert ranks.shape == (25, 5) and (diagnostics["divergences"] == 0).all()
+    simulate = (partial(cal.simulate_bradley_terry, 5, 8) if likelihood == "plackett_luce"
+                else partial(cal.simulate_battles_from_prior, 5, 40, likelihood=likelihood))
+    ranks, diagnostics = cal.run(simulate, partial(ie.models.bradley_terry,
+                                                   likelihood=likelihood),
+                                 25, seed=1, n_keep=n_keep, draws=200, tune=250, chains=2,
+                                 n_jobs=2)
+    assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
+    name = "strength" if likelihood == "plackett_luce" else "epp"  # the simulators' names
+    assert list(ranks.columns) == [f"{name}[{k}]" for k in range(5)] + (
+        ["log_nu"] if likelihood == "davidson" else [])
+    assert (diagnostics["divergences"] == 0).all()
     assert cal.uniformity_table(ranks, n_keep)["p_holm"].min() > 0.001
-    pooled = np.bincount(ranks.to_numpy().ravel() * 5 // (n_keep + 1), minlength=5)
-    assert np.all(np.abs(pooled / (ranks.size / 5) - 1) < 0.5), pooled
+    strength = ranks.filter(like=f"{name}[").to_numpy()
+    pooled = np.bincount(strength.ravel() * 5 // (n_keep + 1), minlength=5)
+    assert np.all(np.abs(pooled / (strength.size / 5) - 1) < 0.5), pooled
 
 
 @pytest.mark.filterwarnings("ignore:.*identified only by the prior")

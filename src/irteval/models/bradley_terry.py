@@ -111,7 +111,7 @@ class BradleyTerry(BaseModel):
     """The Bayesian EPP model (build it with :func:`bradley_terry`)."""
 
     family = "bradley_terry"
-    sampler = "nutpie"  # on the NumPy density (Davidson: PyMC's graph)
+    sampler = "nutpie"  # on the NumPy density (hierarchy=: PyMC's graph)
     mode_optimizer = "L-BFGS-B"  # the posterior is log-concave: quasi-Newton from any start
 
     def __init__(self, scores: Scores | Battles, *, likelihood=None, reference=None,
@@ -201,9 +201,7 @@ class BradleyTerry(BaseModel):
                            observed=outcomes.astype(np.int64), dims=("pair", "outcome"))
 
     def density(self):
-        if self.likelihood == "davidson" or self.hierarchy is not None:
-            return None
-        return BradleyTerryDensity(self)
+        return None if self.hierarchy is not None else BradleyTerryDensity(self)
 
     def no_mode_reason(self, marginal, method):
         if self.hierarchy is None:

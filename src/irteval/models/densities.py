@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from pymc.distributions.transforms import ZeroSumTransform
 from scipy import sparse
-from scipy.special import betaln
+from scipy.special import betaln, gammaln
 
 LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
 LOG_HALF_NORMAL = np.log(2) - LOG_SQRT_2PI
@@ -463,10 +463,12 @@ class BradleyTerryDensity:
     c_m = (players whose group starts at m) / D_m. Pairwise: w_ij log sigma(d) + (n_ij - w_ij)
     log sigma(-d) = -n_ij log(1 + e^-d) - (n_ij - w_ij) d, d = s_i - s_j, with d/dd = w_ij -
     n_ij / (1 + e^-d), summed per player as C d/dd with C the sparse players x pairs incidence
-    matrix (+1 at i, -1 at j)."""
+    matrix (+1 at i, -1 at j). Davidson, with W_i, W_j, T the pair's wins, losses and ties
+    and log Z = logsumexp(d / 2, -d / 2, log nu): W_i d / 2 - W_j d / 2 + T log nu - n_ij log Z
+    (plus the multinomial coefficient), d/dd = (W_i - W_j) / 2 - n_ij (p_i - p_j) / 2 and
+    d/dlog nu = T - n_ij p_tie, log nu ~ N(0, LOG_NU_SCALE)."""
 
-    names = ["strength", "epp"]
-    dims = {"strength": ("player",), "epp": ("player",)}
+    dims = {"strength": ("player",), "epp": ("player",), "log_nu": ()}
 
     def __init__(self, model):
         self.layout = Layout.of_model(model)
@@ -474,7 +476,8 @@ class BradleyTerryDensity:
         self.prior_scale = model.prior_scale
         scores = model.scores
         self.n_players = scores.n_players
-        self.shapes = {"strength": (self.n_players,), "epp": (self.n_players,)}
+        self.shapes = {"strength": (self.n_players,), "epp": (self.n_players,), "log_nu": ()}
+        self.names = ["strength", "epp"] + ["log_nu"] * (model.likelihood == "davidson")
         self.reference = (None if model.reference is None
                           else scores.players.get_loc(model.reference))
         self.likelihood = model.likelihood
@@ -503,13 +506,25 @@ class BradleyTerryDensity:
                  np.arange(0, 2 * n_pairs + 1, 2)), shape=(self.n_players, n_pairs))
             self.wins, self.matches = pairs["wins_i"].to_numpy(), pairs["matches"].to_numpy()
             self.losses = self.matches - self.wins
+            if self.likelihood == "davidson":  # whole counts (checked by the model)
+                from .bradley_terry import LOG_NU_SCALE
+
+                self.log_nu_scale = LOG_NU_SCALE
+                self.ties = pairs["ties"].to_numpy()
+                self.wins, self.losses = self.wins - self.ties / 2, self.losses - self.ties / 2
+                self.n_ties = float(self.ties.sum())
+                self.coefficient = float(np.sum(gammaln(self.matches + 1) - gammaln(
+                    self.wins + 1) - gammaln(self.losses + 1) - gammaln(self.ties + 1)))
 
     def strength(self, x):
         return zerosum_backward(self.layout.take(x, "strength_zerosum__"))
 
     def expand(self, x):
         s = self.strength(x)
-        return {"strength": s, "epp": s - (0.0 if self.reference is None else s[self.reference])}
+        out = {"strength": s, "epp": s - (0.0 if self.reference is None else s[self.reference])}
+        if self.likelihood == "davidson":
+            out["log_nu"] = self.layout.take(x, "log_nu")
+        return out
 
     def start(self):
         return self.layout.initial
@@ -519,6 +534,8 @@ class BradleyTerryDensity:
         logp, g, _ = zerosum_logp(s, self.prior_scale)
         if self.likelihood == "plackett_luce":
             lik, g_lik = self._plackett_luce(s)
+        elif self.likelihood == "davidson":
+            return self._davidson(x, s, logp, g)
         else:
             d = s[self.i] - s[self.j]
             with np.errstate(over="ignore"):
@@ -533,6 +550,23 @@ class BradleyTerryDensity:
             g_lik = self.incidence @ dd  # two np.bincount took 4 ms at 500 000 pairs, this 1
         g = g + g_lik
         return logp + lik, zerosum_forward(g - g.mean())
+
+    def _davidson(self, x, s, logp, g):
+        log_nu = float(self.layout.take(x, "log_nu"))
+        half = (s[self.i] - s[self.j]) / 2
+        top = np.maximum(np.abs(half), log_nu)
+        p_i, p_j, p_tie = np.exp(half - top), np.exp(-half - top), np.exp(log_nu - top)
+        z = p_i + p_j + p_tie
+        log_z = top + np.log(z)
+        lik = float((self.wins - self.losses) @ half + log_nu * self.n_ties
+                    - self.matches @ log_z) + self.coefficient
+        share = self.matches / z  # n_ij / Z, with the p's still unnormalised
+        g = g + self.incidence @ ((self.wins - self.losses - share * (p_i - p_j)) / 2)
+        lp_nu, g_nu = normal_logp(log_nu, 0.0, self.log_nu_scale)
+        grad = np.empty(self.n_dim)
+        grad[self.layout.slices["strength_zerosum__"]] = zerosum_forward(g - g.mean())
+        grad[self.layout.slices["log_nu"]] = g_nu + self.n_ties - float(share @ p_tie)
+        return logp + lik + lp_nu, grad
 
     def _plackett_luce(self, s):
         top = s.max()
