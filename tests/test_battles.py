@@ -2,6 +2,7 @@
 Bradley–Terry on them against BradleyTerry2, and every bad input with its message."""
 
 import io
+import warnings
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -285,3 +286,25 @@ def test_numbered_players_with_a_text_winner_column_say_how_to_match_them():
     with pytest.raises(ValueError, match=r"players' labels as text, and the player columns "
                                          r"hold numbers.*astype\(str\)"):
         ie.Battles.from_long(df, player_a="model_a", player_b="model_b", winner="winner")
+
+
+def test_groups_that_never_met_are_said_by_the_fit_and_the_mle():
+    """Two groups of players who never met one another: the gap between the groups is set
+    by the prior alone, and both the Bayesian model and mle_epp say so, naming the groups."""
+    rows = battle_rows(n_players=5)
+    rows = pd.concat([rows, pd.DataFrame({"model_a": ["F x", "G,ü"] * 10,
+                                          "model_b": ["G,ü", "F x"] * 10,
+                                          "winner": ["model_a", "model_b"] * 10})])
+    battles = ie.Battles.from_long(rows, player_a="model_a", player_b="model_b",
+                                   winner="winner")
+    with pytest.warns(ie.IdentificationWarning, match=r"2 groups that never met one another "
+                      r"\(sizes \[5, 2\]; first of each: \['model-\d', 'model-\d', "
+                      r"'model-\d'\]; \['[FG][^']*', '[FG][^']*'\]\)"):
+        ie.models.bradley_terry(battles)
+    with pytest.warns(ie.SeparationWarning, match=r"never beat \(or never met\).*; \['"):
+        ie.mle_epp(battles)
+    with warnings.catch_warnings():  # one group: nothing said
+        warnings.simplefilter("error", ie.IdentificationWarning)
+        ie.models.bradley_terry(ie.Battles.from_long(battle_rows(n_players=5),
+                                                     player_a="model_a", player_b="model_b",
+                                                     winner="winner"))

@@ -13,6 +13,8 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
+from scipy.sparse.csgraph import connected_components
 
 from .._validation import (axis_names, check_columns, check_frame, labelled_matrix, long_cells,
                            numeric_matrix, percent, warn_user)
@@ -159,6 +161,16 @@ def win_matrices(matrix):
         return beats.astype(float), matches, np.zeros((n, n))
     np.fill_diagonal(ties, 0)
     return beats + 0.5 * ties, matches, ties.astype(float)
+
+
+def player_groups(source, target, players, *, strong=False):
+    """Groups of ``players`` (lists of labels, largest first) joined by the edges ``source[k]
+    -> target[k]`` (integer positions): the connected components of the graph, or with
+    ``strong`` its strongly connected ones (each player reaches every other along edges)."""
+    n = len(players)
+    graph = sparse.csr_matrix((np.ones(len(source)), (source, target)), shape=(n, n))
+    count, labels = connected_components(graph, directed=strong, connection="strong")
+    return sorted((list(players[labels == k]) for k in range(count)), key=len, reverse=True)
 
 
 def player_totals(pairs: pd.DataFrame, n_players):

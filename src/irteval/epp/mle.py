@@ -18,8 +18,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
-from scipy import linalg, sparse, stats
-from scipy.sparse.csgraph import connected_components
+from scipy import linalg, stats
 from scipy.special import expit, logit, xlogy
 
 from .. import _intervals
@@ -27,6 +26,7 @@ from .._attrs import FrameInAttrs
 from .._compat import IndexesWithWarning
 from .._validation import count, seeded_rng, warn_user
 from ..data import Battles, Scores
+from ..data.scores import player_groups
 from ..exceptions import SeparationWarning
 
 LOG10_ELO = 400 / np.log(10)
@@ -51,12 +51,8 @@ def _components(pairs, players):
     i, j = pairs["i"].to_numpy(), pairs["j"].to_numpy()
     beat_j = pairs["wins_i"].to_numpy() > 0
     beat_i = (pairs["matches"] - pairs["wins_i"]).to_numpy() > 0
-    src = np.r_[i[beat_j], j[beat_i]]
-    dst = np.r_[j[beat_j], i[beat_i]]
-    graph = sparse.csr_matrix((np.ones(len(src)), (src, dst)), shape=(len(players),) * 2)
-    n, labels = connected_components(graph, directed=True, connection="strong")
-    groups = [list(players[labels == k]) for k in range(n)]
-    return sorted(groups, key=len, reverse=True)
+    return player_groups(np.r_[i[beat_j], j[beat_i]], np.r_[j[beat_j], i[beat_i]], players,
+                         strong=True)
 
 
 def _fit_block(i, j, n, w, n_players, tol=1e-10, max_iter=100, covariance=True):
@@ -165,10 +161,10 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
     if len(groups) > 1:
         warn_user(
             f"the win graph has {len(groups)} strongly connected components (sizes "
-            f"{[len(g) for g in groups]}): some players never beat others, so their gaps have "
-            "no finite MLE. EPP differences are identified only within a component (column "
-            "'component'); use the Bayesian fit for everyone. First players of each: "
-            + "; ".join(", ".join(map(str, g[:3])) for g in groups), SeparationWarning)
+            f"{[len(g) for g in groups]}): some players never beat (or never met) others, "
+            "so their gaps have no finite MLE. EPP differences are identified only within a "
+            "component (column 'component'); use the Bayesian fit for everyone. First "
+            "players of each: " + "; ".join(repr(g[:3]) for g in groups), SeparationWarning)
     n_players = scores.n_players
     comp = np.empty(n_players, dtype=int)
     beta = np.full(n_players, np.nan)  # a player alone in its component keeps it: no EPP

@@ -41,7 +41,7 @@ from scipy.stats import rankdata
 
 from .._validation import positive, warn_user
 from ..data import Battles, Scores
-from ..data.scores import player_totals
+from ..data.scores import player_groups, player_totals
 from ..exceptions import IdentificationWarning
 from .base import BaseModel
 from .densities import BradleyTerryDensity
@@ -290,8 +290,20 @@ def pair_labels(players, pairs, by_round=False):
 def _warn_extremes(scores):
     """Warn about players that never won a match, won every match, or met no other player:
     the likelihood alone would push their EPP to -inf (+inf, anywhere), so only the prior
-    keeps it finite."""
-    won, played = player_totals(scores.pairs(), scores.n_players)
+    keeps it finite; and about groups of players that never met one another, whose gaps only
+    the prior sets."""
+    pairs = scores.pairs()
+    won, played = player_totals(pairs, scores.n_players)
+    groups = [g for g in player_groups(pairs["i"].to_numpy(), pairs["j"].to_numpy(),
+                                       scores.players) if len(g) > 1 or played[
+                                           scores.players.get_loc(g[0])] > 0]
+    if len(groups) > 1:
+        warn_user(f"the {scores.player_name}s form {len(groups)} groups that never met one "
+                  f"another (sizes {[len(g) for g in groups]}; first of each: "
+                  f"{'; '.join(repr(g[:3]) for g in groups)}): the gaps between the groups, "
+                  "and so ranks and P(win) across them, are identified only by the prior; "
+                  "compare within a group, or add matches between the groups",
+                  IdentificationWarning)
     for extreme, what in ((played == 0, "met no other player in any round"),
                           ((won == 0) & (played > 0), "never won a match (nor tied one)"),
                           ((won == played) & (played > 0), "won every match")):
