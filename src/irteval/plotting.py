@@ -167,7 +167,7 @@ def label_line_ends(ax, x, ends, labels, colours, *, fontsize=7):
     ys = _scaled(ax.yaxis, _spread_apart(_scaled(ax.yaxis, ends), _text_height(ax, fontsize),
                                          low, high), inverse=True)
     for yl, text, colour in zip(ys, labels, colours):
-        ax.annotate(str(text), (x, yl), xytext=(6, 0), textcoords="offset points",
+        ax.annotate(str(text), (x, yl), xytext=(9, 0), textcoords="offset points",
                     fontsize=fontsize, color=colour, va="center")
 
 
