@@ -199,3 +199,32 @@ def test_q3_of_items_without_a_shared_respondent_is_nan():
     with pytest.warns(UserWarning, match="share fewer than two"):
         got = ie.local_dependence(fixed, max_draws=None).to_numpy()
     np.testing.assert_allclose(got, expected, atol=1e-12)
+
+
+def test_q3_with_missing_cells_stays_exact_for_an_item_on_its_floor():
+    """An instance on its floor (c = 0.25, b = 20) answered wrong by every model: its
+    residuals are -0.25 - 1e-9 or so, their mean far from 0 against their spread. Uncentred
+    sums lost every digit there (Q3 off by 0.17 on a probe's 3PL, +-inf further out);
+    centred first, Q3 equals pandas' pairwise Pearson correlation."""
+    from .conftest import simulate
+
+    wide = simulate(30, 40, seed=3)[0].to_wide(rows="item")
+    wide.iloc[0] = 0.0
+    wide = wide.mask(np.random.default_rng(0).random(wide.shape) < 0.1)
+    fit = quiet_fit(ie.models.onepl(ie.Responses.from_wide(wide, rows="item")),
+                    method="laplace", draws=20, chains=1, random_seed=0)
+    fixed = one_draw(fit)
+    fixed.posterior["b"][..., 0] = 20.0
+    fixed.posterior["c"] = fixed.posterior["b"] * 0 + 0.25
+    b, theta = fixed.posterior["b"].values[0, 0], fixed.posterior["theta"].values[0, 0]
+    p = 0.25 + 0.75 / (1 + np.exp(-(theta[None, :] - b[:, None])))
+    expected = pd.DataFrame((wide.to_numpy() - p).T).corr(min_periods=2).to_numpy()
+    got = ie.local_dependence(fixed, max_draws=None).to_numpy()
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got, expected, atol=1e-6)
+    # every model at the same ability: i0's residuals are one number, its correlations none
+    fixed.posterior["theta"][:] = 0.0
+    with pytest.warns(UserWarning, match=r"29 pairs of instances have, in some posterior draw, "
+                      "one whose residuals are the same"):
+        got = ie.local_dependence(fixed, max_draws=None)
+    assert got.iloc[0, 1:].isna().all() and np.isfinite(got.iloc[1:, 1:].to_numpy()).all()

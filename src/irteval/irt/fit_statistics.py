@@ -166,7 +166,8 @@ def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
     """Yen's Q3 (item x item, labelled): the correlation over respondents of the residuals
     y - P of two items, averaged over ``max_draws`` posterior draws. With missing cells a
     pair's correlation is over the respondents who answered both (pairwise complete), NaN
-    where they are fewer than two. The diagonal is 1 (NaN for an item answered once)."""
+    where they are fewer than two or where, in some draw, one item's residuals are the same
+    for all of them. The diagonal is 1 (NaN for an item answered once)."""
     item_idx, resp_idx, y, n_draws, cells = _cell_draws(idata, "local_dependence", max_draws,
                                                         random_seed)
     post = idata.posterior
@@ -184,6 +185,11 @@ def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
     if apart:
         warn_user(f"{apart} pairs of {labels.name}s share fewer than two respondents: their Q3 "
                   "is NaN")
+    constant = int(np.triu(np.isnan(q3) & (pairs >= 2), k=1).sum())
+    if constant:
+        warn_user(f"{constant} pairs of {labels.name}s have, in some posterior draw, one whose "
+                  "residuals are the same for every respondent the two share (e.g. on its "
+                  "floor, answered wrong by all of them): their Q3 is NaN")
     return pd.DataFrame(q3 / n_draws, index=labels, columns=labels)
 
 
@@ -198,13 +204,21 @@ def _pairwise_correlation(resid, seen, pairs):
         z = resid - resid.mean(axis=1, keepdims=True)
         z /= np.sqrt((z**2).mean(axis=1, keepdims=True)) + 1e-12
         return z @ z.T / seen.shape[1]
+    # each row centred on its own answers first: the sums below subtract squares, which
+    # loses every digit when a mean is far from 0 against the spread (an item on its floor)
+    centre = (resid * seen).sum(axis=1, keepdims=True) / np.maximum(seen.sum(axis=1,
+                                                                             keepdims=True), 1)
+    resid = (resid - centre) * seen
     out = np.empty_like(pairs)
     for rows in np.array_split(np.arange(len(seen)), max(1, len(seen) // ROWS_PER_BLOCK)):
         with np.errstate(invalid="ignore", divide="ignore"):  # rows x items at a time
             n = np.where(pairs[rows] >= 2, pairs[rows], np.nan)
             mean = resid[rows] @ seen.T / n  # [j, k]: j's mean residual where k is answered
             mean_t = seen[rows] @ resid.T / n  # [j, k]: k's where j is
-            var = np.maximum((resid[rows] ** 2) @ seen.T / n - mean**2, 0)
-            var_t = np.maximum(seen[rows] @ (resid**2).T / n - mean_t**2, 0)
+            square, square_t = (resid[rows] ** 2) @ seen.T / n, seen[rows] @ (resid**2).T / n
+            # a residual constant over the shared respondents (to rounding) has no correlation
+            var = np.where(square - mean**2 > 1e-12 * square, square - mean**2, np.nan)
+            var_t = np.where(square_t - mean_t**2 > 1e-12 * square_t, square_t - mean_t**2,
+                             np.nan)
             out[rows] = (resid[rows] @ resid.T / n - mean * mean_t) / np.sqrt(var * var_t)
     return out
