@@ -159,6 +159,14 @@ def test_bad_arguments():
             ie.models.onepl(resp, prior_scale={"sigma_theta": bad})
     with pytest.raises(TypeError, match="prior_scale must be a dict"):
         ie.models.onepl(resp, prior_scale=2.0)
+    # a scale the variant has no prior for was taken in silence and written into the attrs
+    for options, key in (({"discrimination": True}, "sigma_theta"), ({}, "sigma_log_a"),
+                         ({"discrimination": True, "dims": 2}, "sigma_log_a")):
+        with pytest.raises(ValueError, match=rf"prior_scale keys \['{key}'\] belong to no "
+                           "prior of this model; its prior scales are"):
+            ie.models.onepl(resp, prior_scale={key: 5.0}, **options)
+    assert ie.models.onepl(resp, discrimination=True, prior_scale={"sigma_log_a": 1.0}).priors \
+        == {"mu_b": 3.0, "sigma_b": 2.0, "sigma_log_a": 1.0}
     with pytest.raises(ValueError, match="batch_size must be an integer"):
         ie.models.onepl(resp, batch_size=True)  # was a bare AssertionError
     with pytest.raises(ValueError, match=r"prior_scale=-4: give a finite number > 0"):

@@ -81,7 +81,7 @@ def test_prior_simulators_match_the_builders(kind):
         model = ie.models.onepl(data, discrimination=kind == "2pl")
         ours = prior_draws(partial(cal.draw_onepl_prior, 6, 4, discrimination=kind == "2pl"),
                            3000)
-        assert model.priors == cal.ONEPL_PRIORS
+        assert model.priors == {k: cal.ONEPL_PRIORS[k] for k in model.priors}
     elif kind == "bt":
         model = ie.models.bradley_terry(cal.simulate_bradley_terry(4, 3, rng)[0])
         ours = prior_draws(partial(cal.draw_bradley_terry_prior, 4), 3000)

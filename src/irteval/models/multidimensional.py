@@ -51,6 +51,9 @@ class MultidimensionalIRT(OnePL):
         self._build_args = ((responses,), {"dims": dims, "anchors": anchors,
                                            "prior_scale": prior_scale})
 
+    def prior_names(self, discrimination):
+        return {"mu_b", "sigma_b", "sigma_a"}
+
     def _declare(self):
         r, scale, k = self.responses, self.priors, self.n_skills
         items = np.asarray(r.items)

@@ -84,8 +84,14 @@ class OnePL(BaseModel):
         unknown = set(prior_scale or {}) - set(priors)
         if unknown:
             raise ValueError(f"unknown prior_scale keys {sorted(unknown)}; known: {sorted(priors)}")
-        priors.update({k: positive(v, f"prior_scale[{k!r}]")
-                       for k, v in (prior_scale or {}).items()})
+        used = self.prior_names(discrimination)
+        unused = set(prior_scale or {}) - used
+        if unused:  # taken without a word, and recorded in the fit's attrs as if they applied
+            raise ValueError(f"prior_scale keys {sorted(unused)} belong to no prior of this "
+                             f"model; its prior scales are {sorted(used)} (sigma_theta: the "
+                             "1PL's; sigma_log_a: the 2PL/3PL/4PL's; sigma_a: dims > 1)")
+        priors = {k: positive((prior_scale or {}).get(k, v), f"prior_scale[{k!r}]")
+                  for k, v in priors.items() if k in used}
         if batch_size is not None and not (isinstance(batch_size, (int, np.integer))
                                            and not isinstance(batch_size, (bool, np.bool_))
                                            and 0 < batch_size < responses.n_obs):
@@ -199,6 +205,10 @@ class OnePL(BaseModel):
     def asymptotes(self):
         """Whether the model has a floor or a ceiling (the 3PL / 4PL)."""
         return self.guess_prior is not None or self.slip_prior is not None
+
+    def prior_names(self, discrimination):
+        """The :data:`PRIORS` scales this model uses."""
+        return {"mu_b", "sigma_b", "sigma_log_a" if discrimination else "sigma_theta"}
 
     @property
     def variant(self):
@@ -424,9 +434,11 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
         that clearly need different skills.
     prior_scale : dict, optional
         Override prior scales (:data:`PRIORS`): ``mu_b`` (sd of the mean difficulty, default
-        3), ``sigma_b`` and ``sigma_theta`` (half-normal scales, default 2), ``sigma_log_a``
-        (half-normal scale of the log-discrimination spread, default 0.5), ``sigma_a`` (sd of
-        the multidimensional 2PL's free loadings, default 1).
+        3), ``sigma_b`` (half-normal scale, default 2), and per variant ``sigma_theta`` (the
+        1PL's half-normal scale of the abilities' spread, default 2), ``sigma_log_a`` (the
+        2PL/3PL/4PL's half-normal scale of the log-discrimination spread, default 0.5) or
+        ``sigma_a`` (sd of the multidimensional 2PL's free loadings, default 1); a key the
+        variant has no prior for is refused.
     batch_size : int, optional
         Minibatch model for ``fit(method="advi")``: each optimisation step evaluates the
         likelihood on ``batch_size`` random observed cells, scaled by n_obs / batch_size
