@@ -255,6 +255,8 @@ def test_minibatch_advi_agrees_with_full_advi():
         ie.fit(ie.models.onepl(resp, batch_size=500))
     with pytest.raises(ValueError, match="batch_size must be an integer"):
         ie.models.onepl(resp, batch_size=resp.n_obs)
+    with pytest.raises(ValueError, match=r"log_likelihood=True with a minibatch model"):
+        ie.fit(ie.models.onepl(resp, batch_size=500), method="advi", log_likelihood=True)
 
 
 def test_numpyro_backend_matches_the_default(small):

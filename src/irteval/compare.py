@@ -50,7 +50,8 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
             raise TypeError(f"fits[{name!r}] is a {type(idata).__name__}, not an InferenceData")
         if idata.attrs.get("irteval_method") == "map":
             raise ValueError(f"fits[{name!r}] is a MAP fit, one point: LOO needs posterior "
-                             "draws; fit it with method='laplace' or 'nuts'")
+                             "draws; fit it with method='nuts' (or 'laplace', where the model "
+                             "has one)")
         if "log_likelihood" not in idata.groups():
             raise ValueError(f"fits[{name!r}] has no pointwise log-likelihood: fit it with "
                              "irteval.fit(..., log_likelihood=True) (the default stores it "

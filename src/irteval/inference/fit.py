@@ -224,12 +224,17 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
         raise ValueError(f"log_likelihood must be 'auto', True or False, got {log_likelihood!r}")
     if method == "map" and log_likelihood is True:
         raise ValueError("log_likelihood=True with method='map': az.loo / az.compare need "
-                         "posterior draws, and MAP is one point; fit with method='laplace' or "
-                         "'nuts' for them")
+                         "posterior draws, and MAP is one point; fit with method='nuts' (or "
+                         "'laplace', where the model has one) for them")
+    if spec.is_minibatch and log_likelihood is True:
+        raise ValueError("log_likelihood=True with a minibatch model (batch_size=): its "
+                         "likelihood sees random batches of cells, not the data; build the "
+                         "model without batch_size= for az.loo / az.compare")
     if method == "map" and posterior_predictive:
         raise ValueError("posterior_predictive=True with method='map': a posterior predictive "
                          "check replicates the data from posterior draws, and MAP is one point "
-                         "(one replicate); fit with method='laplace' or 'nuts' for it")
+                         "(one replicate); fit with method='nuts' (or 'laplace', where the "
+                         "model has one) for it")
     count(draws, "draws")
     count(chains, "chains")
     count(advi_iterations, "advi_iterations")
