@@ -116,10 +116,10 @@ def test_a_column_of_row_numbers_is_said():
 def test_labels_of_two_types_that_print_alike_are_said():
     df = pd.DataFrame({"model": [1, "1", 2, 2, 1, "1"], "instance": list("aaabbb"),
                        "correct": [1, 0, 1, 0, 1, 1]})
-    with pytest.warns(UserWarning, match=r"model has labels of different types that print "
-                                         r"alike, e.g. \[1, '1'\]"):
-        resp = Responses.from_long(df, respondent="model", item="instance", value="correct")
-    assert resp.n_respondents == 3  # kept apart, as given
+    # kept apart with a warning once; but no netCDF holds text beside numbers: refused
+    with pytest.raises(ValueError, match=r"model mixes text and other labels \(e.g. '1' beside "
+                       r"1; rows 1, 5 .*\[1, '1'\] print alike and would become one label"):
+        Responses.from_long(df, respondent="model", item="instance", value="correct")
 
 
 def test_identical_duplicates_and_missing_values_warn_with_counts():
@@ -177,6 +177,14 @@ def test_tuple_and_multilevel_row_labels_and_one_column_twice_are_refused():
     with pytest.raises(ValueError, match="item= and value= both name the column 'v'"):
         Responses.from_long(pd.DataFrame({"r": ["a", "b"], "v": [1, 0]}), respondent="r",
                             item="v", value="v")
+    # text beside a number fitted, then to_netcdf failed with xarray's "unable to infer dtype"
+    with pytest.raises(ValueError, match=r"index \(item labels\) mixes text and other labels "
+                       r"\(e.g. 5 beside 'i0'; row 2 .*\.astype\(str\)"):
+        Responses.from_wide(wide.set_axis(["i0", "i1", 5]), rows="item")
+    with pytest.raises(ValueError, match=r"model mixes text and other labels \(e.g. 3 beside"):
+        Scores.from_long(pd.DataFrame({"model": ["a", "a", 3, 3], "round": [1, 2, 1, 2],
+                                       "score": [0.1, 0.2, 0.3, 0.4]}),
+                         player="model", round="round", score="score")
 
 
 def test_one_column_in_two_roles_and_an_index_for_a_column_are_refused_by_every_constructor():
@@ -223,9 +231,13 @@ def test_round_labels_of_different_types_that_print_alike_are_said():
     rows = pd.DataFrame({"model_a": list("xyxy"), "model_b": list("yxyx"),
                          "winner": list("xyyx"), "cat": pd.Series(["u", "u", 1, "1"],
                                                                   dtype=object)})
-    with pytest.warns(UserWarning, match="cat has labels of different types that print alike"):
+    with pytest.raises(ValueError, match=r"cat mixes text and other labels \(e.g. 1 beside "
+                       r"'u'; row 2 .*\[1, '1'\] print alike"):
         ie.Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner",
                              round="cat")
+    with pytest.raises(ValueError, match="model_a holds text and model_b other labels"):
+        ie.Battles.from_long(rows.assign(model_b=[1, 2, 1, 2]), player_a="model_a",
+                             player_b="model_b", winner="winner")
 
 
 def test_labels_that_differ_only_by_end_spaces_are_said():
@@ -271,7 +283,7 @@ def test_wide_frames_keep_their_axis_names_and_the_long_table_its_columns():
                                respondent="response", item="value", value="v")
     assert list(both.to_long().columns) == ["response", "value", "answer"]
     odd = wide.set_axis(pd.Index([1, "1"], dtype=object), axis=1)
-    with pytest.warns(UserWarning, match="labels of different types that print alike"):
+    with pytest.raises(ValueError, match=r"columns \(item labels\) mixes text and other"):
         Responses.from_wide(odd)
 
 

@@ -247,9 +247,10 @@ def check_columns(df, named, optional=()):
         seen[col] = k
 
 
-def check_labels(labels: pd.Series, name, index=None):
-    """No missing label and no tuple (netCDF, nutpie and xarray's coordinates take text and
-    numbers); ``index`` (the frame's) says where a bad one is."""
+def check_labels(labels: pd.Series, name, index=None, *, mixed=False):
+    """No missing label, no tuple and (unless ``mixed``) not text beside numbers: netCDF,
+    nutpie and xarray's coordinates take text or numbers, one type a coordinate;
+    ``index`` (the frame's) says where a bad one is."""
     index = pd.RangeIndex(len(labels)) if index is None else index
     na = labels.isna().to_numpy()
     if na.any():
@@ -261,6 +262,20 @@ def check_labels(labels: pd.Series, name, index=None):
         raise ValueError(f"{name} has {int(tuples.sum())} tuple labels (e.g. "
                          f"{labels[tuples].iloc[0]!r}; {where(index, np.flatnonzero(tuples))}); "
                          "give text or numbers, e.g. ' / '.join(map(str, label))")
+    if not mixed and labels.dtype == object:
+        text = np.fromiter((isinstance(x, str) for x in labels), bool, len(labels))
+        if 0 < text.sum() < len(text):
+            majority = text.mean() >= 0.5
+            odd, usual = np.flatnonzero(text != majority), np.flatnonzero(text == majority)[0]
+            distinct = pd.unique(labels.to_numpy())
+            printed = pd.Series([str(x) for x in distinct])
+            alike = distinct[printed.duplicated(keep=False).to_numpy()]
+            alike = (f"; {[plain(x) for x in alike[:4]]} print alike and would become one "
+                     "label: rename one first to keep them apart" if len(alike) else "")
+            raise ValueError(f"{name} mixes text and other labels (e.g. "
+                             f"{labels.iloc[odd[0]]!r} beside {labels.iloc[usual]!r}; "
+                             f"{where(index, odd)}): a netCDF coordinate holds one type; make "
+                             f"them all text (e.g. .astype(str)){alike}")
 
 
 def axis_names(df, rows, columns, defaults):
@@ -396,17 +411,11 @@ def factorize(labels: pd.Series, name):
 
 
 def warn_alike(index, name):
-    """Warn when labels of several types print alike (1 and "1": two labels), or differ only
-    by spaces at their ends ("gpt-4" and "gpt-4 ": two players)."""
+    """Warn when labels differ only by spaces at their ends ("gpt-4" and "gpt-4 ": two
+    players). (Labels of several types, which could print alike, are refused by
+    :func:`check_labels`.)"""
     if not (index.dtype == object or pd.api.types.is_string_dtype(index)):
         return
-    if index.dtype == object and pd.api.types.infer_dtype(index).startswith("mixed"):
-        text = pd.Index([str(x) for x in index])
-        if text.has_duplicates:
-            alike = index[text.duplicated(keep=False)]
-            warn_user(f"{name} has labels of different types that print alike, e.g. "
-                      f"{[plain(x) for x in alike[:4]]}: they are kept apart; give the labels "
-                      "one type (e.g. the column's .astype(str)) to merge them")
     stripped = pd.Index([x.strip() if isinstance(x, str) else x for x in index])
     if stripped.has_duplicates and not index.has_duplicates:
         alike = index[stripped.duplicated(keep=False)]

@@ -53,7 +53,7 @@ class Battles:
                            "weight": weight, "round": round}, optional=("weight", "round"))
         a, b, players = _codes(df, player_a, player_b, player_name)
         won = df[winner]
-        check_labels(won, winner, df.index)
+        check_labels(won, winner, df.index, mixed=True)  # players' labels, or 'tie'
         if isinstance(ties, str) or ties is None:
             raise TypeError(f"ties= is a list of the {winner} values that mean a tie, e.g. "
                             f"ties=[{ties!r}] (or ties=[] for none), got {ties!r}")
@@ -212,6 +212,13 @@ def _codes(df, player_a, player_b, player_name):
         whole = [s for s in sides if s.dtype.kind == "f"][0]
         if (np.isfinite(whole) & (whole == whole.round()) & (whole.abs() < 2**53)).all():
             sides = [s.astype(np.int64) if s.dtype.kind == "f" else s for s in sides]
+    text = [pd.api.types.is_string_dtype(s) or (s.dtype == object and isinstance(
+        s.iloc[0], str)) for s in sides]  # each side holds one type (check_labels)
+    if text[0] != text[1]:
+        raise ValueError(f"{player_a if text[0] else player_b} holds text and "
+                         f"{player_b if text[0] else player_a} other labels: one player must "
+                         "have one label in both columns (a netCDF coordinate holds one "
+                         "type); make both text (e.g. .astype(str))")
     codes, players = factorize(pd.concat(sides, ignore_index=True), player_name)
     a, b = codes[:len(df)], codes[len(df):]
     own = np.flatnonzero(a == b)
