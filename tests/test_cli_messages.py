@@ -105,6 +105,19 @@ def test_messages_speak_flags_not_python_keywords(files, capsys):
     assert "respondent=" not in err and "long.csv: " in err
 
 
+def test_a_portfolio_label_column_last_is_named_with_the_flag_portfolio_has(files, capsys):
+    """The hint was the binary layout's (--rows item, which portfolio lacks; models and
+    instances)."""
+    (files / "last.csv").write_text("alg one,b2,problem\n0.1,0.2,p1\n0.2,0.3,p2\n0.3,0.1,p3\n")
+    err = error(capsys, ["portfolio", str(files / "last.csv")])
+    assert err.endswith("if column 'problem' labels the rows, pass --respondent problem (a "
+                        "row per dataset)"), err
+    # a level no dataset reached: the fix was a Python keyword only (levels=)
+    (files / "gap.csv").write_text("dataset,a1,a2,a3\nd1,0,2,3\nd2,2,3,0\nd3,3,0,2\n")
+    err = error(capsys, ["portfolio", str(files / "gap.csv"), "--levels"])
+    assert "recode the values as consecutive levels ([0, 2, 3] -> [0, 1, 2])" in err, err
+
+
 def test_non_numbers_are_located_by_line_and_not_told_to_be_0_1_when_scores(files, capsys):
     df = pd.read_csv(files / "scores.csv").astype({"auc": object})
     df.loc[4, "auc"] = "high"

@@ -396,8 +396,10 @@ def _packed(values):
     lo, hi = float(values.min()), float(values.max())
     step = (hi - lo) / 65000
     draws = values.transpose("chain", "draw", ...).values
-    q1, q3 = np.nanquantile(draws.reshape(-1, *draws.shape[2:]), [0.25, 0.75], axis=0)
-    if not 0 < step <= 0.01 * float(np.min(q3 - q1)) / 1.349:
+    draws = draws.reshape(-1, *draws.shape[2:])
+    present = ~np.isnan(draws).all(axis=0)  # entries a model lacks (a level above its top)
+    q1, q3 = np.quantile(draws[:, present], [0.25, 0.75], axis=0)
+    if not (present.any() and 0 < step <= 0.01 * float(np.min(q3 - q1)) / 1.349):
         return {"dtype": "float32", "zlib": True}
     return {"dtype": "int16", "scale_factor": step, "add_offset": (hi + lo) / 2,
             "_FillValue": -32768, "zlib": True}

@@ -53,9 +53,10 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
     if unused.any():
         raise ValueError(
             f"level(s) {_show(levels[unused])} of {_show(levels)} are used by no one: a level "
-            "no respondent reached has no threshold to estimate. Pass levels= without them "
-            "(e.g. levels=" + _show(levels[~unused]) + ") if they do not exist, or merge them "
-            "with a neighbour")
+            "no respondent reached has no threshold to estimate. If they do not exist, "
+            "recode the values as consecutive levels (" + _show(levels[~unused]) + " -> "
+            + _show(np.arange(levels[0], levels[0] + (~unused).sum())) + ") or, in Python, "
+            "pass levels=" + _show(levels[~unused]) + "; else merge them with a neighbour")
     if len(levels) < 2:
         raise ValueError(f"only one level ({_show(levels)}) is used: an ordinal model needs "
                          "at least two; use kind='binary' or fewer cuts")

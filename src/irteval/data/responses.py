@@ -129,7 +129,8 @@ class Responses:
         df = labelled_matrix(df, row_name, col_name)
         mat = numeric_matrix(df, _fix(kind), label_hint=(
             "respondent={name!r} (a row per model) or item={name!r}, rows='item' (a row per "
-            "instance)"))
+            "instance)" if kind == "binary" else  # AIRT: datasets answer, algorithms are asked
+            f"{rows}={{name!r}} (a row per {'dataset' if rows == 'respondent' else 'algorithm'})"))
         observed = ~np.isnan(mat)
         if observed.all():  # complete: the codes are a grid, no search needed
             r_idx = np.repeat(np.arange(mat.shape[0], dtype=np.int32), mat.shape[1])
