@@ -219,6 +219,12 @@ def test_players_called_a_or_b_and_fractional_weights():
     weighted = ie.Battles.from_long(df, player_a="a", player_b="b", winner="winner", weight="w")
     boot = ie.bootstrap_epp(weighted, n_boot=20, random_seed=0)
     assert np.isfinite(boot["boot_sd"]).all()
+    # replicated wins are whole: 0.9 matches drew int(0.9) = 0 in silence, a wrong p-value
+    fit = quiet_fit(ie.models.bradley_terry(weighted), method="laplace", draws=50,
+                    random_seed=0)
+    with pytest.raises(ValueError, match=r"1 pairs met a fractional number of times \(battle "
+                       r"weights, weight=; e.g. 0.9\)"):
+        ie.goodness_of_fit(fit)
 
 
 def test_a_reference_alone_in_its_component_has_se_0():

@@ -413,6 +413,15 @@ def test_leaderboard_command_on_battles(tmp_path, capsys):
                  "--overwrite"]) == 2
     err = capsys.readouterr().err
     assert "battles.csv" in err and "'nobody'" in err and "line 6" in err
+    # fractional weights: the fit and the leaderboard, no predictive check (it drew int(n))
+    rows.loc[4, "winner"] = "model_a"
+    rows.assign(w=0.5).to_csv(path, index=False)
+    out = tmp_path / "weighted"
+    assert main(["leaderboard", str(path), "--winner", "winner", "--weight", "w", "--out",
+                 str(out), "--draws", "100", "--tune", "100", "--chains", "2"]) == 0
+    assert "no posterior predictive check: the battle weights (--weight)" in \
+        capsys.readouterr().out
+    assert (out / "leaderboard.csv").exists() and not (out / "goodness_of_fit.csv").exists()
 
 
 def test_portfolio_command_on_levels(tmp_path, capsys):

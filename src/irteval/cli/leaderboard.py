@@ -84,6 +84,8 @@ def read_scores(args):
 
 def report(scores, args, out, likelihood=None):
     """Fit the Bayesian EPP, print the leaderboard and the checks, write the outputs."""
+    import numpy as np
+
     from .. import models
     from ..epp import (
         goodness_of_fit,
@@ -112,24 +114,32 @@ def report(scores, args, out, likelihood=None):
         print(f"\nclassical EPP: {w.message}")
     print(f"\nclassical EPP (maximum likelihood): deviance {mle.attrs['deviance']:.2f} on "
           f"{mle.attrs['df']} df, goodness-of-fit p = {mle.attrs['p_value']:.3g}")
-    gof = goodness_of_fit(idata, random_seed=args.seed)
-    by_player = goodness_of_fit(idata, by="player", random_seed=args.seed)
-    print(f"posterior predictive check of the pair wins: P(D_rep >= D_obs) = "
-          f"{gof.attrs['ppp_deviance']:.2f} (near 0: the pair wins vary more than the model "
-          f"allows; near 1: less)")
-    print(misfitting_players(by_player, scores))
+    matches = scores.pairs()["matches"].to_numpy()
+    whole = np.array_equal(matches, np.round(matches))  # fractional battle weights: no check
+    if whole:
+        gof = goodness_of_fit(idata, random_seed=args.seed)
+        by_player = goodness_of_fit(idata, by="player", random_seed=args.seed)
+        print(f"posterior predictive check of the pair wins: P(D_rep >= D_obs) = "
+              f"{gof.attrs['ppp_deviance']:.2f} (near 0: the pair wins vary more than the "
+              f"model allows; near 1: less)")
+        print(misfitting_players(by_player, scores))
+    else:
+        print("no posterior predictive check: the battle weights (--weight) make fractional "
+              "match counts, and replicated wins are whole (goodness_of_fit.csv, "
+              "player_fit.csv and calibration.png are not written)")
     win = pairwise_probabilities(idata).win
     writer = Writer(out, "leaderboard")
     writer.table("leaderboard.csv", board)
     writer.table("mle_epp.csv", mle.sort_values("epp", ascending=False))  # as leaderboard.csv
     writer.table("win_probability.csv", best_first(win))  # as the heat map orders it
-    writer.table("goodness_of_fit.csv", gof)
-    writer.table("player_fit.csv", by_player)
+    if whole:
+        writer.table("goodness_of_fit.csv", gof)
+        writer.table("player_fit.csv", by_player)
     io.save(idata, writer, {
         "leaderboard.png": partial(plot_leaderboard, board),
         "epp_vs_score.png": partial(plot_epp_vs_score, board, scores),
         "win_probability.png": partial(plot_win_heatmap, win),
-        "calibration.png": partial(plot_win_calibration, gof),
+        **({"calibration.png": partial(plot_win_calibration, gof)} if whole else {}),
         "rank_distribution.png": partial(plot_rank_distribution, idata)})
     print(f"\n{writer.summary()}")
 

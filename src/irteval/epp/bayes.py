@@ -175,6 +175,13 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
     keep = rng.choice(post.sizes["sample"], min(max_draws, post.sizes["sample"]), replace=False)
     strength = post["strength"].transpose("sample", "player").values[keep]
     i, j, n, w, present = observed_pairs(idata)
+    fractional = n != np.round(n)
+    if fractional.any():
+        raise ValueError(f"goodness_of_fit() replicates whole win counts, and "
+                         f"{int(fractional.sum())} pairs met a fractional number of times "
+                         f"(battle weights, weight=; e.g. {n[fractional][0]:g}): there are no "
+                         "replicates to compare them with; check a fit of the unweighted "
+                         "battles")
     diff = strength[:, i] - strength[:, j]  # (draws, pairs)
     # a hierarchical fit replicates each round (pair row) from its task's strengths
     in_round = strength
