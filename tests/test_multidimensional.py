@@ -88,6 +88,20 @@ def test_two_skill_fit_and_its_summaries(two_skills):
     assert np.isfinite(az.loo(idata).elpd_loo)
 
 
+def test_warm_up_draws_are_rotated_into_the_same_frame(two_skills):
+    """keep_warmup=True: the warm-up draws were left unrotated (the anchors' zeros non-zero,
+    no a_free), so a trace with warm-up jumped at its end; fixed zeros read -0.0."""
+    resp, _ = two_skills
+    idata = quiet_fit(ie.models.onepl(resp, discrimination=True, dims=2, anchors=["i1", "i0"]),
+                      draws=100, tune=150, chains=2, random_seed=3, keep_warmup=True)
+    warm, post = idata.warmup_posterior, idata.posterior
+    assert (warm["a"].sel(item="i1", skill="skill_2") == 0).all()
+    assert list(warm["a_free"]["loading"].values) == list(post["a_free"]["loading"].values)
+    assert not np.signbit(post["a"].sel(item="i1", skill="skill_2")).any()
+    late = warm["a"].isel(draw=slice(-50, None)).mean(("chain", "draw"))  # tuned by then
+    assert float((late * post["a"].mean(("chain", "draw"))).sum("item").min()) > 0
+
+
 def products(a):
     """a_i . a_k over item pairs i < k (last two axes: item, skill): no rotation or
     reflection of the skills changes them."""

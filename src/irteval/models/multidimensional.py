@@ -13,8 +13,9 @@ the k *anchor* instances (the first k, or ``anchors=``) load on the first 1, 2, 
 only (a lower-triangular block, from the QR decomposition of the draw's anchor loadings), and
 its reflections (skill k and its loadings times -1) are aligned across draws (Erosheva &
 Curtis 2017's relabelling, below) and oriented so that every skill's loadings are positive on
-average (more skill helps). Skill m means "what anchor m needs beyond anchors 1..m-1"; a
-skill whose draws cannot be aligned (its loadings near 0) is flagged.
+average (more skill helps). Skill m is the direction in which anchor m differs from anchors
+1..m-1 (its sign is the instances' on average, so anchor m's own loading on it may be
+negative); a skill whose draws cannot be aligned (its loadings near 0) is flagged.
 See ``models/onepl.md``.
 """
 
@@ -101,20 +102,32 @@ class MultidimensionalIRT(OnePL):
     def cell_logits(self, draw, i, j):
         return logits(draw["a"], draw["theta"], draw["b"], i, j)
 
+    def _assign(self, idata, group, a, theta, signs):
+        """Draws of ``group`` replaced by the rotated ``a``, ``theta`` reflected by ``signs``
+        (chain, draw, skill), with ``a_free``."""
+        a, theta = a * signs[:, :, None, :], theta * signs[..., None]
+        a[..., ~self.free] = 0.0  # (rounding: 1e-16; after the reflection: no -0.0)
+        draws = idata[group]
+        idata[group] = draws.assign(
+            a=draws["a"].copy(data=a), theta=draws["theta"].copy(data=theta),
+            a_free=(("chain", "draw", "loading"), a[:, :, self.free])).assign_coords(
+            loading=self.loading_labels)
+
     def postprocess(self, idata, random_seed):
         """Rotate every draw into the anchors' frame (:func:`rotate_to_anchors`) and reflect
         its skills to agree (:func:`align_reflections`), in place; add ``a_free`` (the
         loadings not fixed at 0); warn about skills whose draws do not align."""
-        post = idata.posterior
-        a, theta = post["a"].values, post["theta"].values
-        a, theta = rotate_to_anchors(a, theta, self.anchor_rows)
-        a[..., ~self.free] = 0.0  # (rounding: 1e-16)
+        a, theta = rotate_to_anchors(idata.posterior["a"].values,
+                                     idata.posterior["theta"].values, self.anchor_rows)
         signs, cosine = align_reflections(a)
-        a, theta = a * signs[:, :, None, :], theta * signs[..., None]
-        idata.posterior = post.assign(
-            a=post["a"].copy(data=a), theta=post["theta"].copy(data=theta),
-            a_free=(("chain", "draw", "loading"), a[:, :, self.free])).assign_coords(
-            loading=self.loading_labels)
+        self._assign(idata, "posterior", a, theta, signs)
+        if "warmup_posterior" in idata.groups():  # (keep_warmup=True) in the same frame
+            warm, warm_theta = rotate_to_anchors(idata.warmup_posterior["a"].values,
+                                                 idata.warmup_posterior["theta"].values,
+                                                 self.anchor_rows)
+            reference = idata.posterior["a"].values.mean(axis=(0, 1))
+            signs = np.where(np.einsum("cdik,ik->cdk", warm, reference) < 0, -1.0, 1.0)
+            self._assign(idata, "warmup_posterior", warm, warm_theta, signs)
         weak = (np.abs(cosine) < ALIGNED_COSINE).mean(axis=(0, 1)) > WEAK_SHARE
         for k in np.flatnonzero(weak):
             warn_user(f"skill_{k + 1} is weakly identified: in more than {WEAK_SHARE:.0%} of "
