@@ -135,6 +135,8 @@ def test_bayesian_fit_on_battles_agrees_with_the_mle_and_every_summary_runs():
      "winner has 1 missing labels.*row 5"),
     (lambda d: d.assign(model_a="x", model_b="x"), "against itself"),
     (lambda d: d.rename(columns={"winner": "result"}), "column 'winner'.*winner="),
+    (lambda d: d.assign(winner=d["winner"].replace("model_a", "Model_A ")),  # said nothing
+     r"'Model_A ' differs from 'model_a' only in case or spaces"),
 ])
 def test_bad_battles_are_named_with_the_fix(change, message):
     with pytest.raises(ValueError, match=message):

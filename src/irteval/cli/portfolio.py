@@ -83,14 +83,15 @@ def report(perf, args, out, epsilon=0.01):
     print(perf)
     metrics_note = "posterior means; consistency and difficulty limits as medians"
     if perf.kind == "ordinal":
-        idata = io.fit(models.polytomous_irt(perf, model=getattr(args, "model", "gpcm")), args)
+        idata = io.fit(io.in_file(args.performance, lambda: models.polytomous_irt(
+            perf, model=getattr(args, "model", "gpcm"))), args)
         cols = ["a", "p_anomalous", "consistency", "difficulty_limit", "difficulty_limit_first"]
         metrics_note += ("; difficulty_limit = -d of the top level, difficulty_limit_first = "
                          "-d of the first step (what airt prints)")
         report_name, heatmap = "portfolio_levels", "category_curves.png"
         plot_model = plot_category_curves
     else:
-        idata = io.fit(models.continuous_irt(perf), args)
+        idata = io.fit(io.in_file(args.performance, lambda: models.continuous_irt(perf)), args)
         cols = ["alpha", "beta_median", "gamma", "p_anomalous", "consistency",
                 "difficulty_limit"]
         metrics_note += ", as beta is heavy-tailed"

@@ -83,7 +83,9 @@ class Battles:
                 f"e.g. {[plain(v) for v in won[unknown].unique()[:5]]} "
                 f"({where(df.index, np.flatnonzero(unknown))}); a winner is the winning "
                 f"player's label, 'a'/'b' or {player_a!r}/{player_b!r}; list tie markers with "
-                f"ties= (now {list(ties)})" + _type_hint(won[unknown], df, [player_a, player_b]))
+                f"ties= (now {list(ties)})" + _type_hint(won[unknown], df, [player_a, player_b])
+                + _case_hint(won[unknown], [*df[player_a].unique(), *df[player_b].unique(),
+                                            "a", "b", player_a, player_b, *ties]))
         w = np.ones(len(df)) if weight is None else _weights(df, weight)
         score_a = np.where(tie, 0.5, a_won.astype(float))
         return cls._aggregate(a, b, w, w * score_a, w * tie, players, player_name,
@@ -246,6 +248,19 @@ def _counts(df, column):
         raise ValueError(f"{column} has {len(bad)} counts that are missing or negative "
                          f"({where(df.index, bad)}); counts are numbers of battles >= 0")
     return c
+
+
+def _case_hint(unknown, known):
+    """'; ...' when unknown winners match a known label or marker but for case or spaces at
+    their ends (labels are matched exactly)."""
+    folded = {str(k).strip().casefold(): k for k in known}
+    near = [(v, folded[v.strip().casefold()]) for v in unknown.dropna().unique()
+            if isinstance(v, str) and v.strip().casefold() in folded]
+    if not near:
+        return ""
+    return (f"; labels are matched exactly, and {near[0][0]!r} differs from {near[0][1]!r} "
+            "only in case or spaces: write them as the labels are written (e.g. "
+            ".str.strip(), or .replace({...}))")
 
 
 def _type_hint(unknown, df, columns):

@@ -193,7 +193,8 @@ class Responses:
             if not isinstance(clip, (int, float, np.number)) or not 0 < clip < 0.5:
                 raise ValueError(f"clip must lie in (0, 0.5), got {clip!r}")
             lower, upper = resolve_bounds(values, np.asarray(item_idx), items, bounds,
-                                          item_name)
+                                          item_name, (respondents[respondent_idx],
+                                                      respondent_name))
             _check_scale(values, np.asarray(item_idx), lower, upper, transform, clip, items,
                          item_name)
             extra = {"lower": lower, "upper": upper, "transform": transform, "clip": clip}

@@ -13,14 +13,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._validation import plain
+
 TRANSFORMS = ("logit", "airt")
 AIRT_NUDGE = 0.01
 
 
-def resolve_bounds(values, item_idx, items, bounds, item_name="item"):
+def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondents=None):
     """Per-item (lower, upper) arrays from ``bounds``: ``"column"`` (each item's observed
     min and max), ``"global"`` (min and max of all values), a pair ``(lo, hi)`` for every
-    item, or a dict / DataFrame {item: (lo, hi)} (columns ``lower``, ``upper``)."""
+    item, or a dict / DataFrame {item: (lo, hi)} (columns ``lower``, ``upper``).
+    ``respondents``: (respondent of each value, its name) to say where a value out of bounds
+    is."""
     n = len(items)
     if isinstance(bounds, str):
         if bounds == "column":
@@ -82,10 +86,12 @@ def resolve_bounds(values, item_idx, items, bounds, item_name="item"):
     above = values > upper[item_idx]
     if below.any() or above.any():
         bad = np.flatnonzero(below | above)
+        cells = [f"{values[k]:g} ({item_name} {plain(pd.Index(items)[item_idx[k]])!r}"
+                 + ("" if respondents is None else
+                    f", {respondents[1]} {plain(respondents[0][k])!r}") + ")" for k in bad[:3]]
         raise ValueError(
-            f"{len(bad)} values lie outside their bounds, e.g. {values[bad[:3]].tolist()} for "
-            f"{item_name}s {list(pd.Index(items)[item_idx[bad[:3]]])}; widen the bounds or "
-            "use bounds='column'")
+            f"{len(bad)} values lie outside their bounds, e.g. {', '.join(cells)}; widen the "
+            "bounds or use bounds='column'")
     return lower, upper
 
 
