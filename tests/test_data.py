@@ -102,8 +102,8 @@ def test_scale_options_of_another_kind_are_refused():
 
 def test_a_column_of_row_numbers_is_said():
     perf = pd.DataFrame(np.random.default_rng(0).random((10, 3)), columns=list("ABC"))
-    with pytest.warns(UserWarning, match="column 'id' counts up by 1 down every row.*pass "
-                                         "respondent='id' .* or item='id', rows='item'"):
+    with pytest.warns(UserWarning, match=r"column 'id' counts up by 1 down every row.*pass "
+                                         r"respondent='id' \(a row per dataset\), or drop"):
         resp = Responses.from_wide(perf.assign(id=range(1000, 1010)), kind="continuous")
     assert resp.n_items == 4  # read as data, as given
     with pytest.warns(UserWarning, match="pass player='n'"):
