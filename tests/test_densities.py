@@ -2,6 +2,8 @@
 PyMC model it stands for: the same log density and gradient at random points, and a fit
 through it the same posterior as PyMC's NUTS on the graph (within Monte Carlo error)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -29,14 +31,14 @@ def _binary_blocks():
     return model
 
 
-def _gpcm():
+def _gpcm(model="gpcm"):
     """Missing cells, and one algorithm with fewer levels than the others."""
     rng = np.random.default_rng(5)
     wide = cal.simulate_polytomous(30, 4, 4, rng)[0].to_wide()
     wide.iloc[:4, 1] = np.nan
     wide["a0"] = wide["a0"].clip(upper=3)
     resp = ie.Responses.from_wide(wide, respondent="dataset", item="algorithm", kind="ordinal")
-    return ie.models.polytomous_irt(resp)
+    return ie.models.polytomous_irt(resp, model=model)
 
 
 def _continuous(scattered=False):
@@ -78,6 +80,7 @@ CASES = {
         cal.simulate_battles_from_prior(8, 60, np.random.default_rng(2), "davidson")[0],
         likelihood="davidson", reference="m3"), "density"),
     "gpcm, missing, uneven levels": lambda: (_gpcm(), "density"),
+    "graded, missing, uneven levels": lambda: (_gpcm("graded"), "density"),
     "continuous, missing in blocks": lambda: (_continuous(), "density"),
     "continuous, scattered missing": lambda: (_continuous(scattered=True), "density"),
 }
@@ -122,6 +125,36 @@ def test_pairwise_density_is_the_pymc_model_where_exp_overflows(likelihood):
     ref_logp, ref_grad = fn(x)
     assert np.isfinite(logp) and logp == pytest.approx(ref_logp, abs=1e-6)
     np.testing.assert_allclose(grad, ref_grad, atol=1e-6)
+
+
+def test_graded_density_is_the_pymc_model_far_from_the_start():
+    """Thresholds e^24 or 1e-10 apart (the model's log1mexp clamp), steps an item lacks (the
+    model's CLOSED threshold): the graded density equals the graph. Where the top
+    thresholds pass the graph's -2 CLOSED sentinel, the graph's own gradient is off (20
+    against 8 for a c_first, whose central differences of either log density give 8): the
+    density's gradient is checked against those differences there."""
+    model = _gpcm("graded")
+    density = model.density()
+    fn = model.logp_dlogp_function(ravel_inputs=True)
+    fn.set_extra_values({})
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        x = density.start() + 8.0 * rng.standard_normal(density.n_dim)
+        logp, grad = density.logp_grad(x)
+        ref_logp, ref_grad = fn(x)
+        assert logp == pytest.approx(ref_logp, abs=1e-6)
+        np.testing.assert_allclose(grad, ref_grad, rtol=1e-9, atol=1e-6)
+    x = density.start().copy()
+    x[density.layout.slices["c_gap_log__"]] = 12.0  # gaps e^12: top thresholds past 2e4
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (exp overflowed there once: harmless, but said)
+        logp, grad = density.logp_grad(x)
+    assert logp == pytest.approx(fn(x)[0], rel=1e-12)
+    for k in range(density.n_dim):
+        step = np.zeros(density.n_dim)
+        step[k] = 1e-3
+        numeric = (density.logp_grad(x + step)[0] - density.logp_grad(x - step)[0]) / 2e-3
+        assert grad[k] == pytest.approx(numeric, rel=1e-5, abs=1e-4), k
 
 
 @pytest.mark.parametrize("slip", [False, True])
@@ -207,8 +240,10 @@ def _assert_same_means(fast, ref, names, draws=300):
 @pytest.mark.slow
 @pytest.mark.parametrize("build,names", [(_gpcm, ("theta", "a", "c")),
                                          (_continuous, ("tau", "lam", "s", "theta")),
-                                         (CASES["bt davidson, ties"], ("epp", "log_nu"))],
-                         ids=["gpcm", "continuous", "davidson"])
+                                         (CASES["bt davidson, ties"], ("epp", "log_nu")),
+                                         (CASES["graded, missing, uneven levels"],
+                                          ("theta", "a", "c"))],
+                         ids=["gpcm", "continuous", "davidson", "graded"])
 def test_nutpie_on_the_density_matches_the_graph(build, names):
     pytest.importorskip("nutpie")
     model = build()

@@ -216,17 +216,19 @@ def test_gpcm_recovers_the_truth():
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-def test_sbc_gpcm_on_the_default_path_is_uniform():
+@pytest.mark.parametrize("model", ["gpcm", "graded"])
+def test_sbc_on_the_default_path_is_uniform(model):
     """20 replicates, 30 datasets x 3 algorithms with 3 levels from the prior, the path users
-    run (nutpie on the NumPy GPCM density); L = 49, a chi-square test per entry (Holm) and
-    the ranks of theta, a and c pooled per variable (5 bins). The 200-replicate run is in
-    benchmarks/results/sbc/default (polytomous_*; pooled theta p = 0.18). The 30 thetas of a
-    replicate share its draws, so the pooled test is anti-conservative at 20 replicates: at
-    seed 6 it gave p = 0.0006 once the chains got their own seeds."""
+    run (nutpie on the NumPy density of the GPCM or the graded model); L = 49, a chi-square
+    test per entry (Holm) and the ranks of theta, a and c pooled per variable (5 bins). The
+    long runs are in benchmarks/results/sbc/default (polytomous_*, 200 replicates: pooled
+    theta p = 0.18; graded_*, 100). The 30 thetas of a replicate share its draws, so the
+    pooled test is anti-conservative at 20 replicates: at seed 6 it gave p = 0.0006 once the
+    chains got their own seeds."""
     n_keep = 49
-    ranks, diagnostics = cal.run(partial(cal.simulate_polytomous, 30, 3, 3),
-                                 ie.models.polytomous_irt, 20, seed=7, n_keep=n_keep,
-                                 draws=200, tune=250, chains=2, n_jobs=2)
+    ranks, diagnostics = cal.run(partial(cal.simulate_polytomous, 30, 3, 3, model=model),
+                                 partial(ie.models.polytomous_irt, model=model), 20, seed=7,
+                                 n_keep=n_keep, draws=200, tune=250, chains=2, n_jobs=2)
     assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
     assert cal.uniformity_table(ranks, n_keep)["p_holm"].min() > 0.001
     for name in ("theta", "a", "c"):

@@ -642,6 +642,86 @@ class GPCMDensity:
         return lp_t + lp_a + lp_c + loglik, grad
 
 
+class GradedDensity:
+    """The graded response model of :class:`~irteval.models.polytomous_irt.PolytomousIRT`
+    (missing cells masked). Item j's ordered thresholds c_j1 < ... < c_jK (c_j1 free, the
+    gaps e^v LogNormal(0, 1): N(0, 1) on v with the log transform's Jacobian), eta_ij =
+    a_j theta_i, F_k = logistic(eta - c_jk) = P(x >= k) (F_0 = 1, F_{K+1} = 0); a cell with
+    x = k has log p = log(F_k - F_{k+1}) = log F_k + log(1 - r), r = F_{k+1} / F_k, and
+    d log p / d eta = (1 - F_k) / (1 - r) - r (1 - F_{k+1}) / (1 - r) (the first term's
+    negative is d / d c_jk, the second's d / d c_j,k+1)."""
+
+    names = ["theta", "a", "c_first", "c_gap", "c"]
+    dims = {"theta": ("respondent",), "a": ("item",), "c_first": ("item",),
+            "c_gap": ("item", "gap"), "c": ("item", "step")}
+
+    def __init__(self, model):
+        from .polytomous_irt import _CLOSED  # (that module imports this one)
+
+        self.layout = Layout.of_model(model)
+        self.n_dim = self.layout.n_dim
+        self.priors = model.priors
+        self.x, self.mask = model.categories, model.mask
+        self.open = model.valid[:, 1:]  # (J, S): the item has step k
+        self.closed = _CLOSED  # the model's threshold of a step the item lacks
+        n_items, n_steps = self.open.shape
+        # the cells' category k and k + 1 as one-hot over the padded steps 0..S+1, masked
+        pad = np.arange(n_steps + 2)
+        self.at_k = (pad == self.x[..., None]) * self.mask[..., None]
+        self.at_next = (pad == self.x[..., None] + 1) * self.mask[..., None]
+        self.shapes = {"theta": (self.x.shape[0],), "a": (n_items,), "c_first": (n_items,),
+                       "c_gap": (n_items, n_steps - 1), "c": (n_items, n_steps)}
+
+    def _values(self, x):
+        theta, a, first, v = (self.layout.take(x, name) for name in (
+            "theta", "a", "c_first", "c_gap_log__"))
+        gap = np.exp(v).reshape(self.shapes["c_gap"])
+        c = first[:, None] + np.concatenate([np.zeros((len(first), 1)),
+                                             np.cumsum(gap, axis=1)], axis=1)
+        return theta, a, first, v.reshape(gap.shape), gap, c
+
+    def expand(self, x):
+        theta, a, first, _, gap, c = self._values(x)
+        return {"theta": theta, "a": a, "c_first": first, "c_gap": gap, "c": c}
+
+    def start(self):
+        return self.layout.initial
+
+    def logp_grad(self, x):
+        theta, a, first, v, gap, c = self._values(x)
+        lp_t, g_t = normal_logp(theta, 0.0, 1.0)
+        lp_a, g_a = normal_logp(a, 0.0, self.priors["a"])
+        lp_f, g_f = normal_logp(first, 0.0, self.priors["c"])
+        lp_v, g_v = normal_logp(v, 0.0, 1.0)  # LogNormal(0, 1) on e^v, with the Jacobian
+        # as the model writes it: a step the item lacks at threshold CLOSED, log F_{S+1} at
+        # -2 CLOSED (F = 0 to rounding)
+        u = (theta[:, None] * a[None, :])[..., None] - np.where(self.open, c, self.closed)
+        edge = np.zeros(u.shape[:2] + (1,))
+        # log F_k and 1 - F_k over k = 0..S+1; the cells' log F_x and log F_{x+1}
+        log_f = np.concatenate([edge, -softplus(-u), edge - 2 * self.closed], axis=-1)
+        tail = np.concatenate([edge, np.exp(-softplus(u)), edge + 1.0], axis=-1)
+        upper, lower = ((log_f * w).sum(axis=-1) for w in (self.at_k, self.at_next))
+        # (the model's log1mexp clamps log r at -1e-12: two thresholds too close to tell)
+        clamped = lower - upper > -1e-12
+        log_r = np.minimum(lower - upper, -1e-12)
+        keep = -np.expm1(log_r)  # 1 - r
+        loglik = float(np.sum(self.mask * (upper + np.log(keep))))
+        r = np.where(clamped, 0.0, np.exp(log_r))
+        up = (tail * self.at_k).sum(axis=-1) / np.where(clamped, 1.0, keep)
+        down = r * (tail * self.at_next).sum(axis=-1) / keep
+        deta = self.mask * (up - down)
+        dc = -(np.einsum("ij,ijk->jk", up, self.at_k)
+               - np.einsum("ij,ijk->jk", down, self.at_next))[:, 1:-1] * self.open  # d / d c_jk
+        grad = np.empty(self.n_dim)
+        sl = self.layout.slices
+        grad[sl["theta"]] = g_t + deta @ a
+        grad[sl["a"]] = g_a + theta @ deta
+        grad[sl["c_first"]] = g_f + dc.sum(axis=1)
+        # c_jk = c_j1 + sum_{m <= k} gap_jm: d / d gap_jm = sum_{k >= m} d / d c_jk
+        grad[sl["c_gap_log__"]] = (g_v + gap * np.cumsum(dc[:, :0:-1], axis=1)[:, ::-1]).ravel()
+        return lp_t + lp_a + lp_f + lp_v + loglik, grad
+
+
 class ContinuousIRTDensity:
     """The continuous IRT of :class:`~irteval.models.continuous_irt.ContinuousIRT` with the
     traits integrated out, on sufficient statistics: datasets with the same observed

@@ -27,7 +27,7 @@ import xarray as xr
 from .._validation import positive
 from ..data import Responses
 from .base import BaseModel
-from .densities import GPCMDensity, softplus
+from .densities import GPCMDensity, GradedDensity, softplus
 
 MODELS = ("gpcm", "graded")
 #: prior scales: a_j ~ N(0, a), intercepts c ~ N(0, c)
@@ -149,9 +149,9 @@ class PolytomousIRT(BaseModel):
                 **{f"prior_{k}": v for k, v in self.priors.items()}}
 
     def density(self):
-        # the GPCM in NumPy: nothing to compile (14 s for the graph at 30 x 3, where
-        # sampling takes 0.3 s); the graded model samples the PyMC graph
-        return GPCMDensity(self) if self.model_kind == "gpcm" else None
+        # in NumPy: nothing to compile (14 s for the GPCM's graph at 30 x 3, where sampling
+        # takes 0.3 s)
+        return GPCMDensity(self) if self.model_kind == "gpcm" else GradedDensity(self)
 
     def mode_start(self, random_seed):
         """theta from the first principal component of the standardised levels and a_j the
