@@ -5,6 +5,7 @@ through it the same posterior as PyMC's NUTS on the graph (within Monte Carlo er
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import irteval as ie
@@ -29,6 +30,24 @@ def _binary_blocks():
                                                    rows="item"))
     assert model.marginal("map").density.by_pattern
     return model
+
+
+def _tasks(battles=False):
+    """The Model/Task scheme: 4 tasks of 2 rounds, a score missing and two tied (scores), or
+    battles in 3 categories with ties (the pairwise likelihood per (round, pair))."""
+    rng = np.random.default_rng(4)
+    if battles:
+        rows = cal.simulate_battles(5, 300, rng)[2].assign(
+            category=lambda d: np.array(["code", "math", "chat"])[np.arange(len(d)) % 3])
+        data = ie.Battles.from_long(rows, player_a="model_a", player_b="model_b",
+                                    winner="winner", round="category")
+        return ie.models.bradley_terry(data, hierarchy="round", reference="model-002")
+    scores = cal.simulate_bradley_terry_tasks(6, 4, 2, rng)[0]
+    wide = pd.DataFrame(scores.matrix, scores.players, scores.rounds)
+    wide.iloc[1, 3] = np.nan
+    wide.iloc[2, 5] = wide.iloc[3, 5]
+    return ie.models.bradley_terry(ie.Scores.from_wide(wide),
+                                   hierarchy=cal.task_of_round(4, 2))
 
 
 def _gpcm(model="gpcm"):
@@ -81,6 +100,8 @@ CASES = {
         likelihood="davidson", reference="m3"), "density"),
     "gpcm, missing, uneven levels": lambda: (_gpcm(), "density"),
     "graded, missing, uneven levels": lambda: (_gpcm("graded"), "density"),
+    "bt plackett-luce, hierarchy, missing and tied": lambda: (_tasks(), "density"),
+    "bt battles by round, hierarchy": lambda: (_tasks(battles=True), "density"),
     "continuous, missing in blocks": lambda: (_continuous(), "density"),
     "continuous, scattered missing": lambda: (_continuous(scattered=True), "density"),
 }
@@ -242,8 +263,13 @@ def _assert_same_means(fast, ref, names, draws=300):
                                          (_continuous, ("tau", "lam", "s", "theta")),
                                          (CASES["bt davidson, ties"], ("epp", "log_nu")),
                                          (CASES["graded, missing, uneven levels"],
-                                          ("theta", "a", "c"))],
-                         ids=["gpcm", "continuous", "davidson", "graded"])
+                                          ("theta", "a", "c")),
+                                         (CASES["bt plackett-luce, hierarchy, missing and "
+                                                "tied"], ("epp", "tau", "deviation")),
+                                         (CASES["bt battles by round, hierarchy"],
+                                          ("epp", "tau", "deviation"))],
+                         ids=["gpcm", "continuous", "davidson", "graded", "tasks", "battles "
+                              "by round"])
 def test_nutpie_on_the_density_matches_the_graph(build, names):
     pytest.importorskip("nutpie")
     model = build()

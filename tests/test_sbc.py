@@ -125,24 +125,28 @@ def test_continuous_data_reach_the_model_exactly_and_the_truth_is_reflected():
 
 
 @pytest.mark.filterwarnings("ignore:.*identified only by the prior:UserWarning")
-@pytest.mark.parametrize("likelihood", ["plackett_luce", "pairwise", "davidson"],
-                         ids=["plackett_luce", "battles", "davidson"])
+@pytest.mark.parametrize("likelihood", ["plackett_luce", "pairwise", "davidson", "tasks"],
+                         ids=["plackett_luce", "battles", "davidson", "tasks"])
 def test_sbc_bradley_terry_is_uniform(likelihood):
-    """25 replicates, 5 players x 8 rounds (Plackett-Luce) or 40 battles (the pairwise
-    likelihood, exact for battles; Davidson's, ties an outcome), L = 49: a chi-square test
-    per strength (and log_nu; 5 bins, Holm-adjusted) and no bin of the pooled ranks off by
-    half."""
+    """25 replicates, 5 players x 8 rounds (Plackett-Luce), 40 battles (the pairwise
+    likelihood, exact for battles; Davidson's, ties an outcome) or 3 tasks x 2 rounds (the
+    Model/Task scheme, hierarchy=), L = 49: a chi-square test per strength (and log_nu,
+    tau, every deviation; 5 bins, Holm-adjusted) and no bin of the strengths' pooled ranks
+    off by half."""
     n_keep = 49
-    simulate = (partial(cal.simulate_bradley_terry, 5, 8) if likelihood == "plackett_luce"
-                else partial(cal.simulate_battles_from_prior, 5, 40, likelihood=likelihood))
-    ranks, diagnostics = cal.run(simulate, partial(ie.models.bradley_terry,
-                                                   likelihood=likelihood),
-                                 25, seed=1, n_keep=n_keep, draws=200, tune=250, chains=2,
-                                 n_jobs=2)
+    simulate, build = {
+        "plackett_luce": (partial(cal.simulate_bradley_terry, 5, 8), ie.models.bradley_terry),
+        "tasks": (partial(cal.simulate_bradley_terry_tasks, 5, 3, 2),
+                  partial(ie.models.bradley_terry, hierarchy=cal.task_of_round(3, 2)))}.get(
+        likelihood, (partial(cal.simulate_battles_from_prior, 5, 40, likelihood=likelihood),
+                     partial(ie.models.bradley_terry, likelihood=likelihood)))
+    ranks, diagnostics = cal.run(simulate, build, 25, seed=1, n_keep=n_keep, draws=200,
+                                 tune=250, chains=2, n_jobs=2)
     assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
     name = "strength" if likelihood == "plackett_luce" else "epp"  # the simulators' names
-    assert list(ranks.columns) == [f"{name}[{k}]" for k in range(5)] + (
-        ["log_nu"] if likelihood == "davidson" else [])
+    assert list(ranks.columns) == [f"{name}[{k}]" for k in range(5)] + {
+        "davidson": ["log_nu"], "tasks": ["tau"] + [f"deviation[{k}]" for k in range(15)]}.get(
+        likelihood, [])
     assert (diagnostics["divergences"] == 0).all()
     assert cal.uniformity_table(ranks, n_keep)["p_holm"].min() > 0.001
     strength = ranks.filter(like=f"{name}[").to_numpy()

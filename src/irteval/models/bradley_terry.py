@@ -111,7 +111,7 @@ class BradleyTerry(BaseModel):
     """The Bayesian EPP model (build it with :func:`bradley_terry`)."""
 
     family = "bradley_terry"
-    sampler = "nutpie"  # on the NumPy density (hierarchy=: PyMC's graph)
+    sampler = "nutpie"  # on the NumPy density
     mode_optimizer = "L-BFGS-B"  # the posterior is log-concave: quasi-Newton from any start
 
     def __init__(self, scores: Scores | Battles, *, likelihood=None, reference=None,
@@ -154,6 +154,7 @@ class BradleyTerry(BaseModel):
         self._build_args = ((scores,), {"likelihood": likelihood, "reference": reference,
                                         "prior_scale": prior_scale, "hierarchy": hierarchy})
         self.scores, self.likelihood, self.hierarchy = scores, likelihood, hierarchy
+        self.task_of_round = task_of_round  # (task code of every round, task labels) or None
         self.reference, self.prior_scale = reference, prior_scale
         # strength is epp shifted (equal without a reference): checking both doubled the cost
         self.diagnostic_vars = (("epp",) + (("tau", "deviation") if hierarchy is not None else ())
@@ -201,7 +202,7 @@ class BradleyTerry(BaseModel):
                            observed=outcomes.astype(np.int64), dims=("pair", "outcome"))
 
     def density(self):
-        return None if self.hierarchy is not None else BradleyTerryDensity(self)
+        return BradleyTerryDensity(self)
 
     def no_mode_reason(self, marginal, method):
         if self.hierarchy is None:

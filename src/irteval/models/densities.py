@@ -466,9 +466,14 @@ class BradleyTerryDensity:
     matrix (+1 at i, -1 at j). Davidson, with W_i, W_j, T the pair's wins, losses and ties
     and log Z = logsumexp(d / 2, -d / 2, log nu): W_i d / 2 - W_j d / 2 + T log nu - n_ij log Z
     (plus the multinomial coefficient), d/dd = (W_i - W_j) / 2 - n_ij (p_i - p_j) / 2 and
-    d/dlog nu = T - n_ij p_tie, log nu ~ N(0, LOG_NU_SCALE)."""
+    d/dlog nu = T - n_ij p_tie, log nu ~ N(0, LOG_NU_SCALE). With ``hierarchy=`` (the
+    Model/Task scheme) a round of task t has strengths s + tau z_t (z_t ~ ZeroSumNormal(1)
+    over players, tau ~ HalfNormal(TAU_SCALE)): the same likelihoods per round, their
+    gradient g_r (round or (round, pair) rows) summed into s, tau sum_{r in t} g_r into z_t
+    and sum_r g_r . z_t(r) into tau."""
 
-    dims = {"strength": ("player",), "epp": ("player",), "log_nu": ()}
+    dims = {"strength": ("player",), "epp": ("player",), "log_nu": (), "tau": (),
+            "deviation_z": ("task", "player"), "deviation": ("task", "player")}
 
     def __init__(self, model):
         self.layout = Layout.of_model(model)
@@ -478,6 +483,15 @@ class BradleyTerryDensity:
         self.n_players = scores.n_players
         self.shapes = {"strength": (self.n_players,), "epp": (self.n_players,), "log_nu": ()}
         self.names = ["strength", "epp"] + ["log_nu"] * (model.likelihood == "davidson")
+        self.task = None
+        if model.hierarchy is not None:
+            from .bradley_terry import TAU_SCALE
+
+            self.tau_scale, self.task = TAU_SCALE, model.task_of_round[0]  # of every round
+            n_tasks = len(model.task_of_round[1])
+            self.shapes.update(tau=(), deviation_z=(n_tasks, self.n_players),
+                               deviation=(n_tasks, self.n_players))
+            self.names += ["tau", "deviation_z", "deviation"]
         self.reference = (None if model.reference is None
                           else scores.players.get_loc(model.reference))
         self.likelihood = model.likelihood
@@ -497,9 +511,12 @@ class BradleyTerryDensity:
             # every player in every round, no ties: each place is its own group
             self.untied = bool(self.inside.all() and (self.group_count == 1).all())
             self._order_flat = self.order.ravel()
-        else:
-            pairs = scores.pairs()
+        else:  # battles grouped into rounds for the hierarchy: a row per (round, pair)
+            pairs = scores.pairs() if self.task is None else scores.round_pairs()
             self.i, self.j = pairs["i"].to_numpy(), pairs["j"].to_numpy()
+            if self.task is not None:  # where each row's task deviations sit, flat
+                task = self.task[pairs["round"].to_numpy()] * self.n_players
+                self.flat_i, self.flat_j = task + self.i, task + self.j
             n_pairs = len(pairs)
             self.incidence = sparse.csc_matrix(  # players x pairs: +1 at i, -1 at j
                 (np.tile([1.0, -1.0], n_pairs), np.column_stack([self.i, self.j]).ravel(),
@@ -519,11 +536,19 @@ class BradleyTerryDensity:
     def strength(self, x):
         return zerosum_backward(self.layout.take(x, "strength_zerosum__"))
 
+    def _deviation(self, x):
+        """tau, z (task, player) and the deviations tau z of the hierarchy."""
+        tau = math.exp(float(self.layout.take(x, "tau_log__")))
+        z = zerosum_backward(self.layout.take(x, "deviation_z_zerosum__"))
+        return tau, z, tau * z
+
     def expand(self, x):
         s = self.strength(x)
         out = {"strength": s, "epp": s - (0.0 if self.reference is None else s[self.reference])}
         if self.likelihood == "davidson":
             out["log_nu"] = self.layout.take(x, "log_nu")
+        if self.task is not None:
+            out["tau"], out["deviation_z"], out["deviation"] = self._deviation(x)
         return out
 
     def start(self):
@@ -532,24 +557,57 @@ class BradleyTerryDensity:
     def logp_grad(self, x):
         s = self.strength(x)
         logp, g, _ = zerosum_logp(s, self.prior_scale)
+        if self.likelihood == "davidson":
+            return self._davidson(x, s, logp, g)
+        if self.task is not None:
+            return self._hierarchy(x, s, logp, g)
         if self.likelihood == "plackett_luce":
             lik, g_lik = self._plackett_luce(s)
-        elif self.likelihood == "davidson":
-            return self._davidson(x, s, logp, g)
         else:
-            d = s[self.i] - s[self.j]
-            with np.errstate(over="ignore"):
-                e = np.exp(-d)
-            # -log sigma(d) = log1p(e); -log sigma(-d) = log1p(e) + d
-            loss = float(self.matches @ np.log1p(e))
-            if not math.isfinite(loss):  # some d < -709 overflowed e: the stable form there
-                loss = float(self.matches @ softplus(-d))
-            lik = -(loss + float(self.losses @ d))
-            e += 1.0  # (1 / inf = 0: sigma(d) is right where e overflowed)
-            dd = np.subtract(self.wins, np.divide(self.matches, e, out=e), out=e)
+            lik, dd = self._pairwise(s[self.i] - s[self.j])
             g_lik = self.incidence @ dd  # two np.bincount took 4 ms at 500 000 pairs, this 1
         g = g + g_lik
         return logp + lik, zerosum_forward(g - g.mean())
+
+    def _pairwise(self, d):
+        """The pairs' log-likelihood at strength differences ``d`` and its derivative in
+        each d."""
+        with np.errstate(over="ignore"):
+            e = np.exp(-d)
+        # -log sigma(d) = log1p(e); -log sigma(-d) = log1p(e) + d
+        loss = float(self.matches @ np.log1p(e))
+        if not math.isfinite(loss):  # some d < -709 overflowed e: the stable form there
+            loss = float(self.matches @ softplus(-d))
+        e += 1.0  # (1 / inf = 0: sigma(d) is right where e overflowed)
+        return -(loss + float(self.losses @ d)), np.subtract(
+            self.wins, np.divide(self.matches, e, out=e), out=e)
+
+    def _hierarchy(self, x, s, logp, g):
+        tau, z, dev = self._deviation(x)
+        n_tasks, n = z.shape
+        if self.likelihood == "plackett_luce":
+            lik, g_round = self._plackett_luce_rounds(s + dev[self.task])
+            g_s = g_round.sum(axis=0)
+            g_dev = np.zeros((n_tasks, n))
+            np.add.at(g_dev, self.task, g_round)
+        else:
+            flat = dev.ravel()
+            lik, dd = self._pairwise(s[self.i] - s[self.j] + flat[self.flat_i]
+                                     - flat[self.flat_j])
+            g_s = self.incidence @ dd
+            g_dev = (np.bincount(self.flat_i, dd, n_tasks * n)
+                     - np.bincount(self.flat_j, dd, n_tasks * n)).reshape(n_tasks, n)
+        u = float(self.layout.take(x, "tau_log__"))
+        lp_tau, g_u = log_half_normal(u, self.tau_scale)
+        lp_z = -0.5 * float(np.sum(z * z)) - n_tasks * (n - 1) * LOG_SQRT_2PI  # ZeroSumNormal(1)
+        g_z = tau * g_dev - z
+        g = g + g_s
+        grad = np.empty(self.n_dim)
+        grad[self.layout.slices["strength_zerosum__"]] = zerosum_forward(g - g.mean())
+        grad[self.layout.slices["tau_log__"]] = g_u + tau * float(np.sum(g_dev * z))
+        grad[self.layout.slices["deviation_z_zerosum__"]] = zerosum_forward(
+            g_z - g_z.mean(axis=1, keepdims=True)).ravel()
+        return logp + lik + lp_tau + lp_z, grad
 
     def _davidson(self, x, s, logp, g):
         log_nu = float(self.layout.take(x, "log_nu"))
@@ -578,7 +636,14 @@ class BradleyTerryDensity:
             logp = float(n_rounds * (s.sum() - len(s) * top) - np.log(suffix).sum())
             pulled = w * np.cumsum(1.0 / suffix, axis=1)
             return logp, n_rounds - np.bincount(self._order_flat, pulled.ravel(), self.n_players)
-        sorted_s = s[self.order]
+        logp, grad = self._plackett_luce_rounds(np.broadcast_to(s, self.order.shape))
+        return logp, grad.sum(axis=0)
+
+    def _plackett_luce_rounds(self, strengths):
+        """The rankings' log-probability at each round's own strengths (round, player) and
+        its gradient in them."""
+        top = strengths.max()
+        sorted_s = np.take_along_axis(strengths, self.order, axis=1)
         w = np.where(self.inside, np.exp(sorted_s - top), 0.0)
         suffix = np.cumsum(w[:, ::-1], axis=1)[:, ::-1]
         den = np.take_along_axis(suffix, self.group_start, axis=1)
@@ -586,8 +651,10 @@ class BradleyTerryDensity:
             np.where(self.inside, den, 1.0)), 0.0)))
         c = np.where(self.group_count > 0, self.group_count / np.where(suffix > 0, suffix, 1.0),
                      0.0)
-        g_sorted = np.where(self.inside, 1.0 - w * np.cumsum(c, axis=1), 0.0)
-        return logp, np.bincount(self.order.ravel(), g_sorted.ravel(), self.n_players)
+        grad = np.empty(strengths.shape)
+        np.put_along_axis(grad, self.order, np.where(self.inside, 1.0 - w * np.cumsum(
+            c, axis=1), 0.0), axis=1)
+        return logp, grad
 
 
 class GPCMDensity:
