@@ -511,6 +511,13 @@ class BradleyTerryDensity:
             # every player in every round, no ties: each place is its own group
             self.untied = bool(self.inside.all() and (self.group_count == 1).all())
             self._order_flat = self.order.ravel()
+            # flat positions of the sorted players and of their groups' starts, per round
+            offset = np.arange(rank.shape[0])[:, None] * rank.shape[1]
+            self._sorted_at = (offset + self.order).ravel()
+            self._start_at = offset + self.group_start
+            if self.task is not None:  # tasks x rounds, 1 where the round is the task's
+                self._task_rounds = (self.task == np.arange(self.task.max() + 1)[:, None]
+                                     ).astype(float)
         else:  # battles grouped into rounds for the hierarchy: a row per (round, pair)
             pairs = scores.pairs() if self.task is None else scores.round_pairs()
             self.i, self.j = pairs["i"].to_numpy(), pairs["j"].to_numpy()
@@ -586,10 +593,14 @@ class BradleyTerryDensity:
         tau, z, dev = self._deviation(x)
         n_tasks, n = z.shape
         if self.likelihood == "plackett_luce":
-            lik, g_round = self._plackett_luce_rounds(s + dev[self.task])
-            g_s = g_round.sum(axis=0)
-            g_dev = np.zeros((n_tasks, n))
-            np.add.at(g_dev, self.task, g_round)
+            strengths = (s + dev[self.task]).ravel()
+            with np.errstate(divide="ignore", invalid="ignore"):
+                lik, g_sorted = self._plackett_luce_sorted(strengths[self._sorted_at].reshape(
+                    self.order.shape), strengths.max())
+            g_round = np.empty(strengths.size)
+            g_round[self._sorted_at] = g_sorted.ravel()
+            g_round = g_round.reshape(self.order.shape)
+            g_s, g_dev = g_round.sum(axis=0), self._task_rounds @ g_round
         else:
             flat = dev.ravel()
             lik, dd = self._pairwise(s[self.i] - s[self.j] + flat[self.flat_i]
@@ -627,6 +638,10 @@ class BradleyTerryDensity:
         return logp + lik + lp_nu, grad
 
     def _plackett_luce(self, s):
+        with np.errstate(divide="ignore", invalid="ignore"):  # (see _plackett_luce_sorted)
+            return self._plackett_luce_terms(s)
+
+    def _plackett_luce_terms(self, s):
         top = s.max()
         if self.untied:  # the same as below without ties or absent players, in fewer passes:
             # every player once a round, so sum(sorted s) = rounds x sum(s)
@@ -636,25 +651,22 @@ class BradleyTerryDensity:
             logp = float(n_rounds * (s.sum() - len(s) * top) - np.log(suffix).sum())
             pulled = w * np.cumsum(1.0 / suffix, axis=1)
             return logp, n_rounds - np.bincount(self._order_flat, pulled.ravel(), self.n_players)
-        logp, grad = self._plackett_luce_rounds(np.broadcast_to(s, self.order.shape))
-        return logp, grad.sum(axis=0)
+        logp, g_sorted = self._plackett_luce_sorted(s[self.order], top)
+        return logp, np.bincount(self._order_flat, g_sorted.ravel(), self.n_players)
 
-    def _plackett_luce_rounds(self, strengths):
-        """The rankings' log-probability at each round's own strengths (round, player) and
-        its gradient in them."""
-        top = strengths.max()
-        sorted_s = np.take_along_axis(strengths, self.order, axis=1)
+    def _plackett_luce_sorted(self, sorted_s, top):
+        """The rankings' log-probability at the strengths of every round's players in rank
+        order (round, place; ``top`` their largest) and its gradient in them. (Strengths
+        745 below the top underflow: log 0 = -inf, as in the model's graph, and NUTS rejects
+        the step; called under np.errstate.)"""
         w = np.where(self.inside, np.exp(sorted_s - top), 0.0)
         suffix = np.cumsum(w[:, ::-1], axis=1)[:, ::-1]
-        den = np.take_along_axis(suffix, self.group_start, axis=1)
+        den = suffix.ravel()[self._start_at]
         logp = float(np.sum(np.where(self.inside, sorted_s - top - np.log(
             np.where(self.inside, den, 1.0)), 0.0)))
         c = np.where(self.group_count > 0, self.group_count / np.where(suffix > 0, suffix, 1.0),
                      0.0)
-        grad = np.empty(strengths.shape)
-        np.put_along_axis(grad, self.order, np.where(self.inside, 1.0 - w * np.cumsum(
-            c, axis=1), 0.0), axis=1)
-        return logp, grad
+        return logp, np.where(self.inside, 1.0 - w * np.cumsum(c, axis=1), 0.0)
 
 
 class GPCMDensity:
