@@ -80,6 +80,7 @@ def test_every_python_block_runs_in_order(tmp_path, monkeypatch, short_chains):
     assert len(namespace["table"]) == 5620 and "lto" in namespace["lt"].occupancy
 
 
-@pytest.mark.slow
 def test_the_demo_runs(tmp_path, short_chains):
+    """The main job, on short chains (32 s here): a change to the portfolio command once broke
+    the demo's call of it while every fast test passed."""
     assert main(["demo", "--out", str(tmp_path)]) == 0

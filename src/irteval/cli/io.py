@@ -232,10 +232,13 @@ def flag(keyword):
 
 
 def in_file(path, build):
-    """``build()``, with a ValueError from it prefixed by the file it was reading."""
+    """``build()``, with a ValueError from it prefixed by the file it was reading (None:
+    bundled data, no prefix)."""
     try:
         return build()
     except ValueError as err:
+        if path is None:
+            raise
         raise ValueError(f"{path}: {err}") from err
 
 

@@ -81,9 +81,10 @@ def report(perf, args, out, epsilon=0.01):
     )
 
     print(perf)
+    source = getattr(args, "performance", None)  # the file (the demo's data are bundled)
     metrics_note = "posterior means; consistency and difficulty limits as medians"
     if perf.kind == "ordinal":
-        idata = io.fit(io.in_file(args.performance, lambda: models.polytomous_irt(
+        idata = io.fit(io.in_file(source, lambda: models.polytomous_irt(
             perf, model=getattr(args, "model", "gpcm"))), args)
         cols = ["a", "p_anomalous", "consistency", "difficulty_limit", "difficulty_limit_first"]
         metrics_note += ("; difficulty_limit = -d of the top level, difficulty_limit_first = "
@@ -91,7 +92,7 @@ def report(perf, args, out, epsilon=0.01):
         report_name, heatmap = "portfolio_levels", "category_curves.png"
         plot_model = plot_category_curves
     else:
-        idata = io.fit(io.in_file(args.performance, lambda: models.continuous_irt(perf)), args)
+        idata = io.fit(io.in_file(source, lambda: models.continuous_irt(perf)), args)
         cols = ["alpha", "beta_median", "gamma", "p_anomalous", "consistency",
                 "difficulty_limit"]
         metrics_note += ", as beta is heavy-tailed"
