@@ -227,6 +227,17 @@ def test_players_called_a_or_b_and_fractional_weights():
     with pytest.raises(ValueError, match=r"1 pairs met a fractional number of times \(battle "
                        r"weights, weight=; e.g. 0.9\)"):
         ie.goodness_of_fit(fit)
+    # ten battles weighted 0.1 are one, to rounding (0.9999999999999999): the Davidson
+    # model truncated it to 0 (a tie lost, -inf log-likelihood), the check refused it
+    tenths = pd.DataFrame({"a": ["A", "B", "C"] * 30, "b": ["B", "C", "A"] * 30,
+                           "winner": ["a"] * 30 + ["b"] * 30 + ["tie"] * 30, "w": 0.1})
+    tenths = ie.Battles.from_long(tenths, player_a="a", player_b="b", winner="winner",
+                                  weight="w")
+    davidson = ie.models.bradley_terry(tenths, likelihood="davidson")
+    assert (davidson.outcomes == 1).all()
+    fit = quiet_fit(davidson, method="laplace", draws=50, random_seed=0, log_likelihood=True)
+    assert np.isfinite(fit.log_likelihood["outcomes"].values).all()
+    assert len(ie.goodness_of_fit(fit)) == 3
 
 
 def test_a_reference_alone_in_its_component_has_se_0():

@@ -341,3 +341,18 @@ def test_subset_says_what_it_empties_and_keeps_the_levels_it_still_has():
         Responses.from_wide(sparse).subset(items=["q1", "q2"])
     with pytest.raises(ValueError, match="a tuple is one label: give a list for several"):
         Responses.from_wide(sparse).subset(items=("q1", "q2"))
+
+
+def test_a_text_label_column_beside_numbered_columns_is_read_and_mixed_categories_are_not():
+    """The label column's own name (text) sat among numbered columns and tripped the mixed
+    label check before it became the index (review); a categorical's categories can mix
+    text and numbers too (it fitted, then to_netcdf failed)."""
+    wide = pd.DataFrame(np.random.default_rng(0).random((4, 3)), columns=[0, 1, 2])
+    wide.insert(0, "model", list("ABCD"))
+    assert Scores.from_wide(wide, player="model").n_rounds == 3
+    assert Responses.from_wide((wide.set_index("model") > 0.5).astype(int).reset_index(),
+                               respondent="model", item="instance").n_items == 3
+    long = pd.DataFrame({"model": pd.Categorical(["a", 1, "a", 1]), "round": [1, 1, 2, 2],
+                         "score": [0.1, 0.2, 0.3, 0.4]})
+    with pytest.raises(ValueError, match="model mixes text and other labels"):
+        Scores.from_long(long, player="model", round="round", score="score")

@@ -228,3 +228,19 @@ def test_q3_with_missing_cells_stays_exact_for_an_item_on_its_floor():
                       "one whose residuals are the same"):
         got = ie.local_dependence(fixed, max_draws=None)
     assert got.iloc[0, 1:].isna().all() and np.isfinite(got.iloc[1:, 1:].to_numpy()).all()
+
+
+def test_q3_of_a_constant_residual_is_nan_with_complete_data_too():
+    """The complete-data path gave 0 (and a diagonal of 0) where the missing-data path gives
+    NaN and a warning (review)."""
+    from .conftest import simulate
+
+    wide = simulate(30, 40, seed=3)[0].to_wide(rows="item")
+    wide.iloc[0] = 0.0
+    fit = quiet_fit(ie.models.onepl(ie.Responses.from_wide(wide, rows="item")),
+                    method="laplace", draws=20, chains=1, random_seed=0)
+    fixed = one_draw(fit)
+    fixed.posterior["theta"][:] = 0.0
+    with pytest.warns(UserWarning, match="29 pairs of instances have"):
+        got = ie.local_dependence(fixed, max_draws=None)
+    assert got.iloc[0].isna().all() and np.isfinite(got.iloc[1:, 1:].to_numpy()).all()

@@ -257,6 +257,9 @@ def test_minibatch_advi_agrees_with_full_advi():
         ie.models.onepl(resp, batch_size=resp.n_obs)
     with pytest.raises(ValueError, match=r"log_likelihood=True with a minibatch model"):
         ie.fit(ie.models.onepl(resp, batch_size=500), method="advi", log_likelihood=True)
+    with pytest.raises(ValueError, match=r"fits\['mb'\] is a minibatch fit.*without "
+                       "batch_size="):  # not the log_likelihood=True that fit refuses
+        ie.compare_models({"mb": batch, "full": full})
 
 
 def test_numpyro_backend_matches_the_default(small):

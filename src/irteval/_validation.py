@@ -262,6 +262,8 @@ def check_labels(labels: pd.Series, name, index=None, *, mixed=False):
         raise ValueError(f"{name} has {int(tuples.sum())} tuple labels (e.g. "
                          f"{labels[tuples].iloc[0]!r}; {where(index, np.flatnonzero(tuples))}); "
                          "give text or numbers, e.g. ' / '.join(map(str, label))")
+    if isinstance(labels.dtype, pd.CategoricalDtype):  # its categories may mix types too
+        labels = labels.astype(object)
     if not mixed and labels.dtype == object:
         text = np.fromiter((isinstance(x, str) for x in labels), bool, len(labels))
         if 0 < text.sum() < len(text):
@@ -307,7 +309,8 @@ def labelled_matrix(df, row_name, col_name):
     if row_name == col_name:
         raise ValueError(f"the rows and the columns are both named {row_name!r}; name them "
                          "apart (respondent= and item=, or player= and round=)")
-    check_labels(pd.Series(df.columns), f"columns ({col_name} labels)")
+    # (types once the label column is out: its name is text beside numbered columns)
+    check_labels(pd.Series(df.columns), f"columns ({col_name} labels)", mixed=True)
     check_unique(df.columns, "column", col_name)  # before a column gives the row labels
     warn_alike(df.columns, f"columns ({col_name} labels)")
     if isinstance(df.index, pd.MultiIndex) and row_name not in df.columns:
@@ -317,6 +320,7 @@ def labelled_matrix(df, row_name, col_name):
     if row_name in df.columns:
         check_labels(df[row_name], row_name)
         df = df.set_index(row_name)
+    check_labels(pd.Series(df.columns), f"columns ({col_name} labels)")
     check_labels(pd.Series(df.index), f"index ({row_name} labels)")
     check_unique(df.index, "row", row_name)
     warn_alike(df.index, f"index ({row_name} labels)")

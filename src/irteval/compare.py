@@ -52,6 +52,10 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
             raise ValueError(f"fits[{name!r}] is a MAP fit, one point: LOO needs posterior "
                              "draws; fit it with method='nuts' (or 'laplace', where the model "
                              "has one)")
+        if "log_likelihood" not in idata.groups() and "minibatch" in idata.attrs:
+            raise ValueError(f"fits[{name!r}] is a minibatch fit (batch_size=), whose "
+                             "likelihood saw random batches: refit the model without "
+                             "batch_size=, with log_likelihood=True")
         if "log_likelihood" not in idata.groups():
             raise ValueError(f"fits[{name!r}] has no pointwise log-likelihood: fit it with "
                              "irteval.fit(..., log_likelihood=True) (the default stores it "

@@ -84,9 +84,8 @@ def read_scores(args):
 
 def report(scores, args, out, likelihood=None):
     """Fit the Bayesian EPP, print the leaderboard and the checks, write the outputs."""
-    import numpy as np
-
     from .. import models
+    from ..data.scores import fractional
     from ..epp import (
         goodness_of_fit,
         leaderboard,
@@ -114,8 +113,7 @@ def report(scores, args, out, likelihood=None):
         print(f"\nclassical EPP: {w.message}")
     print(f"\nclassical EPP (maximum likelihood): deviance {mle.attrs['deviance']:.2f} on "
           f"{mle.attrs['df']} df, goodness-of-fit p = {mle.attrs['p_value']:.3g}")
-    matches = scores.pairs()["matches"].to_numpy()
-    whole = np.array_equal(matches, np.round(matches))  # fractional battle weights: no check
+    whole = not fractional(scores.pairs()["matches"]).any()  # fractional weights: no check
     if whole:
         gof = goodness_of_fit(idata, random_seed=args.seed)
         by_player = goodness_of_fit(idata, by="player", random_seed=args.seed)

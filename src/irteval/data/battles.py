@@ -253,12 +253,13 @@ def _counts(df, column):
 def _case_hint(unknown, known):
     """'; ...' when unknown winners match a known label or marker but for case or spaces at
     their ends (labels are matched exactly)."""
-    folded = {str(k).strip().casefold(): k for k in known}
+    folded = {k.strip().casefold(): k for k in known if isinstance(k, str)}  # text labels
     near = [(v, folded[v.strip().casefold()]) for v in unknown.dropna().unique()
             if isinstance(v, str) and v.strip().casefold() in folded]
     if not near:
         return ""
-    return (f"; labels are matched exactly, and {near[0][0]!r} differs from {near[0][1]!r} "
+    return (f"; labels are matched exactly, and {plain(near[0][0])!r} differs from "
+            f"{plain(near[0][1])!r} "
             "only in case or spaces: write them as the labels are written (e.g. "
             ".str.strip(), or .replace({...}))")
 

@@ -173,6 +173,13 @@ def player_groups(source, target, players, *, strong=False):
     return sorted((list(players[labels == k]) for k in range(count)), key=len, reverse=True)
 
 
+def fractional(counts):
+    """Which match counts are not whole numbers, to rounding (ten battles weighted 0.1 sum to
+    0.9999999999999999: whole)."""
+    counts = np.asarray(counts, dtype=float)
+    return ~np.isclose(counts, np.round(counts))
+
+
 def player_totals(pairs: pd.DataFrame, n_players):
     """(wins with ties as 1/2, matches) of every player from a pair table (``Scores.pairs``,
     ``Battles.pairs``)."""

@@ -15,7 +15,7 @@ from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._draws import stacked_draws
 from .._validation import check_idata, count, plain, seeded_rng, warn_if_point
-from ..data.scores import win_matrices
+from ..data.scores import fractional, win_matrices
 from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
 from .mle import LOG10_ELO, binomial_deviance
 
@@ -175,13 +175,13 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
     keep = rng.choice(post.sizes["sample"], min(max_draws, post.sizes["sample"]), replace=False)
     strength = post["strength"].transpose("sample", "player").values[keep]
     i, j, n, w, present = observed_pairs(idata)
-    fractional = n != np.round(n)
-    if fractional.any():
+    odd = fractional(n)
+    if odd.any():
         raise ValueError(f"goodness_of_fit() replicates whole win counts, and "
-                         f"{int(fractional.sum())} pairs met a fractional number of times "
-                         f"(battle weights, weight=; e.g. {n[fractional][0]:g}): there are no "
-                         "replicates to compare them with; check a fit of the unweighted "
-                         "battles")
+                         f"{int(odd.sum())} pairs met a fractional number of times (battle "
+                         f"weights, weight=; e.g. {n[odd][0]:g}): there are no replicates to "
+                         "compare them with; check a fit of the unweighted battles")
+    n = np.round(n)
     diff = strength[:, i] - strength[:, j]  # (draws, pairs)
     # a hierarchical fit replicates each round (pair row) from its task's strengths
     in_round = strength

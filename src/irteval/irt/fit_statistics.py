@@ -167,7 +167,8 @@ def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
     y - P of two items, averaged over ``max_draws`` posterior draws. With missing cells a
     pair's correlation is over the respondents who answered both (pairwise complete), NaN
     where they are fewer than two or where, in some draw, one item's residuals are the same
-    for all of them. The diagonal is 1 (NaN for an item answered once)."""
+    for all of them. The diagonal is 1 (NaN for an item answered once or with such
+    residuals)."""
     item_idx, resp_idx, y, n_draws, cells = _cell_draws(idata, "local_dependence", max_draws,
                                                         random_seed)
     post = idata.posterior
@@ -202,7 +203,9 @@ def _pairwise_correlation(resid, seen, pairs):
     (``seen``, 0/1; ``pairs`` = seen seen^T), from sums over those columns."""
     if (pairs == seen.shape[1]).all():  # complete: one product of standardised rows
         z = resid - resid.mean(axis=1, keepdims=True)
-        z /= np.sqrt((z**2).mean(axis=1, keepdims=True)) + 1e-12
+        sd = np.sqrt((z**2).mean(axis=1, keepdims=True))
+        # a residual constant to rounding has no correlation (NaN, as below)
+        z /= np.where(sd > 1e-6 * np.sqrt((resid**2).mean(axis=1, keepdims=True)), sd, np.nan)
         return z @ z.T / seen.shape[1]
     # each row centred on its own answers first: the sums below subtract squares, which
     # loses every digit when a mean is far from 0 against the spread (an item on its floor)

@@ -198,8 +198,11 @@ class BradleyTerry(BaseModel):
                 raise ValueError("likelihood='davidson' counts wins, losses and ties: the "
                                  "battle weights must be whole numbers (weight=); use "
                                  "likelihood='pairwise' for fractional weights")
-            pm.Multinomial("outcomes", n=matches, p=davidson_probabilities(diff, log_nu),
-                           observed=outcomes.astype(np.int64), dims=("pair", "outcome"))
+            # rounded, not truncated: ten weights of 0.1 sum to 0.9999999999999999
+            self.outcomes = np.rint(outcomes).astype(np.int64)  # (the density reads them)
+            pm.Multinomial("outcomes", n=self.outcomes.sum(axis=1),
+                           p=davidson_probabilities(diff, log_nu), observed=self.outcomes,
+                           dims=("pair", "outcome"))
 
     def density(self):
         return BradleyTerryDensity(self)
@@ -296,8 +299,7 @@ def _warn_extremes(scores):
     pairs = scores.pairs()
     won, played = player_totals(pairs, scores.n_players)
     groups = [g for g in player_groups(pairs["i"].to_numpy(), pairs["j"].to_numpy(),
-                                       scores.players) if len(g) > 1 or played[
-                                           scores.players.get_loc(g[0])] > 0]
+                                       scores.players) if len(g) > 1]  # alone: never played
     if len(groups) > 1:
         warn_user(f"the {scores.player_name}s form {len(groups)} groups that never met one "
                   f"another (sizes {[len(g) for g in groups]}; first of each: "

@@ -534,8 +534,8 @@ class BradleyTerryDensity:
                 from .bradley_terry import LOG_NU_SCALE
 
                 self.log_nu_scale = LOG_NU_SCALE
-                self.ties = pairs["ties"].to_numpy()
-                self.wins, self.losses = self.wins - self.ties / 2, self.losses - self.ties / 2
+                self.wins, self.losses, self.ties = model.outcomes.T.astype(float)
+                self.matches = self.wins + self.losses + self.ties
                 self.n_ties = float(self.ties.sum())
                 self.coefficient = float(np.sum(gammaln(self.matches + 1) - gammaln(
                     self.wins + 1) - gammaln(self.losses + 1) - gammaln(self.ties + 1)))
