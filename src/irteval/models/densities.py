@@ -528,9 +528,7 @@ class BradleyTerryDensity:
             self.incidence = sparse.csc_matrix(  # players x pairs: +1 at i, -1 at j
                 (np.tile([1.0, -1.0], n_pairs), np.column_stack([self.i, self.j]).ravel(),
                  np.arange(0, 2 * n_pairs + 1, 2)), shape=(self.n_players, n_pairs))
-            self.wins, self.matches = pairs["wins_i"].to_numpy(), pairs["matches"].to_numpy()
-            self.losses = self.matches - self.wins
-            if self.likelihood == "davidson":  # whole counts (checked by the model)
+            if self.likelihood == "davidson":  # the model's whole counts
                 from .bradley_terry import LOG_NU_SCALE
 
                 self.log_nu_scale = LOG_NU_SCALE
@@ -539,6 +537,10 @@ class BradleyTerryDensity:
                 self.n_ties = float(self.ties.sum())
                 self.coefficient = float(np.sum(gammaln(self.matches + 1) - gammaln(
                     self.wins + 1) - gammaln(self.losses + 1) - gammaln(self.ties + 1)))
+            else:
+                self.wins = pairs["wins_i"].to_numpy()
+                self.matches = pairs["matches"].to_numpy()
+                self.losses = self.matches - self.wins
 
     def strength(self, x):
         return zerosum_backward(self.layout.take(x, "strength_zerosum__"))
@@ -594,9 +596,8 @@ class BradleyTerryDensity:
         n_tasks, n = z.shape
         if self.likelihood == "plackett_luce":
             strengths = (s + dev[self.task]).ravel()
-            with np.errstate(divide="ignore", invalid="ignore"):
-                lik, g_sorted = self._plackett_luce_sorted(strengths[self._sorted_at].reshape(
-                    self.order.shape), strengths.max())
+            lik, g_sorted = self._plackett_luce_sorted(strengths[self._sorted_at].reshape(
+                self.order.shape), strengths.max())
             g_round = np.empty(strengths.size)
             g_round[self._sorted_at] = g_sorted.ravel()
             g_round = g_round.reshape(self.order.shape)
@@ -637,11 +638,8 @@ class BradleyTerryDensity:
         grad[self.layout.slices["log_nu"]] = g_nu + self.n_ties - float(share @ p_tie)
         return logp + lik + lp_nu, grad
 
+    @np.errstate(divide="ignore", invalid="ignore")  # (see _plackett_luce_sorted)
     def _plackett_luce(self, s):
-        with np.errstate(divide="ignore", invalid="ignore"):  # (see _plackett_luce_sorted)
-            return self._plackett_luce_terms(s)
-
-    def _plackett_luce_terms(self, s):
         top = s.max()
         if self.untied:  # the same as below without ties or absent players, in fewer passes:
             # every player once a round, so sum(sorted s) = rounds x sum(s)
@@ -654,11 +652,12 @@ class BradleyTerryDensity:
         logp, g_sorted = self._plackett_luce_sorted(s[self.order], top)
         return logp, np.bincount(self._order_flat, g_sorted.ravel(), self.n_players)
 
+    @np.errstate(divide="ignore", invalid="ignore")
     def _plackett_luce_sorted(self, sorted_s, top):
         """The rankings' log-probability at the strengths of every round's players in rank
         order (round, place; ``top`` their largest) and its gradient in them. (Strengths
         745 below the top underflow: log 0 = -inf, as in the model's graph, and NUTS rejects
-        the step; called under np.errstate.)"""
+        the step; NumPy's warning about it is silenced.)"""
         w = np.where(self.inside, np.exp(sorted_s - top), 0.0)
         suffix = np.cumsum(w[:, ::-1], axis=1)[:, ::-1]
         den = suffix.ravel()[self._start_at]
