@@ -41,22 +41,33 @@ def log_half_normal(u, scale):
     return LOG_HALF_NORMAL - math.log(scale) - 0.5 * z2 + float(u), 1.0 - z2
 
 
-def zerosum_backward(z):
+def zerosum_backward(z, out=None):
     """PyMC's ZeroSumTransform from its n - 1 free coordinates to the n zero-sum values (an
-    isometry onto the zero-sum plane)."""
+    isometry onto the zero-sum plane), written into ``out`` if given."""
     n = z.shape[-1] + 1
     total = z.sum(axis=-1)
-    out = np.empty(z.shape[:-1] + (n,))
+    if out is None:
+        out = np.empty(z.shape[:-1] + (n,))
     np.subtract(z, (total / (math.sqrt(n) + n))[..., None], out=out[..., :-1])
     out[..., -1] = total / -math.sqrt(n)
     return out
 
 
 def zerosum_forward(theta):
-    """The inverse of :func:`zerosum_backward` on the zero-sum plane; applied to a gradient
-    minus its mean, the gradient in the free coordinates."""
+    """The inverse of :func:`zerosum_backward` on the zero-sum plane."""
     n = theta.shape[-1]
     return theta[..., :-1] - theta[..., -1:] * (math.sqrt(n) / (math.sqrt(n) + n))
+
+
+def zerosum_gradient(g):
+    """The gradient in :func:`zerosum_backward`'s free coordinates of a function whose
+    gradient in the n zero-sum values is ``g``: :func:`zerosum_forward` of g minus its mean,
+    g_:-1 - (k g_n + (1 - k) mean g) with k = sqrt(n) / (sqrt(n) + n), in two passes."""
+    n = g.shape[-1]
+    k = math.sqrt(n) / (math.sqrt(n) + n)
+    if g.ndim == 1:  # scalars: NumPy's arithmetic on 1-element arrays costs microseconds
+        return g[:-1] - (k * float(g[-1]) + (1 - k) / n * float(g.sum()))
+    return g[..., :-1] - (k * g[..., -1:] + (1 - k) / n * g.sum(axis=-1, keepdims=True))
 
 
 def zerosum_logp(theta, sigma):
@@ -84,16 +95,16 @@ def irt_probability(eta, c=0.0, d=1.0):
     return c + (d - c) * sigmoid(eta)
 
 
-def bernoulli_logit(sign, eta, spare, ones):
+def bernoulli_logit(sign, minus_eta, spare, ones):
     """sum log sigmoid(sign * eta) and its derivative in eta, sign * sigmoid(-sign * eta), for
     answers coded sign = +1 (correct), -1 (wrong), 0 (missing: adds the constant -log 2 and
-    no gradient). With u = e^(-sign * eta): log sigmoid = -log1p(u), the derivative
-    sign * u / (1 + u): one exponential, where the textbook's stable form takes two (or one
-    and a slow ``np.where``). Where sign * eta < -709, u overflows to inf: log p = -inf, which
-    NUTS rejects, at a likelihood below e^-709 per cell. The derivative is written over ``eta``;
-    ``spare``: an array of its shape to work in; ``ones``: a vector of ones, one per column."""
-    u = np.multiply(sign, eta, out=eta)
-    np.negative(u, out=u)
+    no gradient), given ``minus_eta`` = -eta. With u = e^(-sign * eta): log sigmoid =
+    -log1p(u), the derivative sign * u / (1 + u): one exponential, where the textbook's stable
+    form takes two (or one and a slow ``np.where``). Where sign * eta < -709, u overflows to
+    inf: log p = -inf, which NUTS rejects, at a likelihood below e^-709 per cell. The
+    derivative is written over ``minus_eta``; ``spare``: an array of its shape to work in;
+    ``ones``: a vector of ones, one per column."""
+    u = np.multiply(sign, minus_eta, out=minus_eta)
     with np.errstate(over="ignore", invalid="ignore"):  # inf / inf: only where log p = -inf
         np.exp(u, out=u)
         logp = -float((np.log1p(u, out=spare) @ ones).sum())
@@ -103,28 +114,28 @@ def bernoulli_logit(sign, eta, spare, ones):
 
 
 class Scratch:
-    """``n`` arrays of one shape that every gradient call reuses, one set per thread, made on
-    first use and never pickled. A fresh temporary over 128 KB comes from mmap and
-    page-faults on every call: that took 45% of a 3PL gradient at 2000 x 50 and 20% of a 2PL
-    one at 1000 x 20. Keyed by the thread's id, not ``threading.local``: nutpie calls the
+    """Arrays of the given shapes that every gradient call reuses, one set per thread, made
+    (as ones) on first use and never pickled. A fresh temporary over 128 KB comes from mmap
+    and page-faults on every call: that took 45% of a 3PL gradient at 2000 x 50 and 20% of a
+    2PL one at 1000 x 20. Keyed by the thread's id, not ``threading.local``: nutpie calls the
     density from its own (non-Python) threads with a new Python thread state each time."""
 
-    def __init__(self, shape, n):
-        self.shape, self.n = tuple(shape), n
+    def __init__(self, *shapes):
+        self.shapes = [tuple(shape) for shape in shapes]
         self._by_thread = {}
 
     def arrays(self):
         key = threading.get_ident()
         arrays = self._by_thread.get(key)
         if arrays is None:
-            arrays = self._by_thread[key] = [np.empty(self.shape) for _ in range(self.n)]
+            arrays = self._by_thread[key] = [np.ones(shape) for shape in self.shapes]
         return arrays
 
     def __getstate__(self):
-        return {"shape": self.shape, "n": self.n}
+        return {"shapes": self.shapes}
 
     def __setstate__(self, state):
-        self.__init__(state["shape"], state["n"])
+        self.__init__(*state["shapes"])
 
 
 def log_beta_logit(u, alpha, beta):
@@ -135,12 +146,12 @@ def log_beta_logit(u, alpha, beta):
     return logp, alpha - (alpha + beta) * np.exp(log_x)
 
 
-def bernoulli_asymptotes(answers, eta, c, s, spare):
+def bernoulli_asymptotes(answers, minus_eta, c, s, spare):
     """Answers of the 3PL/4PL, P(correct) = c + g sigmoid(eta), g = (1 - c)(1 - s): floor c,
     ceiling d = 1 - s (1 - c); ``c`` / ``s``: (items, 1) columns or 0.0 (no floor / no slip);
-    ``answers``: :class:`AnswerMasks`. Returns sum log p(y) over the observed cells, its
-    derivative in eta per cell (written over ``eta``), and its derivatives in c and s summed
-    per item; ``spare``: three arrays of eta's shape to work in.
+    ``answers``: :class:`AnswerMasks`; ``minus_eta`` = -eta. Returns sum log p(y) over the
+    observed cells, its derivative in eta per cell (written over ``minus_eta``), and its
+    derivatives in c and s summed per item; ``spare``: three arrays of eta's shape to work in.
 
     With t = sign * eta (sign +1 correct, -1 wrong) the probability of the given answer is
     A = f + g sigmoid(t), f = c (correct) or (1 - c) s (wrong): sigmoid(t) = 1 / (1 + e^-t)
@@ -150,8 +161,7 @@ def bernoulli_asymptotes(answers, eta, c, s, spare):
     d log A / ds = -(1 - c) sigmoid(t) B if correct, (1 - c)(1 - sigmoid(t)) B if wrong."""
     m = answers
     prob, tmp, sig_inv = spare
-    sig = np.multiply(m.sign, eta, out=eta)
-    np.negative(sig, out=sig)
+    sig = np.multiply(m.sign, minus_eta, out=minus_eta)
     with np.errstate(over="ignore"):
         np.exp(sig, out=sig)
     sig += 1.0
@@ -234,8 +244,9 @@ class Layout:
         return cls(shapes)
 
     def take(self, x, name):
+        """The value of ``name`` at x: an array, or a float for a scalar."""
         value = x[self.slices[name]]
-        return value.reshape(self.shapes[name]) if self.shapes[name] else value[0]
+        return value.reshape(self.shapes[name]) if self.shapes[name] else float(value[0])
 
     def ravel(self, point):
         """The raveled unconstrained vector of a point {value variable name: value}."""
@@ -280,7 +291,10 @@ class BinaryIRTDensity:
         self.sign, self.missing_constant = answer_signs(r)
         self.answers = AnswerMasks.from_sign(self.sign) if self.guess_prior or self.slip_prior \
             else None
-        self.scratch = Scratch(self.sign.shape, 2 if self.answers is None else 4)
+        # -eta and the cells' working arrays; the factors of -eta: (-a, a b) per item and
+        # (theta, 1) per respondent (its row of ones is never written)
+        self.scratch = Scratch(*[self.sign.shape] * (2 if self.answers is None else 4),
+                               (r.n_items, 2), (2, r.n_respondents))
         self.ones_i, self.ones_j = np.ones(r.n_items), np.ones(r.n_respondents)
         self.n_dim = self.layout.n_dim
         self.names = ["mu_b", "sigma_b", "b", "theta",
@@ -294,10 +308,11 @@ class BinaryIRTDensity:
         self.dims = {"b": ("item",), "theta": ("respondent",), "a_z": ("item",), "a": ("item",),
                      "c": ("item",), "slip": ("item",), "d": ("item",)}
 
-    def _values(self, x):
+    def _values(self, x, theta=None):
+        """The model's values at x by name, theta written into ``theta`` if given."""
         take = lambda name: self.layout.take(x, name)  # noqa: E731
         values = {"mu_b": take("mu_b"), "log_sigma_b": take("sigma_b_log__"), "b": take("b"),
-                  "theta": zerosum_backward(take("theta_zerosum__"))}
+                  "theta": zerosum_backward(take("theta_zerosum__"), out=theta)}
         if self.discrimination:
             values.update(log_s=take("sigma_log_a_log__"), a_z=take("a_z"))
         else:
@@ -327,14 +342,16 @@ class BinaryIRTDensity:
         return self.layout.initial
 
     def logp_grad(self, x):
-        v = self._values(x)
+        *cells, items, respondents = self.scratch.arrays()
+        minus_eta, spare = cells[0], cells[1:]
+        v = self._values(x, theta=respondents[0])
         p = self.priors
         grad = np.zeros(self.n_dim)
         sl = self.layout.slices
         logp, g_b = difficulty_prior(v, p, self.layout, grad)
-        theta = v["theta"]
+        theta, b = v["theta"], v["b"]
         if self.discrimination:
-            s = np.exp(v["log_s"])
+            s = math.exp(v["log_s"])
             with np.errstate(over="ignore"):
                 a = np.exp(s * v["a_z"])
             if not np.isfinite(a).all():  # far out in a warm-up on tiny data: NUTS rejects it
@@ -343,23 +360,27 @@ class BinaryIRTDensity:
             lp_s, g_us = log_half_normal(v["log_s"], p["sigma_log_a"])
             lp_az, g_az = normal_logp(v["a_z"], 0.0, 1.0)
             logp += lp_t + lp_s + lp_az
+            np.negative(a, out=items[:, 0])
+            np.multiply(a, b, out=items[:, 1])
         else:
-            st = np.exp(v["log_sigma_theta"])
+            st = math.exp(v["log_sigma_theta"])
             lp_st, g_ust = log_half_normal(v["log_sigma_theta"], p["sigma_theta"])
             lp_t, g_theta, g_ust_t = zerosum_logp(theta, st)
             logp += lp_st + lp_t
             grad[sl["sigma_theta_log__"]] = g_ust + g_ust_t
             a = None
-        # eta = a_i (theta_j - b_i); the sums over cells below are matrix-vector products
-        # (a tenth of the time of .sum(axis=...) on a tall matrix)
-        eta, *spare = self.scratch.arrays()
-        self._eta(theta, v["b"], 1.0 if a is None else a, out=eta)
+            items[:, 0] = -1.0
+            items[:, 1] = b
+        # -eta = a_i (b_i - theta_j) as the product of (-a_i, a_i b_i) and (theta_j, 1): a
+        # broadcast over a tall matrix takes three times as long. The sums over cells below
+        # are matrix-vector products (a tenth of the time of .sum(axis=...) on a tall matrix)
+        np.matmul(items, respondents, out=minus_eta)
         if "c" in v or "slip" in v:  # 3PL / 4PL
             logp += self._asymptote_priors(v, grad)
             x = {k: sigmoid(v[k]) for k in ("c", "slip") if k in v}  # per item
             loglik, resid_y, d_c, d_s = bernoulli_asymptotes(
-                self.answers, eta, *(x[k][:, None] if k in x else 0.0 for k in ("c", "slip")),
-                spare)
+                self.answers, minus_eta, *(x[k][:, None] if k in x else 0.0
+                                           for k in ("c", "slip")), spare)
             for name, d_x in (("c", d_c), ("slip", d_s)):
                 if name in x:  # chain rule through x = sigmoid(u): dx/du = x (1 - x)
                     # where 1 - P underflowed (log p = -inf, rejected) this is inf * 0 = nan
@@ -367,30 +388,23 @@ class BinaryIRTDensity:
                         grad[sl[f"{name}_logodds__"]] += d_x * x[name] * (1 - x[name])
         else:
             # resid_y: d loglik / d eta
-            loglik, resid_y = bernoulli_logit(self.sign, eta, spare[0], self.ones_j)
+            loglik, resid_y = bernoulli_logit(self.sign, minus_eta, spare[0], self.ones_j)
             loglik += self.missing_constant
         logp += loglik
         by_item = resid_y @ self.ones_j  # sum_j R_ij, R = d loglik / d eta
         if a is None:
-            g_theta = g_theta + self.ones_i @ resid_y
+            g_theta += self.ones_i @ resid_y
             grad[sl["b"]] = g_b - by_item
         else:
-            g_theta = g_theta + a @ resid_y
+            g_theta += a @ resid_y
             grad[sl["b"]] = g_b - a * by_item
-        grad[sl["theta_zerosum__"]] = zerosum_forward(g_theta - g_theta.mean())
+        grad[sl["theta_zerosum__"]] = zerosum_gradient(g_theta)
         if a is not None:
             # d/d log a_i = a_i sum_j R_ij (theta_j - b_i)
-            g_a = (resid_y @ theta - v["b"] * by_item) * a
+            g_a = (resid_y @ theta - b * by_item) * a
             grad[sl["a_z"]] = g_az + s * g_a
             grad[sl["sigma_log_a_log__"]] = g_us + s * float(v["a_z"] @ g_a)
         return logp, grad
-
-    def _eta(self, theta, b, a, out):
-        """eta_ij = a_i (theta_j - b_i) as the matrix product of (a, -a b) and (theta, 1): a
-        broadcast over a tall matrix takes three times as long."""
-        if np.ndim(a) == 0:
-            a = np.full(b.shape, a)
-        return np.matmul(np.array([a, -a * b]).T, np.array([theta, self.ones_j]), out=out)
 
     def _asymptote_priors(self, v, grad):
         """The Beta priors of the floor c and the slip s: their log density (logit scale) and
@@ -418,7 +432,7 @@ class MultidimensionalDensity:
         self.layout = Layout.of_model(model)
         self.n_dim, self.priors = self.layout.n_dim, model.priors
         self.sign, self.missing_constant = answer_signs(r)
-        self.scratch, self.ones_j = Scratch(self.sign.shape, 2), np.ones(r.n_respondents)
+        self.scratch, self.ones_j = Scratch(*[self.sign.shape] * 2), np.ones(r.n_respondents)
         self.shapes = {"mu_b": (), "sigma_b": (), "b": (r.n_items,),
                        "theta": (k, r.n_respondents), "a": (r.n_items, k)}
 
@@ -442,15 +456,14 @@ class MultidimensionalDensity:
         theta, a = v["theta"], v["a"]
         lp_a, g_a = normal_logp(a, 0.0, self.priors["sigma_a"])
         lp_theta = sum(zerosum_logp(row, 1.0)[0] for row in theta)
-        eta, spare = self.scratch.arrays()
-        np.matmul(a, theta, out=eta)
-        eta -= v["b"][:, None]
-        loglik, resid = bernoulli_logit(self.sign, eta, spare, self.ones_j)
+        minus_eta, spare = self.scratch.arrays()
+        np.matmul(-a, theta, out=minus_eta)
+        minus_eta += v["b"][:, None]
+        loglik, resid = bernoulli_logit(self.sign, minus_eta, spare, self.ones_j)
         logp += lp_a + lp_theta + loglik + self.missing_constant
         g_theta = -theta + a.T @ resid
         grad[sl["b"]] = g_b - resid @ np.ones(resid.shape[1])
-        grad[sl["theta_zerosum__"]] = zerosum_forward(
-            g_theta - g_theta.mean(axis=1, keepdims=True)).ravel()
+        grad[sl["theta_zerosum__"]] = zerosum_gradient(g_theta).ravel()
         grad[sl["a"]] = (g_a + resid @ theta.T).ravel()
         return logp, grad
 
@@ -547,7 +560,7 @@ class BradleyTerryDensity:
 
     def _deviation(self, x):
         """tau, z (task, player) and the deviations tau z of the hierarchy."""
-        tau = math.exp(float(self.layout.take(x, "tau_log__")))
+        tau = math.exp(self.layout.take(x, "tau_log__"))
         z = zerosum_backward(self.layout.take(x, "deviation_z_zerosum__"))
         return tau, z, tau * z
 
@@ -576,7 +589,7 @@ class BradleyTerryDensity:
             lik, dd = self._pairwise(s[self.i] - s[self.j])
             g_lik = self.incidence @ dd  # two np.bincount took 4 ms at 500 000 pairs, this 1
         g = g + g_lik
-        return logp + lik, zerosum_forward(g - g.mean())
+        return logp + lik, zerosum_gradient(g)
 
     def _pairwise(self, d):
         """The pairs' log-likelihood at strength differences ``d`` and its derivative in
@@ -609,20 +622,19 @@ class BradleyTerryDensity:
             g_s = self.incidence @ dd
             g_dev = (np.bincount(self.flat_i, dd, n_tasks * n)
                      - np.bincount(self.flat_j, dd, n_tasks * n)).reshape(n_tasks, n)
-        u = float(self.layout.take(x, "tau_log__"))
+        u = self.layout.take(x, "tau_log__")
         lp_tau, g_u = log_half_normal(u, self.tau_scale)
         lp_z = -0.5 * float(np.sum(z * z)) - n_tasks * (n - 1) * LOG_SQRT_2PI  # ZeroSumNormal(1)
         g_z = tau * g_dev - z
         g = g + g_s
         grad = np.empty(self.n_dim)
-        grad[self.layout.slices["strength_zerosum__"]] = zerosum_forward(g - g.mean())
+        grad[self.layout.slices["strength_zerosum__"]] = zerosum_gradient(g)
         grad[self.layout.slices["tau_log__"]] = g_u + tau * float(np.sum(g_dev * z))
-        grad[self.layout.slices["deviation_z_zerosum__"]] = zerosum_forward(
-            g_z - g_z.mean(axis=1, keepdims=True)).ravel()
+        grad[self.layout.slices["deviation_z_zerosum__"]] = zerosum_gradient(g_z).ravel()
         return logp + lik + lp_tau + lp_z, grad
 
     def _davidson(self, x, s, logp, g):
-        log_nu = float(self.layout.take(x, "log_nu"))
+        log_nu = self.layout.take(x, "log_nu")
         half = (s[self.i] - s[self.j]) / 2
         top = np.maximum(np.abs(half), log_nu)
         p_i, p_j, p_tie = np.exp(half - top), np.exp(-half - top), np.exp(log_nu - top)
@@ -634,7 +646,7 @@ class BradleyTerryDensity:
         g = g + self.incidence @ ((self.wins - self.losses - share * (p_i - p_j)) / 2)
         lp_nu, g_nu = normal_logp(log_nu, 0.0, self.log_nu_scale)
         grad = np.empty(self.n_dim)
-        grad[self.layout.slices["strength_zerosum__"]] = zerosum_forward(g - g.mean())
+        grad[self.layout.slices["strength_zerosum__"]] = zerosum_gradient(g)
         grad[self.layout.slices["log_nu"]] = g_nu + self.n_ties - float(share @ p_tie)
         return logp + lik + lp_nu, grad
 

@@ -36,7 +36,7 @@ from scipy.special import exprel
 from threadpoolctl import threadpool_limits
 
 from .densities import (Layout, Scratch, log_half_normal, normal_logp, softplus, zerosum_backward,
-                        zerosum_forward, zerosum_logp)
+                        zerosum_forward, zerosum_gradient, zerosum_logp)
 
 
 def z_grid(n_resp):
@@ -264,9 +264,9 @@ class MarginalDensity:
             self._design = np.c_[-rows.patterns[rows.row_pattern], -rows.row_correct,
                                  np.ones(n_rows)]
         self._ones_j, self._ones_g = np.ones(self.n_resp), np.ones(n_grid)
-        self._cells = Scratch((n_grid, self.n_resp), 3)
-        self._aug = Scratch((n_grid, self.n_resp + 2), 1)
-        self._rows = Scratch((n_rows, n_grid), 1)
+        self._cells = Scratch(*[(n_grid, self.n_resp)] * 3)
+        self._aug = Scratch((n_grid, self.n_resp + 2))
+        self._rows = Scratch((n_rows, n_grid))
         self._start = self.pack(**prox_start(rows))
         self.layout = Layout({"mu_b": (), "sigma_b_log__": (), "sigma_theta_log__": (),
                               "theta_zerosum__": (self.n_resp - 1,)})  # as pack() ravels
@@ -355,5 +355,5 @@ class MarginalDensity:
         grad[0] = g_mu + db.sum()
         grad[1] = sb * (db @ self.grid) + g_usb
         grad[2] = g_ust + g_ust_theta
-        grad[3:] = zerosum_forward(g_theta - g_theta.mean())
+        grad[3:] = zerosum_gradient(g_theta)
         return float(logp), grad
