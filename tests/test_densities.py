@@ -122,9 +122,15 @@ def test_density_is_the_pymc_model(case):
 
 def _assert_equals_graph(density, graph, spread, seed):
     """The density's log density and gradient are the graph's at 3 points N(start,
-    spread^2); returns the graph's compiled function."""
+    spread^2), and so are the values it expands a point into (the draws users get);
+    returns the graph's compiled function."""
     fn = graph.logp_dlogp_function(ravel_inputs=True)
     fn.set_extra_values({})
+    names = [name for name in density.names if name in graph.named_vars]
+    assert len(names) >= len(density.names) - 1, names  # (the collapsed 1PL's b is drawn after)
+    values = graph.compile_fn(graph.replace_rvs_by_values([graph[name] for name in names]),
+                              inputs=graph.value_vars, on_unused_input="ignore",
+                              mode="FAST_COMPILE")
     rng = np.random.default_rng(seed)
     for _ in range(3):
         x = density.start() + spread * rng.standard_normal(density.n_dim)
@@ -132,6 +138,12 @@ def _assert_equals_graph(density, graph, spread, seed):
         ref_logp, ref_grad = fn(x)
         assert logp == pytest.approx(ref_logp, abs=1e-6)
         np.testing.assert_allclose(grad, ref_grad, rtol=1e-9, atol=1e-6)
+        expanded = density.expand(x)
+        point = {v.name: x[density.layout.slices[v.name]].reshape(
+            density.layout.shapes[v.name]) for v in graph.value_vars}
+        for name, ref in zip(names, values(point)):
+            np.testing.assert_allclose(expanded[name], ref, rtol=1e-9, atol=1e-12,
+                                       err_msg=name)
     return fn
 
 
@@ -244,7 +256,7 @@ def test_nutpie_on_the_density_matches_pymc_nuts(discrimination, missing):
     assert max(fast.attrs["max_rhat"], ref.attrs["max_rhat"]) < 1.05
     assert list(fast.posterior["theta"].dims) == list(ref.posterior["theta"].dims)
     assert list(fast.posterior["respondent"].values) == list(resp.respondents)
-    _assert_same_means(fast, ref, ("theta", "b"))
+    _assert_same_means(fast, ref, ("theta", "b", "a") if discrimination else ("theta", "b"))
 
 
 def _assert_same_means(fast, ref, names, draws=300):
