@@ -43,6 +43,12 @@ def test_misfitting_instances_are_flagged(misfit_fit):
     assert others["misfit"].mean() < 0.05
     people = ie.person_fit(misfit_fit)
     assert people.index.name == "model" and people["misfit"].mean() < 0.05
+    alone = []  # either p-value flags: instances by the grouped one alone, models by the other
+    for fit in (table, people):
+        deviance, grouped = fit["ppp"] < 0.05, fit["ppp_groups"] < 0.05
+        assert (fit["misfit"] == (deviance | grouped)).all()
+        alone.append(((grouped & ~deviance).sum(), (deviance & ~grouped).sum()))
+    assert alone[0][0] > 0 and alone[1][1] > 0, alone
     ax = ie.plot_fit(table)
     assert "misfit" in ax.get_legend().get_texts()[1].get_text()
     plt.close("all")
@@ -149,7 +155,7 @@ def test_grouped_chi_square_equals_a_direct_computation():
     """ppp_groups' discrepancy at one draw, with missing cells: each item's answering
     respondents in G = min(5, n / 5) equal groups by ability, sum over groups of
     (observed - expected correct)^2 / sum p (1 - p), against a loop over items."""
-    from irteval.irt.fit_statistics import MAX_GROUPS, _chi_square, _ranks_within
+    from irteval.irt.fit_statistics import MAX_GROUPS, _cell_groups, _chi_square, _ranks_within
 
     rng = np.random.default_rng(0)
     n_items, n_resp = 12, 40
@@ -160,9 +166,8 @@ def test_grouped_chi_square_equals_a_direct_computation():
     p = p_all[item_idx, resp_idx]
     y = (rng.random(p.size) < p).astype(float)
     count = np.bincount(item_idx, minlength=n_items)
-    groups = np.clip(count // 5, 1, MAX_GROUPS)
-    rank = _ranks_within(item_idx, resp_idx, seen, theta)
-    cell_group = item_idx * MAX_GROUPS + rank * groups[item_idx] // count[item_idx]
+    groups = np.minimum(np.maximum(count // 5, 1), 5)
+    cell_group = _cell_groups(item_idx, resp_idx, seen, count, theta)  # what item_fit uses
     expected, variance = (np.bincount(cell_group, v, n_items * MAX_GROUPS)
                           for v in (p, p * (1 - p)))
     ours = _chi_square(cell_group, y, expected, variance, n_items)

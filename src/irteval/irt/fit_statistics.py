@@ -94,7 +94,6 @@ def _fit(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
     if len(y) < n * n_other:
         seen = np.zeros((n, n_other), dtype=bool)
         seen[group, other] = True
-    cell_groups = np.clip(count // 5, 1, MAX_GROUPS)[group]  # at least 5 cells a group
     rng = np.random.default_rng(random_seed)
     infit, outfit = np.empty((n_draws, n)), np.empty((n_draws, n))
     exceed, exceed_groups = np.zeros(n), np.zeros(n)
@@ -108,8 +107,8 @@ def _fit(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
         replicated = rng.random(len(p)) < p
         loglik = np.bincount(group, answer_logp(sign, eta, c, d), n)
         exceed += np.bincount(group, answer_logp(2.0 * replicated - 1, eta, c, d), n) <= loglik
-        rank = _ranks_within(group, other, seen, ability if by == "item" else difficulty)
-        cell_group = group * MAX_GROUPS + rank * cell_groups // count[group]
+        cell_group = _cell_groups(group, other, seen, count,
+                                  ability if by == "item" else difficulty)
         expected, variance = (np.bincount(cell_group, v, n * MAX_GROUPS) for v in (p, w))
         exceed_groups += (_chi_square(cell_group, replicated, expected, variance, n)
                           >= _chi_square(cell_group, y, expected, variance, n))
@@ -123,6 +122,15 @@ def _fit(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
     frame["misfit"] = (frame["ppp"] < MISFIT_P) | (frame["ppp_groups"] < MISFIT_P)
     frame.attrs.update(fit_of=by, posterior_draws=n_draws)
     return _intervals.record(frame, prob, kind)
+
+
+def _cell_groups(rows, cols, seen, count, score):
+    """Each cell's group for ``ppp_groups``: the cells of its row (an item's answers, or a
+    respondent's) in min(MAX_GROUPS, n / 5) (at least one) equal parts by the ``score`` of
+    their columns, lowest first, numbered row * MAX_GROUPS + part; ``count``: cells per
+    row."""
+    parts = np.clip(count // 5, 1, MAX_GROUPS)[rows]  # at least 5 cells a group
+    return rows * MAX_GROUPS + _ranks_within(rows, cols, seen, score) * parts // count[rows]
 
 
 def _ranks_within(rows, cols, seen, score):
