@@ -327,3 +327,20 @@ def test_groups_that_never_met_are_said_by_the_fit_and_the_mle():
         ie.models.bradley_terry(ie.Battles.from_long(battle_rows(n_players=5),
                                                      player_a="model_a", player_b="model_b",
                                                      winner="winner"))
+
+
+def test_counts_with_ties_are_the_battles_they_count():
+    """from_counts with ties=, a pair on two rows in either order: the same pairs (ties half a
+    win each) as the battles one by one through from_long."""
+    counts = pd.DataFrame({"a": ["x", "y", "x"], "b": ["y", "x", "z"], "wa": [3, 1, 0],
+                           "wb": [1, 0, 2], "t": [2, 1, 1]})
+    battles = ie.Battles.from_counts(counts, player_a="a", player_b="b", wins_a="wa",
+                                     wins_b="wb", ties="t")
+    rows = [(a, b, winner) for a, b, wa, wb, t in counts.itertuples(index=False)
+            for winner in [a] * wa + [b] * wb + ["tie"] * t]
+    one_by_one = ie.Battles.from_long(pd.DataFrame(rows, columns=["a", "b", "winner"]),
+                                      player_a="a", player_b="b", winner="winner")
+    pairs = battles.pairs()
+    pd.testing.assert_frame_equal(pairs, one_by_one.pairs())
+    xy = pairs.set_index(["player_i", "player_j"]).loc[("x", "y")]
+    assert (xy["matches"], xy["wins_i"], xy["ties"]) == (8, 3 + 3 / 2, 3)
