@@ -91,6 +91,12 @@ def test_leaderboard_and_pairwise_tables(vtab_fit):
     np.testing.assert_allclose((win + win.T).fillna(1), 1.0, atol=1e-12)
     assert (superior + superior.T).max().max() <= 1 + 1e-12
     assert win.loc["Sup-Rotation-100%", "WAE-UKL"] > 0.95
+    epp = vtab_fit.posterior["epp"].stack(s=("chain", "draw"))
+    pair = ("Sup-Rotation-100%", "Sup-Exemplar-100%")
+    diff = (epp.sel(player=pair[0]) - epp.sel(player=pair[1])).values
+    assert superior.loc[pair] == pytest.approx((diff > 0.1).mean())  # rope 0.1, not 0
+    assert win.loc[pair] == pytest.approx((1 / (1 + np.exp(-diff))).mean())
+    assert (diff > 0).mean() - (diff > 0.1).mean() > 0.05  # where the rope matters
     loo = az.loo(vtab_fit)  # leave one task out
     assert loo.n_data_points == 19
 
