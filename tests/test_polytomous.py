@@ -14,11 +14,11 @@ from scipy import stats
 import irteval as ie
 from irteval import calibration as cal
 from irteval._draws import stacked_draws
+from irteval.data.levels import bin_performance
 from irteval.models.polytomous_irt import category_logp
 
-#: airt's own levels, where the shared reference data sit beside the repository
-POLY = (Path(__file__).resolve().parents[2] / "shared" / "data" / "airt_classification"
-        / "classification_poly.csv")
+#: airt's own levels of the bundled classification_cts (tests/data/README.md)
+POLY = Path(__file__).parent / "data" / "airt_classification_poly.csv"
 
 
 def _truth(rng, n_resp=200, n_items=12, n_levels=5):
@@ -42,11 +42,13 @@ def test_levels_from_integers_and_from_airts_binning():
                                     kind="ordinal", cuts=5)
     assert binned.levels.tolist() == [1, 2, 3, 4, 5]
     assert set(binned.to_long()["value"]) == {1, 2, 3, 4, 5}
-    if POLY.exists():  # airt's make_polyIRT_data(method = 1) gave its classification_poly
-        poly = pd.read_csv(POLY, index_col="dataset_row")
-        levels = ie.Responses.from_wide(poly, respondent="dataset", item="algorithm",
-                                        kind="ordinal")
-        np.testing.assert_array_equal(levels.to_wide().to_numpy(), binned.to_wide().to_numpy())
+    # airt's make_polyIRT_data(method = 1) gave its classification_poly
+    poly = pd.read_csv(POLY, index_col="dataset_row")
+    levels = ie.Responses.from_wide(poly, respondent="dataset", item="algorithm",
+                                    kind="ordinal")
+    np.testing.assert_array_equal(levels.to_wide().to_numpy(), binned.to_wide().to_numpy())
+    # equal widths from the smallest to the largest value; a value on an edge goes up
+    assert bin_performance(np.array([0, 0.19, 0.2, 0.5, 1.0]), 5).tolist() == [1, 1, 2, 3, 5]
     quantile = ie.Responses.from_wide(cts, kind="ordinal", cuts=4, cut_rule="quantile")
     counts = np.bincount(quantile.values)
     assert len(counts) == 4 and counts.min() > 0.2 * quantile.n_obs
