@@ -17,8 +17,14 @@ def test_difficulty_table(small):
     assert table.attrs["ci_prob"] == 0.8 and table.attrs["ci_kind"] == "hdi"
     eti = ie.difficulty(idata, ci_prob=0.8, ci_kind="eti")
     assert {"eti_lower", "eti_upper"} <= set(eti) and eti.attrs["ci_kind"] == "eti"
-    np.testing.assert_allclose(eti["eti_lower"], np.quantile(
-        idata.posterior["b"].stack(s=("chain", "draw")).values, 0.1, axis=1))
+    b_draws = idata.posterior["b"].stack(s=("chain", "draw")).values
+    np.testing.assert_allclose(eti["eti_lower"], np.quantile(b_draws, 0.1, axis=1))
+    np.testing.assert_allclose(eti["eti_upper"], np.quantile(b_draws, 0.9, axis=1))
+    wide = resp.to_wide(rows="item")
+    np.testing.assert_allclose(table["accuracy"], wide.mean(axis=1).loc[table.index])
+    people = ie.abilities(idata)
+    np.testing.assert_allclose(people["accuracy"], wide.mean().loc[people.index])
+    assert (people["n_obs"] == wide.count().loc[people.index]).all()
     # harder instances are answered correctly less often
     assert np.corrcoef(table["mean"], table["accuracy"])[0, 1] < -0.8
     assert np.corrcoef(table["mean"], truth["b"])[0, 1] > 0.6  # only 8 respondents
@@ -88,7 +94,11 @@ def test_difficulty_moments_cover_the_true_location_and_spread(sim_1pl, fit_1pl)
     for stat in ("mean", "sd"):
         row = moments.loc[stat]
         assert row["hdi_lower"] < true[stat] < row["hdi_upper"], (stat, row, true[stat])
-    # posterior means shrink towards the centre: their sd understates the spread
+    # the classical estimate: the posterior means' mean and sd (n - 1); they shrink towards
+    # the centre, so their sd understates the spread
+    point = fit_1pl.posterior["b"].mean(("chain", "draw")).values
+    assert moments.loc["mean", "estimate"] == pytest.approx(point.mean())
+    assert moments.loc["sd", "estimate"] == pytest.approx(point.std(ddof=1))
     assert moments.loc["sd", "estimate"] < moments.loc["sd", "posterior_mean"]
     wide = resp.to_wide(rows="item")
     varied = int(((wide > 0).any(axis=1) & (wide < 1).any(axis=1)).sum())
