@@ -195,3 +195,24 @@ def test_load_results_reads_numbers_back_as_numbers_and_text_as_text(tmp_path):
     assert list(ie.load_results(tmp_path / "out")["taxonomy"].index) == ["NA", "None", "2"]
     pd.DataFrame({"estimate": [0.1]}, index=["ability"]).to_csv(tmp_path / "out" / "score.csv")
     assert ie.load_results(tmp_path / "out")["score"].index.name is None  # not 'Unnamed: 0'
+
+
+@pytest.mark.parametrize("family", ["1pl", "1pl dense", "plackett_luce"])
+def test_narrow_integer_labels_survive_nutpie(family):
+    """int32 and uint8 labels (nutpie refuses them as coordinates: the fit crashed with a Rust
+    backtrace) come back as given, in the types PyMC's own sampler gives them."""
+    wide = labelled_wide(25, 6).astype(float)
+    wide.index = np.arange(100, 125, dtype="uint8")
+    wide.columns = np.array([7, 3, 5, 1, 0, 2], dtype="int32")
+    if family == "plackett_luce":
+        model = ie.models.bradley_terry(ie.Scores.from_wide(wide.T))
+        dims = {"player": wide.columns, "round": wide.index}
+    else:
+        model = ie.models.onepl(ie.Responses.from_wide(wide, rows="item"))
+        dims = {"respondent": wide.columns, "item": wide.index}
+    idata = quiet_fit(model, **FAST, collapse=False if family == "1pl dense" else None)
+    assert idata.attrs["irteval_method"] == "nuts:nutpie"
+    for dim, index in dims.items():
+        if dim in idata.posterior.dims:
+            assert idata.posterior[dim].dtype == index.dtype
+            assert list(idata.posterior[dim].values) == list(index)

@@ -112,8 +112,11 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
     """
     seeds = np.random.default_rng(seed).integers(2**31, size=chains)
     n_jobs = chain_jobs(density, chains, draws + tune)
-    coords = {d: pd.Index(model.coords[d]) for dim in density.dims.values() for d in dim
+    # nutpie samples with positions (it refuses int32, uint8, ... labels), and the model's
+    # own labels go on afterwards
+    labels = {d: pd.Index(model.coords[d]) for dim in density.dims.values() for d in dim
               if d in model.coords}
+    coords = {d: pd.RangeIndex(len(index)) for d, index in labels.items()}
     start = (density.start(), 1.0) if start is None else (np.asarray(start, float), 0.01)
     run = partial(_density_chain, density, coords=coords, draws=draws, tune=tune,
                   target_accept=target_accept, options=options or {}, start=start,
@@ -123,6 +126,10 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
         traces = ([run(s) for s in seeds] if n_jobs is None
                   else map_processes(run, seeds, n_jobs=n_jobs, progressbar=progressbar))
     trace = az.concat(traces, dim="chain") if chains > 1 else traces[0]
+    for group in trace.groups():
+        data = trace[group]
+        setattr(trace, group, data.assign_coords({d: labels[d] for d in data.dims
+                                                  if d in labels}))
     trace.extend(model_idata(model))
     return trace
 
