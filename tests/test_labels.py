@@ -58,11 +58,20 @@ def test_every_group_of_every_family_is_labelled(family):
         model = ie.models.onepl(resp, discrimination=family == "2pl")
     idata = quiet_fit(model, **FAST, log_likelihood=True, posterior_predictive=True)
     check_groups(idata, labels)
-    if family == "1pl_missing":  # cells: codes into the labelled dims
-        const = idata.constant_data
-        assert const["item_idx"].max() < idata.posterior.sizes["item"]
+    if family == "1pl_missing":  # cells: codes into the labelled dims, and their labels
+        const, post = idata.constant_data, idata.posterior
+        for group in ("observed_data", "log_likelihood", "posterior_predictive"):
+            cells = idata[group]
+            for side in ("item", "respondent"):
+                expected = post[side].values[const[f"{side}_idx"].values]
+                assert (cells[f"obs_{side}"].values == expected).all(), (group, side)
     if family in ("pairwise", "davidson"):
         assert all(" vs " in p for p in idata.observed_data["pair"].values)
+        players = idata.posterior["player"].values
+        for group in ("observed_data", "log_likelihood", "posterior_predictive"):
+            for side in ("i", "j"):
+                expected = players[idata.constant_data[f"pair_{side}"].values]
+                assert (idata[group][f"player_{side}"].values == expected).all()
     if family == "continuous":
         lt = ie.latent_trait(idata, max_draws=10)
         assert set(lt.spectrum.index) == set(wide.index)
@@ -216,3 +225,18 @@ def test_narrow_integer_labels_survive_nutpie(family):
         if dim in idata.posterior.dims:
             assert idata.posterior[dim].dtype == index.dtype
             assert list(idata.posterior[dim].values) == list(index)
+
+
+def test_pair_labels_that_hold_the_separator_stay_unique():
+    """Players "a vs b", "c", "a", "b vs c": "a vs b" against "c" and "a" against "b vs c"
+    were both "a vs b vs c", so .sel(pair=...) was ambiguous; every label is quoted then."""
+    rng = np.random.default_rng(0)
+    rows = pd.DataFrame({"model": np.repeat(["a vs b", "c", "a", "b vs c"], 5),
+                         "task": np.tile(range(5), 4), "score": rng.normal(size=20)})
+    scores = ie.Scores.from_long(rows, player="model", round="task", score="score")
+    coords = ie.models.bradley_terry(scores, likelihood="pairwise").coords["pair"]
+    assert len(set(coords)) == len(coords) == 6 and "'a vs b' vs 'c'" in coords
+    plain = ie.Scores.from_long(rows[rows["model"].isin(["c", "a"])], player="model",
+                                round="task", score="score")
+    assert list(ie.models.bradley_terry(plain, likelihood="pairwise").coords["pair"]) == [
+        "c vs a"]

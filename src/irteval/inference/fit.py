@@ -168,6 +168,11 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     if posterior_predictive:
         with quiet_pymc(not progressbar):
             spec.posterior_predictive(idata, model, seeds.predictive)
+    for dim, coords in spec.cell_coords().items():
+        for group in idata.groups():
+            if dim in idata[group].dims:
+                setattr(idata, group, idata[group].assign_coords(
+                    {name: (dim, values) for name, values in coords.items()}))
     idata.attrs.update(spec.fit_attrs())
     idata.attrs.update(_run_attrs(method, random_seed, run))
     if method == "nuts":
@@ -290,8 +295,8 @@ def _store_log_likelihood(log_likelihood, method, model, spec, idata):
         return True
     warn_user(f"the pointwise log-likelihood was not stored: {n_draws} draws x "
               f"{size // n_draws} observations would take {size * 8 / 1e9:.1f} GB; fit with "
-              "log_likelihood=True for az.loo / az.compare, or add it later with "
-              "pm.compute_log_likelihood(idata, model=model)")
+              "log_likelihood=True (irteval's commands: --log-likelihood) for az.loo / "
+              "az.compare, or add it later with pm.compute_log_likelihood(idata, model=model)")
     return False
 
 

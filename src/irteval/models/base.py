@@ -136,6 +136,12 @@ class FitSpec:
         start = self.start_points(1, random_seed)
         return start and start.best
 
+    def cell_coords(self) -> dict:
+        """{dim: {name: labels}}: coordinates that name each entry of a dim of cells or pairs
+        (the 1PL's ``obs`` with missing cells, a pairwise Bradley-Terry's ``pair``) by the
+        user's labels, which ``fit`` puts on every group with that dim."""
+        return {}
+
     def postprocess(self, idata, random_seed) -> None:
         """Fix symmetries and add derived variables to ``idata.posterior``, in place."""
 

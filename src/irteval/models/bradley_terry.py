@@ -140,7 +140,7 @@ class BradleyTerry(BaseModel):
         if reference is not None and reference not in scores.players:
             raise ValueError(f"reference {reference!r} is not a player")
         _warn_extremes(scores)
-        coords = {"player": np.asarray(scores.players)}
+        coords, pair_coords = {"player": np.asarray(scores.players)}, None
         if task_of_round is not None:
             coords["task"] = np.asarray(task_of_round[1])
         if likelihood == "plackett_luce":
@@ -149,11 +149,17 @@ class BradleyTerry(BaseModel):
             # battles grouped into rounds for the hierarchy: one row per (round, pair)
             pairs = scores.round_pairs() if task_of_round is not None else scores.pairs()
             coords["pair"] = pair_labels(scores.players, pairs, task_of_round is not None)
+            players = np.asarray(scores.players)
+            pair_coords = {"player_i": players[pairs["i"].to_numpy()],
+                           "player_j": players[pairs["j"].to_numpy()]}
+            if task_of_round is not None:
+                pair_coords["round"] = np.asarray(pairs["round_label"])
             coords["outcome"] = ["win_i", "win_j", "tie"]
         super().__init__(coords=coords)
         self._build_args = ((scores,), {"likelihood": likelihood, "reference": reference,
                                         "prior_scale": prior_scale, "hierarchy": hierarchy})
         self.scores, self.likelihood, self.hierarchy = scores, likelihood, hierarchy
+        self.pair_coords = pair_coords  # the players (and round) of each pair: None for PL
         self.task_of_round = task_of_round  # (task code of every round, task labels) or None
         self.reference, self.prior_scale = reference, prior_scale
         # strength is epp shifted (equal without a reference): checking both doubled the cost
@@ -206,6 +212,9 @@ class BradleyTerry(BaseModel):
 
     def density(self):
         return BradleyTerryDensity(self)
+
+    def cell_coords(self):
+        return {} if self.pair_coords is None else {"pair": self.pair_coords}
 
     def no_mode_reason(self, marginal, method):
         if self.hierarchy is None:
@@ -281,12 +290,17 @@ def pair_labels(players, pairs, by_round=False):
     """"<player_i> vs <player_j>" for every row of a pair table (prefixed "<round_label>: "
     ``by_round``), as a list of str: PyMC makes a tuple of a coordinate, which took 80 ms
     for 500 000 pandas or NumPy strings and takes 3 ms from a list; joined in Python, the
-    whole takes 55 ms (pandas' string columns, then the tuple: 90 ms)."""
+    whole takes 55 ms (pandas' string columns, then the tuple: 90 ms). Where a label holds a
+    separator ("a vs b" against "c" and "a" against "b vs c" would read alike) every label is
+    quoted, as Python writes strings."""
     names = pd.Index(players).astype(str).tolist()
+    rounds = pairs["round_label"].astype(str).tolist() if by_round else []
+    separators = (" vs ", ": ") if by_round else (" vs ",)
+    if any(sep in text for text in (*names, *set(rounds)) for sep in separators):
+        names, rounds = [repr(n) for n in names], [repr(r) for r in rounds]
     left = [f"{name} vs " for name in names]
     label = [left[i] + names[j] for i, j in zip(pairs["i"].tolist(), pairs["j"].tolist())]
     if by_round:
-        rounds = pairs["round_label"].astype(str).tolist()
         label = [f"{r}: {pair}" for r, pair in zip(rounds, label)]
     return label
 

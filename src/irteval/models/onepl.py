@@ -306,6 +306,13 @@ class OnePL(BaseModel):
     def density(self):
         return None if self.is_minibatch else BinaryIRTDensity(self)
 
+    def cell_coords(self):
+        if "obs" not in self.coords:
+            return {}
+        r = self.responses
+        return {"obs": {"obs_item": np.asarray(r.items)[r.item_idx],
+                        "obs_respondent": np.asarray(r.respondents)[r.respondent_idx]}}
+
     def density_tune(self):
         """500 warm-up steps on nutpie (its own default is 300) for the collapsed 1PL (the
         same R-hat and ESS as 1000 at 1000 x 20, 20000 x 200 and on the bundled matrices) and
