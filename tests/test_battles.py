@@ -125,6 +125,11 @@ def test_bayesian_fit_on_battles_agrees_with_the_mle_and_every_summary_runs():
 
 
 # ---------------------------------------------------------------------- bad input
+def _outsider(rows, k):
+    """A player of the rows who is not in battle ``k``."""
+    return sorted(set(rows["model_a"]) - {rows.loc[k, "model_a"], rows.loc[k, "model_b"]})[0]
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda d: d.assign(model_b=d["model_a"]), "against itself.*'model-.*rows? [0-9]"),
     (lambda d: d.assign(winner=d["winner"].replace("tie", "bothbad")),
@@ -137,6 +142,8 @@ def test_bayesian_fit_on_battles_agrees_with_the_mle_and_every_summary_runs():
     (lambda d: d.rename(columns={"winner": "result"}), "column 'winner'.*winner="),
     (lambda d: d.assign(winner=d["winner"].replace("model_a", "Model_A ")),  # said nothing
      r"'Model_A ' differs from 'model_a' only in case or spaces"),
+    (lambda d: d.assign(winner=d["winner"].where(d.index != 0, _outsider(d, 0))),  # said
+     r"'model-\d' is a player, but not one of the two in that battle$"),  # "differs in case"
 ])
 def test_bad_battles_are_named_with_the_fix(change, message):
     with pytest.raises(ValueError, match=message):

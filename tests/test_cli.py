@@ -47,6 +47,8 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
                  "--out", str(tmp_path / "new")]) == 0
     printed = capsys.readouterr().out
     assert "10 answers of 40 instances" in printed
+    p = float(re.search(r"person fit p = ([0-9.]+)", printed).group(1))  # a verdict by p, not
+    assert ("misfit the IRT" in printed) == (p < 0.05)  # "(small: ... misfit)" at any p
     assert "posterior mean, sd and 94% HDI" in printed
     table = pd.read_csv(tmp_path / "new" / "score.csv", index_col=0)
     assert list(table.index) == ["ability", "accuracy"] and table.loc["accuracy", "naive"] == 0.7
@@ -504,3 +506,17 @@ def test_files_an_earlier_run_left_are_said(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "also holds category_curves.png from an earlier run" in err and "taxonomy" not in err
     assert "spectrum" not in err
+
+
+def test_difficulty_stores_the_log_likelihood_for_loo(difficulty_run):
+    """The difficulty command stored no log-likelihood, and no flag could ask for it: az.loo
+    on its posterior.nc failed (probe). Now as fit's default (up to 200 MB), and
+    --log-likelihood stores it whatever the size."""
+    _, out, _ = difficulty_run
+    idata = az.from_netcdf(out / "posterior.nc")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert az.loo(idata).n_data_points == 240
+    for flags, given in (([], None), (["--log-likelihood"], True)):
+        args = commands.parser().parse_args(["difficulty", "x.csv", *flags])
+        assert args.log_likelihood is given  # None: fit's "auto"

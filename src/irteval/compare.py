@@ -58,8 +58,8 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
                              "batch_size=, with log_likelihood=True")
         if "log_likelihood" not in idata.groups():
             raise ValueError(f"fits[{name!r}] has no pointwise log-likelihood: fit it with "
-                             "irteval.fit(..., log_likelihood=True) (the default stores it "
-                             "only up to ~200 MB)")
+                             "irteval.fit(..., log_likelihood=True) (irteval's commands: "
+                             "--log-likelihood; by default it is stored only up to ~200 MB)")
         ll = idata.log_likelihood
         shapes[name] = {v: tuple(s for d, s in ll[v].sizes.items() if d not in ("chain", "draw"))
                         for v in ll.data_vars}

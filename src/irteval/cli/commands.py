@@ -123,8 +123,10 @@ def demo(args):
     from ..datasets import load_csp_minizinc, load_optdigits, load_optdigits_responses, load_vtab
 
     print("== instance difficulty: optdigits ==")
-    idata = difficulty.report(load_optdigits_responses(), args, args.out / "optdigits_difficulty",
-                              name="optdigits")
+    # 5620 x 58 answers x 4000 draws: a 10 GB pointwise log-likelihood, unless asked for
+    idata = difficulty.report(load_optdigits_responses(), argparse.Namespace(
+        **{**vars(args), "log_likelihood": args.log_likelihood or False}),
+        args.out / "optdigits_difficulty", name="optdigits")
     print(f"\n== robustness to noise by difficulty: optdigits, "
           f"{len(robustness.DEMO_FAMILIES)} families ==")
     scc = robustness.report("optdigits", *load_optdigits(return_X_y=True), args,

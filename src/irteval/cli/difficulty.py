@@ -76,8 +76,7 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
             print(f"irteval: warning: {', '.join(given)} apply to --method nuts"
                   + (" (--draws and --chains to laplace and advi too)" if method == "map"
                      else "") + f"; --method {method} ignores them", file=sys.stderr)
-    idata = io.fit(models.onepl(resp, discrimination=model == "2pl"), args, method=method,
-                   log_likelihood=False)
+    idata = io.fit(models.onepl(resp, discrimination=model == "2pl"), args, method=method)
     if method == "map":  # asked for, and said below: not each summary's warning again
         warnings.filterwarnings("ignore", message=r".*this fit is one point \(MAP\)")
     table = difficulty(idata, n_bins=bins)

@@ -82,6 +82,10 @@ def add_fit_options(p, draws=None, defaults="the model's: 1000 draws, 1000 warm-
     p.add_argument("--target-accept", type=between(0, 1), default=None,
                    help="NUTS target acceptance, in (0, 1) (default: the model's, 0.9 or 0.95); "
                         "raise it (e.g. 0.99) when a fit reports divergences")
+    p.add_argument("--log-likelihood", action="store_true", default=None,
+                   help="store the pointwise log-likelihood in posterior.nc whatever its size "
+                        "(for az.loo, az.compare, irteval.compare_models); by default it is "
+                        "stored up to 200 MB and a warning says when it is not")
     p.add_argument("--strict", action="store_true",
                    help=f"exit with status {EXIT_STRICT} when a fit fails its convergence "
                         "diagnostics (divergences, R-hat > 1.01, ESS < 100 per chain), "
@@ -347,6 +351,8 @@ def fit(model, args, **kwargs):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
         nuts = kwargs.get("method", "nuts") == "nuts"  # (the command says what others ignore)
+        given = getattr(args, "log_likelihood", None)
+        kwargs.setdefault("log_likelihood", "auto" if given is None else given)
         idata = fit_model(model, draws=args.draws, tune=args.tune, chains=args.chains,
                           random_seed=args.seed, sampler=args.sampler if nuts else None,
                           target_accept=args.target_accept if nuts else None, **kwargs)

@@ -174,7 +174,7 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
                                            random_seed=args.seed, n_jobs=n_jobs)
         print(resp)
         with stage("difficulty: 1PL fit"):
-            idata = io.fit(models.onepl(resp), args, log_likelihood=False)
+            idata = io.fit(models.onepl(resp), args)
         table = difficulty(idata, n_bins=bins)
         writer.table("difficulty.csv", table)
         io.save(idata, writer, {})

@@ -66,8 +66,11 @@ def report(args):
     score = io.in_file(args.answers, lambda: score_new_model(idata, answers,
                                                              random_seed=args.seed))
     table = score.summary().rename_axis("quantity")
+    misfit = score.person_fit_p < 0.05
     print(f"{table.attrs['n_answered']} answers of {table.attrs['n_items']} instances; person fit "
-          f"p = {score.person_fit_p:.3f} (small: the model's answers misfit the IRT)")
+          f"p = {score.person_fit_p:.3f} ("
+          + ("below 0.05: the model's answers misfit the IRT, so read its accuracy with care)"
+             if misfit else "the model's answers fit the IRT; below 0.05 they would not)"))
     print(f"posterior mean, sd and {label(score.ci_prob, score.ci_kind)}; naive: the accuracy "
           "on the answered instances")
     print(table.round(4).to_string())

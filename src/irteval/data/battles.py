@@ -251,11 +251,15 @@ def _counts(df, column):
 
 
 def _case_hint(unknown, known):
-    """'; ...' when unknown winners match a known label or marker but for case or spaces at
-    their ends (labels are matched exactly)."""
+    """'; ...' when an unknown winner is a player of another battle, or matches a known label
+    or marker but for case or spaces at their ends (labels are matched exactly)."""
+    values = [v for v in unknown.dropna().unique() if isinstance(v, str)]
+    exact = set(values) & {k for k in known if isinstance(k, str)}
+    if exact:
+        return (f"; {plain(sorted(exact)[0])!r} is a player, but not one of the two in that "
+                "battle")
     folded = {k.strip().casefold(): k for k in known if isinstance(k, str)}  # text labels
-    near = [(v, folded[v.strip().casefold()]) for v in unknown.dropna().unique()
-            if isinstance(v, str) and v.strip().casefold() in folded]
+    near = [(v, folded[v.strip().casefold()]) for v in values if v.strip().casefold() in folded]
     if not near:
         return ""
     return (f"; labels are matched exactly, and {plain(near[0][0])!r} differs from "
