@@ -262,11 +262,20 @@ def test_battles_messages_name_only_flags_the_battles_take(files, capsys):
 
 
 def test_settings_map_ignores_are_said(files, capsys):
+    # (--log-likelihood with map once ended in exit 2 and "log_likelihood=True")
     assert main(["difficulty", str(files / "long.csv"), "--out", str(files / "m"), "--method",
-                 "map", "--bins", "2", "--draws", "50", "--strict"]) == 0
+                 "map", "--bins", "2", "--draws", "50", "--strict", "--log-likelihood"]) == 0
     captured = capsys.readouterr()
     err = captured.err
-    assert "--draws apply to --method nuts" in err and "--method map ignores" in err
+    assert "--draws, --log-likelihood apply to --method nuts" in err
+    assert "--method map ignores them" in err
     assert "--strict" not in err  # it stops on any non-NUTS convergence warning too
     assert "this fit is one point" not in err  # asked for: the report's own note says it
     assert "MAP, a point estimate: no interval" in captured.out
+
+
+def test_keywords_in_messages_become_flags():
+    from irteval.cli.io import as_flags
+
+    assert (as_flags("log_likelihood=True with method='map'; bounds=(0, 1), draws=50")
+            == "--log-likelihood with --method map; --bounds 0,1, --draws 50")

@@ -69,13 +69,19 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     check_bins(bins, resp.n_items, resp.item_name)
     if method != "nuts":  # what only NUTS reads (MAP: one point), given anyway
         nuts_only = {"tune": None, "sampler": None, "target_accept": None,
-                     **({"draws": None, "chains": 4} if method == "map" else {})}
+                     **({"draws": None, "chains": 4, "log_likelihood": None}
+                        if method == "map" else {})}
         given = [io.flag(k) for k, default in nuts_only.items()
                  if getattr(args, k, default) != default]
         if given:
-            print(f"irteval: warning: {', '.join(given)} apply to --method nuts"
-                  + (" (--draws and --chains to laplace and advi too)" if method == "map"
-                     else "") + f"; --method {method} ignores them", file=sys.stderr)
+            print(f"irteval: warning: {', '.join(given)} "
+                  + ("applies" if len(given) == 1 else "apply") + " to --method nuts"
+                  + (" (--draws, --chains and --log-likelihood to laplace and advi too)"
+                     if method == "map" else "")
+                  + f"; --method {method} ignores " + ("it" if len(given) == 1 else "them"),
+                  file=sys.stderr)
+        if method == "map":  # one point: no draws to store a log-likelihood for
+            args.log_likelihood = None
     idata = io.fit(models.onepl(resp, discrimination=model == "2pl"), args, method=method)
     if method == "map":  # asked for, and said below: not each summary's warning again
         warnings.filterwarnings("ignore", message=r".*this fit is one point \(MAP\)")

@@ -16,7 +16,7 @@ EXIT_STRICT = 3
 FLAGS = ("respondent", "item", "value", "player", "round", "score", "bounds", "transform",
          "clip", "nominal", "rows", "noise", "player_a", "player_b", "winner", "ties", "weight",
          "cuts", "cut_rule", "method", "draws", "tune", "chains", "target_accept", "likelihood",
-         "sampler")
+         "sampler", "log_likelihood")
 
 
 def n_jobs(text):
@@ -220,13 +220,15 @@ def record_lines(path, n_records):
 
 def as_flags(message):
     """An error message in the command line's words: ``respondent=`` -> ``--respondent``,
-    ``bounds='column'`` -> ``--bounds column``, ``bounds=(0, 1)`` -> ``--bounds 0,1``."""
+    ``bounds='column'`` -> ``--bounds column``, ``bounds=(0, 1)`` -> ``--bounds 0,1``,
+    ``log_likelihood=True`` -> ``--log-likelihood``."""
     names = "|".join(FLAGS)
     message = re.sub(rf"\b({names})=(?:'([^']*)'|\(([^)]*)\)|([0-9.]+\b|\.\.\.))",
                      lambda m: f"{flag(m[1])} " + (m[2] if m[2] is not None else m[4]
                                                    if m[4] is not None
                                                    else m[3].replace(' ', '')),
                      message)
+    message = re.sub(rf"\b({names})=True\b", lambda m: flag(m[1]), message)
     return re.sub(rf"\b({names})=", lambda m: flag(m[1]), message)
 
 
