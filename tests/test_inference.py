@@ -249,6 +249,10 @@ def test_minibatch_advi_agrees_with_full_advi():
     assert np.corrcoef(b_batch, truth["b"])[0, 1] > 0.85
     # the summaries read its cells as a missing-cell fit's (Minibatch left them unnamed)
     assert batch.constant_data["item_idx"].dims == ("obs",)
+    cells = batch.observed_data  # named by the user's labels, as a missing-cell fit's are
+    for side in ("item", "respondent"):
+        labels = batch.posterior[side].values[batch.constant_data[f"{side}_idx"].values]
+        assert (cells[f"obs_{side}"].values == labels).all()
     np.testing.assert_allclose(ie.difficulty(batch)["accuracy"], ie.difficulty(full)["accuracy"])
     assert len(ie.item_fit(batch, max_draws=20)) == resp.n_items
     with pytest.raises(ValueError, match="only be fitted with method='advi'"):

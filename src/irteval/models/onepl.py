@@ -307,7 +307,7 @@ class OnePL(BaseModel):
         return None if self.is_minibatch else BinaryIRTDensity(self)
 
     def cell_coords(self):
-        if "obs" not in self.coords:
+        if "obs" not in self.coords and self.batch_size is None:  # (minibatch: postprocess)
             return {}
         r = self.responses
         return {"obs": {"obs_item": np.asarray(r.items)[r.item_idx],
