@@ -240,3 +240,22 @@ def test_pair_labels_that_hold_the_separator_stay_unique():
                                 round="task", score="score")
     assert list(ie.models.bradley_terry(plain, likelihood="pairwise").coords["pair"]) == [
         "c vs a"]
+
+
+def test_timestamp_labels_of_cells_go_to_netcdf(tmp_path):
+    """Instances labelled by Timestamps in an object index, with missing cells: obs_item once
+    kept the objects as given, which to_netcdf cannot store ('cannot serialize arbitrary
+    Python objects')."""
+    rng = np.random.default_rng(0)
+    days = pd.Index([pd.Timestamp("2024-01-01") + pd.Timedelta(days=i) for i in range(40)],
+                    dtype=object)
+    p = 1 / (1 + np.exp(rng.normal(0, 1, (40, 1)) - np.linspace(-2, 2, 8)))
+    wide = pd.DataFrame((rng.random((40, 8)) < p).astype(float), index=days,
+                        columns=[f"m{j}" for j in range(8)])
+    wide.iloc[0, 0] = np.nan
+    idata = quiet_fit(ie.models.onepl(ie.Responses.from_wide(wide, rows="item")),
+                      method="map", random_seed=0)
+    idata.to_netcdf(tmp_path / "fit.nc")
+    back = az.from_netcdf(tmp_path / "fit.nc")
+    expected = pd.to_datetime(np.asarray(days))[back.constant_data["item_idx"].values]
+    assert (pd.to_datetime(back.observed_data["obs_item"].values) == expected).all()

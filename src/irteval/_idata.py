@@ -30,6 +30,17 @@ def model_idata(model, posterior=None, dims=None) -> az.InferenceData:
                                for group, (values, lead) in groups.items() if values})
 
 
+def assign_coords(idata, coords):
+    """``coords`` {name: labels of the dim ``name``, or an ``xarray.Variable`` on its dims}
+    onto every group of ``idata`` that has those dims, in place."""
+    dims = {k: v.dims if isinstance(v, xr.Variable) else (k,) for k, v in coords.items()}
+    for group in idata.groups():
+        data = idata[group]
+        own = {k: v for k, v in coords.items() if set(dims[k]) <= set(data.dims)}
+        if own:
+            setattr(idata, group, data.assign_coords(own))
+
+
 def _dataset(values, lead, dims, coords):
     variables = {}
     for name, value in values.items():

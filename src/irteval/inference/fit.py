@@ -17,10 +17,11 @@ from dataclasses import dataclass
 
 import arviz as az
 import numpy as np
+import pandas as pd
 import pymc as pm
 import xarray as xr
 
-from .._idata import model_idata
+from .._idata import assign_coords, model_idata
 from .._validation import count, quiet_pymc, seeded_rng, warn_user
 from ..exceptions import ModelSpecWarning
 from ..models.base import FitSpec
@@ -170,11 +171,10 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         with quiet_pymc(not progressbar):
             spec.posterior_predictive(idata, model, seeds.predictive)
     for dim, coords in spec.cell_coords().items():
-        # as given: xarray's check of object arrays took 0.1 s for each of 500 000 labels
-        coords = {name: xr.Variable(dim, values, fastpath=True) for name, values in coords.items()}
-        for group in idata.groups():
-            if dim in idata[group].dims:
-                setattr(idata, group, idata[group].assign_coords(coords))
+        # strings as given: xarray's check of object arrays took 0.1 s for each of 500 000
+        # labels (it turns other objects, such as Timestamps, into types netCDF can store)
+        assign_coords(idata, {name: xr.Variable(dim, values, fastpath=pd.api.types.infer_dtype(
+            values, skipna=False) == "string") for name, values in coords.items()})
     idata.attrs.update(spec.fit_attrs())
     idata.attrs.update(_run_attrs(method, random_seed, run))
     if method == "nuts":

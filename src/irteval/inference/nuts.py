@@ -14,7 +14,7 @@ import pymc as pm
 from joblib import cpu_count
 from pymc.blocking import DictToArrayBijection
 
-from .._idata import model_idata
+from .._idata import assign_coords, model_idata
 from .._validation import quiet_pymc, warn_user
 from ..parallel import can_fork, map_processes
 
@@ -126,10 +126,7 @@ def sample_density(density, model, *, draws, tune, chains, seed, target_accept, 
         traces = ([run(s) for s in seeds] if n_jobs is None
                   else map_processes(run, seeds, n_jobs=n_jobs, progressbar=progressbar))
     trace = az.concat(traces, dim="chain") if chains > 1 else traces[0]
-    for group in trace.groups():
-        data = trace[group]
-        setattr(trace, group, data.assign_coords({d: labels[d] for d in data.dims
-                                                  if d in labels}))
+    assign_coords(trace, labels)
     trace.extend(model_idata(model))
     return trace
 
