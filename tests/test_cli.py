@@ -48,7 +48,8 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "10 answers of 40 instances" in printed
     p = float(re.search(r"person fit p = ([0-9.]+)", printed).group(1))  # a verdict by p, not
-    assert ("misfit the IRT" in printed) == (p < 0.05)  # "(small: ... misfit)" at any p
+    assert ("misfit the IRT" in printed) == (p < 0.01)  # "(small: ... misfit)" at any p;
+    assert "below 0.01" in printed  # the threshold at which score_new_model warns
     assert "posterior mean, sd and 94% HDI" in printed
     table = pd.read_csv(tmp_path / "new" / "score.csv", index_col=0)
     assert list(table.index) == ["ability", "accuracy"] and table.loc["accuracy", "naive"] == 0.7

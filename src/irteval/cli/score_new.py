@@ -32,6 +32,7 @@ def report(args):
     import arviz as az
 
     from ..irt import score_new_model
+    from ..irt.new_model import MISFIT_P
 
     if args.posterior.is_dir():
         raise ValueError(f"{args.posterior} is a folder; give the posterior.nc in it "
@@ -66,11 +67,12 @@ def report(args):
     score = io.in_file(args.answers, lambda: score_new_model(idata, answers,
                                                              random_seed=args.seed))
     table = score.summary().rename_axis("quantity")
-    misfit = score.person_fit_p < 0.05
+    misfit = score.person_fit_p < MISFIT_P  # where score_new_model warns
     print(f"{table.attrs['n_answered']} answers of {table.attrs['n_items']} instances; person fit "
           f"p = {score.person_fit_p:.3f} ("
-          + ("below 0.05: the model's answers misfit the IRT, so read its accuracy with care)"
-             if misfit else "the model's answers fit the IRT; below 0.05 they would not)"))
+          + (f"below {MISFIT_P}: the model's answers misfit the IRT, so read its accuracy with "
+             "care)" if misfit
+             else f"the model's answers fit the IRT; below {MISFIT_P} they would not)"))
     print(f"posterior mean, sd and {label(score.ci_prob, score.ci_kind)}; naive: the accuracy "
           "on the answered instances")
     print(table.round(4).to_string())

@@ -361,21 +361,16 @@ def _fit_mode(spec, model, method, seeds, run):
 
 
 def _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs):
-    """Fit the exact marginal form (its NumPy density when it has one: for nutpie, MAP and
-    Laplace), then complete it to the model's posterior."""
+    """Fit the exact marginal form (its NumPy density for nutpie, MAP and Laplace; its PyMC
+    graph for the other samplers), then complete it to the model's posterior."""
     rng = np.random.default_rng(seeds.sampling)
     seed = int(rng.integers(2**31))
-    density = marginal.density
-    if method == "nuts" and density is not None and run["sampler"] == "nutpie" \
-            and not sample_kwargs:
-        small = nuts.sample_density(density, marginal.frame(), seed=seed,
+    if method == "nuts" and run["sampler"] == "nutpie" and not sample_kwargs:
+        small = nuts.sample_density(marginal.density, marginal.frame(), seed=seed,
                                     **_without_sampler(run))
     elif method == "nuts":
         small = nuts.sample(marginal.model, seed=seed, **run, **sample_kwargs)
-    elif density is not None:
-        small = laplace_density(density, marginal.frame(), run["draws"], run["chains"], seed,
-                                point_only=method == "map")
     else:
-        small = laplace(marginal.model, run["draws"], run["chains"], seed,
-                        point_only=method == "map", method=marginal.mode_optimizer)
+        small = laplace_density(marginal.density, marginal.frame(), run["draws"], run["chains"],
+                                seed, point_only=method == "map")
     return spec.complete_marginal(small, rng, point_only=method == "map")

@@ -35,10 +35,9 @@ class Marginal:
     build_model: Callable[[], pm.Model]
     #: its coords (the dims of its draws are the density's)
     coords: dict
-    #: the same density in NumPy (:mod:`irteval.models.densities`), or None
-    density: object = None
-    #: optimiser for MAP/Laplace on the marginal model
-    mode_optimizer: str = "L-BFGS-B"
+    #: the same density in NumPy (:mod:`irteval.models.densities`): what nutpie samples and
+    #: MAP and Laplace optimise (L-BFGS)
+    density: object
 
     @functools.cached_property
     def model(self) -> pm.Model:
@@ -73,7 +72,7 @@ class FitSpec:
     default_tune: ClassVar[int] = 1000
     #: preferred NUTS backend when installed ("pymc", "nutpie")
     sampler: ClassVar[str] = "pymc"
-    #: optimiser for MAP/Laplace ("CG" from arbitrary starts, "L-BFGS-B" for log-concave ones)
+    #: optimiser for MAP/Laplace on the PyMC graph (a model without a NumPy density)
     mode_optimizer: ClassVar[str] = "CG"
     #: options for nutpie.sample when nutpie runs the PyMC graph (e.g. a low-rank mass matrix)
     nutpie_options: ClassVar[dict] = {}

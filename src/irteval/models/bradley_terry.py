@@ -112,7 +112,6 @@ class BradleyTerry(BaseModel):
 
     family = "bradley_terry"
     sampler = "nutpie"  # on the NumPy density
-    mode_optimizer = "L-BFGS-B"  # the posterior is log-concave: quasi-Newton from any start
 
     def __init__(self, scores: Scores | Battles, *, likelihood=None, reference=None,
                  prior_scale=PRIOR_SCALE, hierarchy=None):

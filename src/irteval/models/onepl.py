@@ -300,8 +300,7 @@ class OnePL(BaseModel):
         rows, coords = self.item_rows, {"respondent": self.coords["respondent"]}
         return Marginal(functools.partial(onepl_marginal.marginal_model, rows,
                                           coords["respondent"], self.priors), coords,
-                        density=onepl_marginal.MarginalDensity(rows, self.priors),
-                        mode_optimizer="L-BFGS-B")
+                        density=onepl_marginal.MarginalDensity(rows, self.priors))
 
     def density(self):
         return None if self.is_minibatch else BinaryIRTDensity(self)
