@@ -30,7 +30,7 @@ from .. import _intervals
 from .._draws import stacked_draws
 from .._validation import count, fixed_seed, needs_draws, plain, seeded_rng, warn_user
 from ..models.onepl_marginal import z_grid
-from .item_draws import Items
+from .item_draws import Items, answer_logp
 
 STRATEGIES = ("stratified", "information", "random")
 ADAPTIVE_STRATEGIES = ("stratified", "information")
@@ -144,10 +144,11 @@ def _score(items, where, y, answered, rng, prob, kind, theta=None):
     predicted = (rng.random((len(theta), int(rest.sum()))) < p[:, rest]).sum(axis=1)
     accuracy = (y.sum() + predicted) / n_items
     # person fit: log-likelihood of the answers against replicated answers, draw by draw
-    p_ans = np.clip(p[:, where], 1e-12, 1 - 1e-12)
-    loglik = lambda v: (v * np.log(p_ans) + (1 - v) * np.log1p(-p_ans)).sum(axis=1)  # noqa: E731
-    replicated = (rng.random(p_ans.shape) < p_ans).astype(float)
-    fit_p = float((loglik(replicated) <= loglik(y)).mean()) if len(where) else 1.0
+    a, b, c, d = items.at((slice(None), where))
+    eta = a * (theta[:, None] - b)
+    loglik = lambda sign: answer_logp(sign, eta, c, d).sum(axis=1)  # noqa: E731
+    replicated = np.where(rng.random(eta.shape) < p[:, where], 1.0, -1.0)
+    fit_p = float((loglik(replicated) <= loglik(2 * y - 1)).mean()) if len(where) else 1.0
     dims = ("sample",)
     return NewModelScore(ability=xr.DataArray(theta, dims=dims, name="ability"),
                          accuracy=xr.DataArray(accuracy, dims=dims, name="accuracy"),
