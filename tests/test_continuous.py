@@ -8,7 +8,6 @@ import pandas as pd
 import pytest
 
 import irteval as ie
-from irteval.models.continuous_irt import _matrix
 from irteval.models.continuous_irt import marginal_log_likelihood
 from irteval.data.scaling import from_z, to_z
 
@@ -242,7 +241,8 @@ def test_map_abilities_are_the_conditional_mode_not_a_draw():
     np.testing.assert_allclose(theta, two.posterior["theta"].values[0, 0], atol=1e-4)
     mode = one.posterior.isel(chain=0, draw=0)  # the mean of theta | z at the mode
     lam, s, tau = (mode[v].values for v in ("lam", "s", "tau"))
-    z, _ = _matrix(model.responses)  # complete: theta_i = sum_j l_j (z_ij - t_j) / s_j^2 / prec
+    # complete: theta_i = sum_j l_j (z_ij - t_j) / s_j^2 / prec
+    z = model.responses.dense(model.responses.z)
     slope = lam / s**2
     np.testing.assert_allclose(theta, (z - tau) @ slope / (1 + slope @ lam), rtol=1e-9)
     assert one.attrs["random_seed"] == 5 and "draws" not in one.attrs  # a point: no draws

@@ -25,6 +25,12 @@ def test_long_and_wide_agree():
     assert r1.n_obs == 5 and r1.n_items == 2 and r1.n_respondents == 3
     assert list(r1.items) == [1, 2] and r1.item_name == "instance"
     assert np.isnan(r1.to_wide(rows="item").loc[2, "c"])  # missing cell kept missing
+    # the same matrix without labels, and the mask of the observed cells
+    np.testing.assert_array_equal(r1.dense(fill=np.nan), r1.to_wide().to_numpy())
+    np.testing.assert_array_equal(r1.dense(1.0, rows="item"), [[1, 1, 1], [1, 1, 0]])
+    assert r1.dense(rows="item", dtype=np.int8).flags.c_contiguous
+    with pytest.raises(ValueError, match="rows must be 'respondent' or 'item'"):
+        r1.dense(rows="items")
 
 
 def test_wide_rows_are_respondents_by_default_and_label_column_is_used():

@@ -239,13 +239,24 @@ class Responses:
     def to_wide(self, rows="respondent") -> pd.DataFrame:
         """The response matrix (NaN where missing): respondents as rows by default, as
         :meth:`from_wide` reads it (``rows="item"`` for items as rows)."""
+        mat = self.dense(self.values if self.levels is None else self.levels[self.values],
+                         rows=rows, fill=np.nan)
+        return pd.DataFrame(mat, index=self.items if rows == "item" else self.respondents,
+                            columns=self.respondents if rows == "item" else self.items)
+
+    def dense(self, values=None, rows="respondent", fill=0.0, dtype=float) -> np.ndarray:
+        """The matrix of ``values`` (one per observed cell, or one for all; default
+        :attr:`values`, the level codes of ordinal data) at the observed cells and ``fill``
+        elsewhere, without labels: respondents as rows by default (``rows="item"`` for items
+        as rows). ``dense(1.0)`` is the 0/1 mask of the observed cells."""
         if rows not in ("respondent", "item"):
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
-        mat = np.full((self.n_items, self.n_respondents), np.nan)
-        mat[self.item_idx, self.respondent_idx] = (self.values if self.levels is None
-                                                   else self.levels[self.values])
-        df = pd.DataFrame(mat, index=self.items, columns=self.respondents)
-        return df if rows == "item" else df.T
+        cells = ((self.item_idx, self.respondent_idx) if rows == "item"
+                 else (self.respondent_idx, self.item_idx))
+        mat = np.full([len(self.items), len(self.respondents)][::1 if rows == "item" else -1],
+                      fill, dtype=dtype)
+        mat[cells] = self.values if values is None else values
+        return mat
 
     def to_long(self) -> pd.DataFrame:
         """One row per observed cell: respondent, item and value (column ``"value"``, or

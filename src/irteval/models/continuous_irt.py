@@ -59,7 +59,7 @@ def marginal_log_likelihood(responses, params) -> float:
         raise ValueError(f"params lack {responses.item_name}s {list(missing[:5])}")
     p = params.loc[responses.items]
     alpha, beta, gamma = (p[c].to_numpy(float) for c in ("alpha", "beta", "gamma"))
-    z, mask = _matrix(responses)
+    z, mask = responses.dense(responses.z), responses.dense(1.0)
     return float(marginal_logp(z, -gamma * beta, gamma, np.abs(gamma / alpha), mask,
                                xp=np).sum())
 
@@ -118,7 +118,7 @@ class ContinuousIRT(BaseModel):
         if responses.kind != "continuous":
             raise ValueError("continuous_irt needs continuous responses: build them with "
                              "Responses.from_wide(..., kind='continuous')")
-        z, mask = _matrix(responses)
+        z, mask = responses.dense(responses.z), responses.dense(1.0)
         _check_constant(responses, z, mask)
         super().__init__(coords={"respondent": responses.respondents, "item": responses.items})
         self._build_args = ((responses,), {"prior_tau": prior_tau, "prior_lam": prior_lam,
@@ -129,8 +129,7 @@ class ContinuousIRT(BaseModel):
                        "lam": positive(prior_lam, "prior_lam"), "s": positive(prior_s, "prior_s")}
         # raw performance and bounds, for the downstream analyses (NaN = missing, so it also
         # holds the mask; registered directly, as pm.Data refuses NaN)
-        performance = np.full(z.shape, np.nan)
-        performance[responses.respondent_idx, responses.item_idx] = responses.values
+        performance = responses.dense(fill=np.nan)
         self.register_data_var(pytensor.shared(performance, "performance"),
                                dims=("respondent", "item"))
         pm.Data("lower", responses.lower, dims="item")
@@ -185,21 +184,13 @@ def _check_constant(responses, z, mask):
             "difficulty), or lower clip= if values differ only within it")
 
 
-def _matrix(responses):
-    z = np.zeros((responses.n_respondents, responses.n_items))
-    mask = np.zeros_like(z)
-    z[responses.respondent_idx, responses.item_idx] = responses.z
-    mask[responses.respondent_idx, responses.item_idx] = 1.0
-    return z, mask
-
-
 def identify(responses, idata, random_seed=None):
     """Fix the reflection (sum of loadings > 0 in every draw), add ``alpha``, ``beta``,
     ``gamma`` and exact draws of ``theta | z`` to the posterior (for a MAP fit its mode, the
     conditional mean), in place."""
     point = idata.attrs.get("irteval_method") == "map"
     post = idata.posterior
-    z, mask = _matrix(responses)
+    z, mask = responses.dense(responses.z), responses.dense(1.0)
     lam = post["lam"].values
     flip = np.where(lam.sum(axis=-1, keepdims=True) < 0, -1.0, 1.0)
     lam = lam * flip
@@ -256,7 +247,7 @@ def multistart(model: ContinuousIRT, chains, random_seed=None) -> StartPoints:
     first principal component, the rest random). All chains start near the best optimum
     (``init="best"``) or at different optima (``init="dispersed"``)."""
     rng = np.random.default_rng(random_seed)
-    z, mask = _matrix(model.responses)
+    z, mask = model.responses.dense(model.responses.z), model.responses.dense(1.0)
     col_mean = (z * mask).sum(0) / mask.sum(0)
     col_sd = np.sqrt(((z - col_mean) ** 2 * mask).sum(0) / mask.sum(0)) + 1e-3
     filled = np.where(mask > 0, z, col_mean)

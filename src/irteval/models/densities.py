@@ -272,10 +272,8 @@ def difficulty_prior(v, priors, layout, grad):
 def answer_signs(responses):
     """(items x respondents matrix of +1 correct / -1 wrong / 0 missing, the constant that
     :func:`bernoulli_logit` adds for the missing cells)."""
-    r = responses
-    sign = np.zeros((r.n_items, r.n_respondents))
-    sign[r.item_idx, r.respondent_idx] = 2.0 * r.values - 1.0
-    return sign, (sign.size - r.n_obs) * np.log(2.0)
+    sign = responses.dense(2.0 * responses.values - 1.0, rows="item")
+    return sign, (sign.size - responses.n_obs) * np.log(2.0)
 
 
 class BinaryIRTDensity:
@@ -829,12 +827,10 @@ class ContinuousIRTDensity:
     dims = {"tau": ("item",), "lam": ("item",), "s": ("item",)}
 
     def __init__(self, model):
-        from .continuous_irt import _matrix  # (that module imports this one)
-
         self.layout = Layout.of_model(model)
         self.n_dim = self.layout.n_dim
         self.priors = model.priors
-        z, mask = _matrix(model.responses)
+        z, mask = model.responses.dense(model.responses.z), model.responses.dense(1.0)
         n_data, n_item = z.shape
         patterns, which, counts = np.unique(mask > 0, axis=0, return_inverse=True,
                                             return_counts=True)

@@ -57,9 +57,7 @@ def guess_prior(n_options=None):
 def _answer_matrix(responses):
     """The items x respondents 0/1 matrix of complete binary responses, as int8 (a float copy
     of 20000 x 2000 answers is 320 MB)."""
-    y = np.zeros((responses.n_items, responses.n_respondents), dtype=np.int8)
-    y[responses.item_idx, responses.respondent_idx] = responses.values
-    return y
+    return responses.dense(rows="item", dtype=np.int8)
 
 
 class OnePL(BaseModel):

@@ -42,10 +42,7 @@ class BinaryIRTEM:
     def __init__(self, model, grid=GRID):
         r = model.responses
         self.priors = model.priors
-        self.correct = np.zeros((r.n_items, r.n_respondents))
-        self.mask = np.zeros_like(self.correct)
-        self.correct[r.item_idx, r.respondent_idx] = r.values
-        self.mask[r.item_idx, r.respondent_idx] = 1.0
+        self.correct, self.mask = r.dense(rows="item"), r.dense(1.0, rows="item")
         self.wrong_t = np.ascontiguousarray((self.mask - self.correct).T)
         self.complete = bool(self.mask.all())
         self.mask_t = None if self.complete else np.ascontiguousarray(self.mask.T)

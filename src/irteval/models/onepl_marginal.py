@@ -68,8 +68,7 @@ class ItemRows:
         if r.n_obs == r.n_items * r.n_respondents:
             patterns, item_pattern = np.ones((1, r.n_respondents)), np.zeros(r.n_items, int)
         else:
-            observed = np.zeros((r.n_items, r.n_respondents), dtype=bool)
-            observed[r.item_idx, r.respondent_idx] = True
+            observed = r.dense(True, rows="item", dtype=bool)
             patterns, item_pattern = np.unique(observed, axis=0, return_inverse=True)
         rows, item_row, row_count = np.unique(np.c_[item_pattern, correct].astype(np.int64),
                                               axis=0, return_inverse=True, return_counts=True)

@@ -87,7 +87,7 @@ class PolytomousIRT(BaseModel):
         if model not in MODELS:
             raise ValueError(f"model={model!r} is not one of {MODELS}")
         r = responses
-        codes, mask = _matrix(r)
+        codes, mask = r.dense(dtype=np.int64), r.dense(1.0)
         low, high = _item_range(r)
         if np.any(high == low):
             single = r.items[high == low]
@@ -182,14 +182,6 @@ def identify(idata, valid):
     post["d"] = d.transpose("chain", "draw", "item", "step")
     idata.attrs["reflected_draws"] = float((flip < 0).mean())
     return idata
-
-
-def _matrix(responses):
-    codes = np.zeros((responses.n_respondents, responses.n_items), dtype=np.int64)
-    mask = np.zeros(codes.shape)
-    codes[responses.respondent_idx, responses.item_idx] = responses.values
-    mask[responses.respondent_idx, responses.item_idx] = 1.0
-    return codes, mask
 
 
 def _item_range(responses):
