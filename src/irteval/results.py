@@ -14,7 +14,7 @@ import arviz as az
 import pandas as pd
 import xarray as xr
 
-from .cli.io import NA_TEXT
+from .cli.io import read_text_columns
 from .cli.outputs import TABLES
 
 
@@ -40,9 +40,7 @@ def _labelled(file, levels, known):
     if len(names) <= levels:
         raise ValueError(f"{len(names)} columns, where this table has {levels} index columns "
                          "and values")
-    text = names[:levels]
-    table = pd.read_csv(file, dtype=dict.fromkeys(text, str), keep_default_na=False,
-                        na_values={c: [""] if c in text else NA_TEXT for c in names})
+    table = read_text_columns(file, names, names[:levels])
     if levels:
         table = table.set_index(names[:levels])
         table.index = (table.index.set_levels([_read_labels(lv, known)

@@ -101,6 +101,16 @@ NA_TEXT = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
            "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
 
 
+def read_text_columns(path, names, text, **kwargs):
+    """``pandas.read_csv`` of a file with columns ``names``, those in ``text`` read as text as
+    written ("0001", "NA" and "True" stay themselves; only an empty field is missing), the
+    others with pandas' own missing values."""
+    import pandas as pd
+
+    return pd.read_csv(path, dtype=dict.fromkeys(text, str), keep_default_na=False,
+                       na_values={c: [""] if c in text else NA_TEXT for c in names}, **kwargs)
+
+
 def read_csv(path, labels=()):
     """A UTF-8 CSV with a header line; a missing, unreadable or malformed file is a ValueError
     naming the file and, where it can be told, the line. ``labels``: the columns that hold
@@ -116,9 +126,7 @@ def read_csv(path, labels=()):
                              encoding="utf-8")
         names = list(pd.read_csv(path, nrows=0, encoding="utf-8").columns)  # as pandas names them
         text = [c for c in (labels(names) if callable(labels) else labels) if c in names]
-        df = pd.read_csv(path, encoding="utf-8", dtype=dict.fromkeys(text, str),
-                         keep_default_na=False, na_values={c: [""] if c in text else NA_TEXT
-                                                           for c in names})
+        df = read_text_columns(path, names, text, encoding="utf-8")
     except UnicodeDecodeError as err:
         line, reason = undecodable_line(path)
         raise ValueError(f"{path}, line {line}: not UTF-8 text ({reason}); save the file as "
