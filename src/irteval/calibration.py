@@ -298,7 +298,6 @@ def simulate_polytomous(n_datasets, n_algorithms, n_levels, rng, model="gpcm", t
     return resp, out, redraws
 
 
-# ---------------------------------------------------------------------- ranks
 def simulate_multidimensional_prior(n_items, n_respondents, dims, rng):
     """A draw from the multidimensional 2PL's prior (mu_b ~ N(0, 3), sigma_b ~ HN(2), b_i ~
     N(mu_b, sigma_b), a_ik ~ N(0, 1), theta_k ~ ZeroSumNormal(1) per skill) and binary answers
@@ -343,6 +342,7 @@ def simulate_multidimensional(n_items, n_respondents, dims, rng):
     return Responses.from_wide(wide, respondent="model", item="instance", rows="item"), truth
 
 
+# ---------------------------------------------------------------------- ranks
 def thin(n_draws, n_keep):
     """Indices of ``n_keep`` draws spread evenly over ``n_draws`` (every k-th draw)."""
     if n_keep > n_draws:

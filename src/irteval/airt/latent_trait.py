@@ -1,6 +1,7 @@
-"""AIRT downstream (paper 3): algorithm metrics, the dataset-difficulty spectrum, strengths and
+"""AIRT's latent trait analysis (paper 3): the dataset-difficulty spectrum, strengths and
 weaknesses, latent trait occupancy and the algorithm portfolio — each from the posterior
-mean (airt's point estimate) and as a distribution over posterior draws.
+mean (airt's point estimate) and as a distribution over posterior draws (the algorithm
+metrics: :mod:`irteval.airt.metrics`).
 
 Latent trait analysis, for a spectrum of dataset difficulties delta_i = -theta_i:
 h_j = smoothing spline of algorithm j's performance over delta (:mod:`irteval.airt.smoothing`),

@@ -28,6 +28,7 @@ def warn_earlier_outputs():
                   "earlier run (this one did not write them); remove them, or use a new --out",
                   file=sys.stderr)
 
+
 #: report -> {file: number of index columns of a CSV table (0: none), None for other files}
 REPORTS = {
     "difficulty": {

@@ -19,6 +19,8 @@ from .._validation import quiet_pymc, warn_user
 from ..parallel import can_fork, map_processes
 
 SAMPLERS = ("pymc", "nutpie", "numpyro")
+
+
 def cores(chains):
     """Chains run in parallel: one per usable core (``joblib.cpu_count``: the cores this
     process may use, container CPU limits included), at most one per chain."""

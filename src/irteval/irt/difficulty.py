@@ -16,7 +16,6 @@ from ..models.densities import irt_probability
 from .item_draws import FAMILY, Items
 
 
-
 def observed_cells(idata):
     """(item_idx, respondent_idx, y) of every observed cell, from the fit's stored data."""
     y = idata.observed_data["y"]

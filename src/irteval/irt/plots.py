@@ -1,4 +1,6 @@
-"""Plots of instance difficulty; each takes ``ax=`` (created when None) and returns the Axes."""
+"""Plots of the binary IRT fits: item characteristic curves, the difficulty distribution,
+system characteristic curves, item/person fit and information; each takes ``ax=`` (created
+when None) and returns the Axes."""
 
 from __future__ import annotations
 

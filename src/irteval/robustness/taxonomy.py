@@ -51,8 +51,10 @@ class Taxonomy(IndexesWithWarning):
 
 
 def _cluster(matrix, k):
-    return fcluster(linkage(matrix, method="complete", metric="euclidean"), k,
-                    criterion="maxclust")
+    """The complete-linkage (Euclidean) tree of the rows of ``matrix`` and its cut into at
+    most ``k`` groups."""
+    tree = linkage(matrix, method="complete", metric="euclidean")
+    return tree, fcluster(tree, k, criterion="maxclust")
 
 
 def taxonomy(scc, *, k=3) -> Taxonomy:
@@ -86,13 +88,13 @@ def taxonomy(scc, *, k=3) -> Taxonomy:
     flat = kappa.stack(profile=("bin", "proportion")).transpose("model", "profile", "sample")
     together, alone = np.zeros((len(models), len(models))), np.zeros(len(models))
     for s in range(n_draws):
-        labels = _cluster(flat.values[:, :, s], k)
+        _, labels = _cluster(flat.values[:, :, s], k)
         same = labels[:, None] == labels[None, :]
         together += same
         alone += same.sum(axis=1) == 1
     mean = flat.mean("sample").to_pandas()
-    tree = linkage(mean.to_numpy(), method="complete", metric="euclidean")
+    tree, groups = _cluster(mean.to_numpy(), k)
     return Taxonomy(
-        groups=pd.Series(fcluster(tree, k, criterion="maxclust"), index=models, name="group"),
+        groups=pd.Series(groups, index=models, name="group"),
         co_assignment=pd.DataFrame(together / n_draws, index=models, columns=models),
         linkage=tree, kappa=mean, alone=pd.Series(alone / n_draws, index=models, name="p_alone"))
