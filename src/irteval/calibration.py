@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 from arviz.stats.ecdf_utils import ecdf_confidence_band
 from scipy import stats
+from scipy.special import expit
 
 from .data import Battles, Responses, Scores
 from .exceptions import ConvergenceWarning
@@ -177,8 +178,7 @@ def simulate_battles_from_prior(n_players, n_battles, rng, likelihood="pairwise"
         b = (a + rng.integers(1, n_players, n_battles)) % n_players
         diff = truth["strength"][a] - truth["strength"][b]
         probs = (davidson_probabilities(diff, truth["log_nu"], xp=np)
-                 if likelihood == "davidson" else np.column_stack([1 / (1 + np.exp(-diff)),
-                                                                   1 / (1 + np.exp(diff))]))
+                 if likelihood == "davidson" else np.column_stack([expit(diff), expit(-diff)]))
         outcome = (rng.random((n_battles, 1)) > probs.cumsum(axis=1)).sum(axis=1)
         if len(np.union1d(a, b)) == n_players:
             break
@@ -244,7 +244,7 @@ def simulate_continuous(n_datasets, n_algorithms, rng):
         redraws += 1
     flip = -1.0 if p["lam"].sum() < 0 else 1.0
     lam, theta = flip * p["lam"], flip * p["theta"]
-    wide = pd.DataFrame(1 / (1 + np.exp(-z)), index=[f"d{k}" for k in range(n_datasets)],
+    wide = pd.DataFrame(expit(z), index=[f"d{k}" for k in range(n_datasets)],
                         columns=[f"a{k}" for k in range(n_algorithms)])
     resp = Responses.from_wide(wide, respondent="dataset", item="algorithm", kind="continuous",
                                bounds=(0.0, 1.0), clip=CONTINUOUS_CLIP)

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 from scipy.integrate import trapezoid
+from scipy.special import expit
 
 from .. import _intervals
 from .._draws import stacked_draws
@@ -56,7 +57,7 @@ def _predicted(idata, max_draws, random_seed):
     """(sample, dataset, algorithm) predicted scaled performance."""
     random_seed = fixed_seed(random_seed)  # every variable from the same draws
     draws = {v: stacked_draws(idata, v, max_draws, random_seed) for v in ("tau", "lam", "theta")}
-    return 1 / (1 + np.exp(-mean_z(draws["tau"], draws["lam"], draws["theta"])))
+    return expit(mean_z(draws["tau"], draws["lam"], draws["theta"]))
 
 
 def _area(curve):

@@ -11,6 +11,7 @@ uses 1 / (t + 1) for run times.
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import expit
 import pandas as pd
 
 from .._validation import plain
@@ -108,4 +109,4 @@ def to_z(values, lower, upper, transform="logit", clip=0.01):
 
 def from_z(z, lower, upper):
     """Back from z to the performance scale: lo + (hi - lo) logistic(z) (both transforms)."""
-    return lower + (upper - lower) / (1 + np.exp(-z))
+    return lower + (upper - lower) * expit(z)

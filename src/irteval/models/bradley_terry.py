@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 import pymc as pm
 import pytensor.tensor as pt
+from scipy.special import expit
 from scipy.stats import rankdata
 
 from .._validation import positive, warn_user
@@ -104,7 +105,7 @@ def _pairwise_logp(wins, matches, diff):
 
 
 def _pairwise_random(matches, diff, rng=None, size=None):
-    return rng.binomial(matches.astype(np.int64), 1 / (1 + np.exp(-diff)), size=size)
+    return rng.binomial(matches.astype(np.int64), expit(diff), size=size)
 
 
 class BradleyTerry(BaseModel):
