@@ -63,7 +63,7 @@ def test_subset_and_long_round_trip():
     (lambda d: pd.concat([d, d.iloc[[0]].assign(correct=0)]),
      r"1 \(model, instance\) pairs appear more than once with different 'correct'"),
     (lambda d: d.assign(correct=[1, 0, 2, 1, 0]),
-     r"must be 0/1 .* found 1 other values, e.g. \[2.0\]"),
+     r"must be 0/1 .* found 1 other value, e.g. \[2.0\] \(row 2 \(0-based"),
     (lambda d: d.assign(correct=[1, 0, 0.5, 1, 0]), "must be 0/1"),
     (lambda d: d.assign(correct=["yes", 0, 1, 1, 0]), "not numbers, e.g. \\['yes'\\]"),
     (lambda d: d.assign(correct=[np.inf, 0, 1, 1, 0]), "infinite values"),
@@ -76,6 +76,16 @@ def test_bad_long_input_names_the_problem(mutate, message):
     with pytest.raises(ValueError, match=message):
         Responses.from_long(mutate(long_frame()), respondent="model", item="instance",
                             value="correct")
+
+
+def test_values_other_than_0_1_are_located():
+    wide = pd.DataFrame({"a": [1, 2], "b": [0, 1]}, index=pd.Index(["x", "y"], name="instance"))
+    with pytest.raises(ValueError, match=r"found 1 other value, e.g. \[2.0\] \(model 'a' and "
+                                         r"instance 'y'\)"):
+        Responses.from_wide(wide, respondent="model", rows="item")
+    with pytest.raises(ValueError, match=r"e.g. \[0.5\] \(row labelled 7\)"):
+        Responses.from_long(long_frame().set_axis([3, 5, 7, 9, 11]).assign(
+            correct=[1, 0, 0.5, 1, 0]), respondent="model", item="instance", value="correct")
 
 
 def test_frames_with_two_column_levels_or_repeated_names_are_refused():

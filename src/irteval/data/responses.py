@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import (axis_names, check_columns, check_frame, chosen_labels,
-                           labelled_matrix, long_cells, numeric_matrix, percent, plain)
+                           labelled_matrix, long_cells, numeric_matrix, percent, plain, where)
 from .levels import ordinal_codes
 from .scaling import AIRT_NUDGE, TRANSFORMS, resolve_bounds, to_z
 
@@ -82,6 +82,10 @@ class Responses:
         check_columns(df, {"respondent": respondent, "item": item, "value": value})
         r_idx, respondents, i_idx, items, vals = long_cells(df, respondent, item, value,
                                                             _fix(kind))
+        if kind == "binary" and not np.isin(vals, (0.0, 1.0)).all():  # say on which lines
+            column = pd.to_numeric(df[value]).to_numpy(dtype=float)
+            bad = np.flatnonzero(~np.isin(column, (0.0, 1.0)) & ~np.isnan(column))
+            raise ValueError(_not_binary(value, column[bad], where(df.index, bad)))
         return cls._from_codes(
             items, respondents, i_idx, r_idx, vals,
             item_name=item, respondent_name=respondent, kind=kind, value_name=value,
@@ -174,13 +178,13 @@ class Responses:
                         f"(e.g. {list(labels[empty][:5])}); drop those empty rows/columns "
                         "first")
         if kind == "binary":
-            bad = (values != 0.0) & (values != 1.0)
-            if bad.any():
-                raise ValueError(
-                    f"{value_name} must be 0/1 (or True/False) for a binary model; found "
-                    f"{int(bad.sum())} other values, e.g. {sorted(set(values[bad].tolist()))[:5]}. "
-                    "Code correct answers as 1 and wrong ones as 0"
-                )
+            bad = np.flatnonzero((values != 0.0) & (values != 1.0))
+            if len(bad):
+                cells = ", ".join(f"{respondent_name} {plain(respondents[respondent_idx[k]])!r} "
+                                  f"and {item_name} {plain(items[item_idx[k]])!r}"
+                                  for k in bad[:3])
+                raise ValueError(_not_binary(value_name, values[bad],
+                                             cells + (" ..." if len(bad) > 3 else "")))
             values = values.astype(np.int8)
             extra = {}
         elif kind == "ordinal":
@@ -367,3 +371,10 @@ def _check_kind(kind, **options):
     if options["levels"] is not None and options["cuts"] is not None:
         raise ValueError("levels= declares the integer levels of the values, cuts= bins "
                          "performances into levels: give one of them")
+
+
+def _not_binary(value_name, bad, location):
+    """The message for values other than 0/1 of a binary model: ``bad``, at ``location``."""
+    return (f"{value_name} must be 0/1 (or True/False) for a binary model; found {len(bad)} "
+            f"other value{'s' * (len(bad) != 1)}, e.g. {sorted(set(bad.tolist()))[:5]} "
+            f"({location}). Code correct answers as 1 and wrong ones as 0")
