@@ -279,3 +279,44 @@ def test_keywords_in_messages_become_flags():
 
     assert (as_flags("log_likelihood=True with method='map'; bounds=(0, 1), draws=50")
             == "--log-likelihood with --method map; --bounds 0,1, --draws 50")
+
+
+def test_files_that_are_not_plain_csv_are_named(files, capsys):
+    """Compressed files crashed in the line count ('utf-8' codec can't decode, no file named);
+    a workbook or a netCDF read as 'not UTF-8'; Excel's sep= line became the header."""
+    import gzip
+    import zipfile
+
+    text = (files / "long.csv").read_bytes()
+    (files / "long.csv.gz").write_bytes(gzip.compress(text))
+    with zipfile.ZipFile(files / "book.xlsx", "w") as book:
+        book.writestr("xl/workbook.xml", "<workbook/>")
+    (files / "sep.csv").write_bytes(b"sep=,\n" + text)
+    expected = {"long.csv.gz": " is not a text CSV: it looks like a gzip-compressed file; "
+                               f"decompress it first (gunzip -k {files / 'long.csv.gz'})",
+                "book.xlsx": " is not a text CSV: it looks like a zip archive (an Excel .xlsx "
+                             "workbook?); save the sheet as CSV",
+                "sep.csv": ", line 1: 'sep=,' is Excel's separator hint, not a header"}
+    for name, message in expected.items():
+        assert f"{files / name}{message}" in error(capsys, ["difficulty", str(files / name)])
+
+
+def test_lines_with_a_field_more_than_the_header_are_refused(files, capsys):
+    """A comma ending every data line (or an unquoted 0,5 on the first) made pandas read the
+    first column as the index: every column shifted, and the message spoke of the wrong one."""
+    lines = (files / "long.csv").read_text().splitlines()
+    (files / "trailing.csv").write_text("\n".join([lines[0]] + [f"{x}," for x in lines[1:]]))
+    err = error(capsys, ["difficulty", str(files / "trailing.csv")])
+    assert f"{files / 'trailing.csv'}, line 2: 4 fields where the header names 3" in err
+
+
+def test_labels_with_spaces_are_kept_and_said(files, capsys):
+    """' i0' after 'm0, ' was a label of its own, silently (score-new's 'i0' then unknown)."""
+    lines = (files / "long.csv").read_text().splitlines()
+    (files / "spaced.csv").write_text("\n".join([lines[0]] + [x.replace(",", ", ")
+                                                              for x in lines[1:]]))
+    with mock.patch("irteval.inference.fit", side_effect=AssertionError("fitted")):
+        assert main(["difficulty", str(files / "spaced.csv"), "--value", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert (f"{files / 'spaced.csv'}: 'instance' has labels that begin or end with spaces on lines "
+            "[2, 3, 4, 5, 6] (e.g. ' ") in err and "kept as written" in err

@@ -513,8 +513,10 @@ def check_cli(data):
         status, err, seen = run_cli([command, *where, "--out", str(Path(tmp) / "out"),
                                      *options])
         event(f"{command}: exit status {status}")
-        if status == 2:
-            assert err.startswith("irteval: error: ") and err.count("\n") == 1, err
+        if status == 2:  # one error line, after any warnings: no traceback
+            lines = err.splitlines()
+            assert lines[-1].startswith("irteval: error: ") and err.endswith("\n"), err
+            assert all(line.startswith("irteval: warning: ") for line in lines[:-1]), err
             assert not seen
             return
         assert status == 0 and len(seen) == 1, err

@@ -121,6 +121,7 @@ def read_csv(path, labels=()):
     if not path.is_file():
         raise ValueError(f"{path} is a folder, not a CSV file" if path.is_dir()
                          else f"no such file: {path}")
+    check_text(path)
     try:
         header = pd.read_csv(path, header=None, nrows=1, dtype=str, keep_default_na=False,
                              encoding="utf-8")
@@ -160,7 +161,19 @@ def read_csv(path, labels=()):
                          "reads comma-separated CSV; save it with commas")
     if df.empty:
         raise ValueError(f"{path} has a header line but no data lines")
+    if not isinstance(df.index, pd.RangeIndex):  # pandas took the first columns as an index
+        line, fields = next((line, n) for line, n in record_fields(path) if n > len(names))
+        raise ValueError(f"{path}, line {line}: {fields} fields where the header names "
+                         f"{len(names)}; end no line with a comma, and quote a decimal comma "
+                         "(\"0,5\") or write it with a point")
     df.index = pd.Index(record_lines(path, len(df)), name="line")  # as the file numbers them
+    for column in text:
+        padded = df[column].notna() & (df[column] != df[column].str.strip())
+        if padded.any():
+            print(f"irteval: warning: {path}: {column!r} has labels that begin or end with "
+                  f"spaces on lines {list(df.index[padded][:5])} (e.g. "
+                  f"{df[column][padded].iloc[0]!r}), kept as written; if they come from a space "
+                  "after each comma, remove those spaces", file=sys.stderr)
     return df
 
 
@@ -196,6 +209,44 @@ def as_labels(texts, labels):
             return text
 
     return pd.Index([match(t) for t in texts], name=getattr(texts, "name", None))
+
+
+#: the first bytes of files that are not text, and what to do with each
+BINARY_KINDS = {b"\x1f\x8b": ("a gzip-compressed file", "decompress it first (gunzip -k FILE)"),
+                b"BZh": ("a bzip2-compressed file", "decompress it first (bunzip2 -k FILE)"),
+                b"\xfd7zXZ\x00": ("an xz-compressed file", "decompress it first (unxz -k FILE)"),
+                b"PK\x03\x04": ("a zip archive (an Excel .xlsx workbook?)",
+                                "save the sheet as CSV (Excel: Save As, CSV UTF-8) or unzip it"),
+                b"\x89HDF": ("a netCDF-4 file (an irteval posterior.nc?)",
+                             "give the CSV of your data"),
+                b"CDF": ("a netCDF file", "give the CSV of your data")}
+
+
+def check_text(path):
+    """Refuse a file that is not a text CSV (compressed, a workbook, netCDF) or starts with
+    Excel's separator line, naming what it looks like and the fix."""
+    with open(path, "rb") as f:
+        start = f.read(64)
+    for magic, (kind, fix) in BINARY_KINDS.items():
+        if start.startswith(magic):
+            raise ValueError(f"{path} is not a text CSV: it looks like {kind}; "
+                             + fix.replace("FILE", str(path)))
+    if re.match(rb"(\xef\xbb\xbf)?sep=.\r?\n", start):
+        hint = start.splitlines()[0].decode("utf-8-sig")
+        raise ValueError(f"{path}, line 1: {hint!r} is Excel's separator hint, not a header; "
+                         "delete that line")
+
+
+def record_fields(path):
+    """(line, number of fields) of each data record, by the csv module."""
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        reader = csv.reader(f)
+        next(reader, None)
+        line = reader.line_num
+        for row in reader:
+            if row:
+                yield line + 1, len(row)
+            line = reader.line_num
 
 
 def record_lines(path, n_records):
