@@ -320,3 +320,16 @@ def test_labels_with_spaces_are_kept_and_said(files, capsys):
     err = capsys.readouterr().err
     assert (f"{files / 'spaced.csv'}: 'instance' has labels that begin or end with spaces on lines "
             "[2, 3, 4, 5, 6] (e.g. ' ") in err and "kept as written" in err
+
+
+def test_wide_files_without_labels_or_for_leaderboard_are_explained(files, capsys):
+    """A wide score table (a row per model, a column per round) got "column 'round' is not in
+    the data frame"; a matrix saved with index=False got "duplicate row labels ['1']"."""
+    pd.DataFrame({"model": list("abc"), "r1": [0.9, 0.8, 0.7], "r2": [0.6, 0.7, 0.5]}).to_csv(
+        files / "wide_scores.csv", index=False)
+    err = error(capsys, ["leaderboard", str(files / "wide_scores.csv")])
+    assert "looks wide (a row per player, a column per round: ['r1', 'r2'])" in err
+    assert ".melt(id_vars='model', var_name='round', value_name='score')" in err
+    pd.DataFrame({"a": [1, 0, 1], "b": [0, 1, 1]}).to_csv(files / "bare.csv", index=False)
+    err = error(capsys, ["difficulty", str(files / "bare.csv")])
+    assert f"{files / 'bare.csv'}: its first column 'a' holds 0/1 answers, not labels" in err

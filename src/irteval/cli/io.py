@@ -359,6 +359,8 @@ def read_responses(args, path=None, **kwargs):
     """Responses from a long CSV (when it has the --value column, or --format long) or a
     wide one (row labels: the column named like them, else the first column). --format auto
     reads a file without the --value column as wide, unless --value was given."""
+    import pandas as pd
+
     from ..data import Responses
 
     path = args.responses if path is None else path
@@ -394,6 +396,12 @@ def read_responses(args, path=None, **kwargs):
                                    rows=rows, **kwargs)
     except ValueError as err:
         hint = ""
+        first = pd.Series(df.index if label not in df.columns else df[label])
+        if "duplicate row labels" in str(err) and first.astype(str).isin(["0", "1"]).all():
+            raise ValueError(
+                f"{path}: its first column {first.name!r} holds 0/1 answers, not labels: a "
+                "wide file needs a first column naming its rows (pandas writes one with "
+                "df.to_csv(path), not index=False)") from err
         if "duplicate row labels" in str(err) and args.format == "auto":
             columns = ([] if df.index.name == "line" else [df.index.name]) + list(df.columns)
             hint = (f"; if {path.name} is a long table (a row per answer), name its value "

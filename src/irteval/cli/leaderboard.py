@@ -56,6 +56,8 @@ def add_parser(sub):
 
 def read_scores(args):
     """Scores (or, with --winner, Battles) from the long CSV the command names."""
+    import pandas as pd
+
     from ..data import Battles, Scores
 
     battles = getattr(args, "winner", None) is not None
@@ -72,6 +74,16 @@ def read_scores(args):
         raise ValueError(f"{args.scores} has columns {args.player_a!r} and {args.player_b!r} "
                          "but no --player column: for battles (a row per battle) name the "
                          "winner's column with --winner")
+    others = [c for c in df.columns if c != args.player]
+    if not battles and not {args.round, args.score} & set(df.columns) and len(others) > 1 \
+            and all(pd.api.types.is_numeric_dtype(df[c]) for c in others):
+        player = args.player if args.player in df.columns else df.columns[0]
+        raise ValueError(
+            f"{args.scores} looks wide (a row per player, a column per round: {others[:5]}), "
+            "and leaderboard reads a long file, a row per player and round (columns --player, "
+            "--round, --score); reshape it, e.g. in Python: pd.read_csv(...).melt(id_vars="
+            f"{player!r}, var_name='round', value_name='score').to_csv('long.csv', "
+            "index=False)")
     if battles:
         return io.in_file(args.scores, lambda: Battles.from_long(
             df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
