@@ -331,6 +331,22 @@ def test_robustness_command_bad_input(args, message, capsys):
     assert message in capsys.readouterr().err
 
 
+def test_robustness_csv_problems_are_said_before_any_training(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    data = pd.DataFrame({"id": [f"s{i}" for i in range(12)], "x": rng.normal(size=12),
+                         "label": list("ab") * 6})
+    data.to_csv(tmp_path / "ids.csv", index=False)
+    assert main(["robustness", "--csv", str(tmp_path / "ids.csv"), "--target", "label"]) == 2
+    assert "columns ['id'] are not numeric; list them as nominal (--nominal) or convert them " \
+           "to numbers; if 'id' labels the instances, pass --id id" in capsys.readouterr().err
+    data.assign(label=rng.normal(size=12)).to_csv(tmp_path / "real.csv", index=False)
+    assert main(["robustness", "--csv", str(tmp_path / "real.csv"), "--target", "label",
+                 "--id", "id"]) == 2
+    err = capsys.readouterr().err
+    assert "real.csv: no class of --target 'label' has 5 rows (the largest has 1)" in err
+    assert "12 distinct values in 12 rows, like a continuous target" in err
+
+
 def test_robustness_passes_integer_noise_on(tmp_path, monkeypatch):
     """--integer-noise reaches noisy_predictions (a dropped keyword would fall back to the
     default in silence)."""

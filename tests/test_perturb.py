@@ -127,6 +127,9 @@ def test_the_target_is_matched_to_the_rows_by_label():
     assert check_data(X.set_axis(nested), y.set_axis(nested))[1].index.equals(nested)
     with pytest.raises(ValueError, match="2 rows share a label or have none"):
         check_data(X.set_axis(["a", "a", "b", "c", "d", "e"]), y.to_numpy())
+    with pytest.raises(ValueError, match=r"infinite values in columns \['a'\] \(row labelled "
+                                         r"'r2'\)"):  # once only after training every model
+        check_data(X.assign(a=[0, 1, np.inf, 3, 4, 5.0]), y)
 
 
 def test_cross_validation_refuses_one_model_and_one_fold_before_training():

@@ -61,6 +61,8 @@ def add_parser(sub):
     return rob
 
 
+#: folds of the model zoo's cross-validation on the command line
+FOLDS = 5
 #: families of the demo's robustness part (fast to train; the full run has 17)
 DEMO_FAMILIES = ("naive_bayes", "cart_depth10", "knn_3", "logistic_C1", "random_forest",
                  "mlp_7")
@@ -122,7 +124,25 @@ def data(args):
         X = df.drop(columns=[c for c in (target, args.id) if c]).set_axis(
             pd.Index(labels, name=name))
         y = df[target].set_axis(X.index)
-        io.in_file(args.csv, lambda: check_data(X, y, nominal))  # before any work
+        try:  # before any work
+            io.in_file(args.csv, lambda: check_data(X, y, nominal))
+        except ValueError as err:
+            ids = [c for c in X.columns if c not in nominal
+                   and not pd.api.types.is_numeric_dtype(X[c])
+                   and X[c].is_unique]
+            if "not numeric" not in str(err) or args.id or not ids:
+                raise
+            raise ValueError(f"{err}; if {ids[0]!r} labels the instances, pass --id "
+                             f"{ids[0]}") from err
+        largest = y.value_counts().max()
+        if largest < FOLDS:
+            looks = (f"; it has {y.nunique()} distinct values in {len(y)} rows, like a "
+                     "continuous target, and robustness classifies" if y.nunique() > len(y) / 2
+                     else "")
+            raise ValueError(f"{args.csv}: no class of --target {target!r} has {FOLDS} rows "
+                             f"(the largest has {largest}), and the model zoo is "
+                             f"cross-validated in {FOLDS} folds{looks}; give at least {FOLDS} "
+                             "rows of a class")
         resp = None
         if args.responses:
             from ..data import Responses
@@ -170,7 +190,7 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
     if idata is None:
         if resp is None:
             with stage("responses: cross-validating the model zoo"):
-                resp = cross_val_responses(zoo(population=True), X, y, nominal=nominal, cv=5,
+                resp = cross_val_responses(zoo(population=True), X, y, nominal=nominal, cv=FOLDS,
                                            random_seed=args.seed, n_jobs=n_jobs)
         print(resp)
         with stage("difficulty: 1PL fit"):

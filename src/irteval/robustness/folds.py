@@ -71,6 +71,12 @@ def check_data(X, y, nominal=()):
         raise ValueError(f"X has missing values in columns {holes[:5]} ("
                          f"{where(X.index, np.flatnonzero(X.isna().any(axis=1)))}); impute them "
                          "or drop those rows first")
+    infinite = np.isinf(X.select_dtypes("number").to_numpy(dtype=float))
+    if infinite.any():
+        columns = X.select_dtypes("number").columns[infinite.any(axis=0)].tolist()
+        raise ValueError(f"X has infinite values in columns {columns[:5]} ("
+                         f"{where(X.index, np.flatnonzero(infinite.any(axis=1)))}); replace "
+                         "them or drop those rows first")
     if y.isna().any():
         raise ValueError(f"the target has {int(y.isna().sum())} missing labels ("
                          f"{where(X.index, np.flatnonzero(y.isna()))}); drop those rows first")
