@@ -372,3 +372,27 @@ def test_a_text_label_column_beside_numbered_columns_is_read_and_mixed_categorie
                          "score": [0.1, 0.2, 0.3, 0.4]})
     with pytest.raises(ValueError, match="model mixes text and other labels"):
         Scores.from_long(long, player="model", round="round", score="score")
+
+
+def test_api_messages_read_right(tmp_path):
+    """Probe: "17 the matrix are not among the declared levels", ties=None answered with
+    "e.g. ties=[None]", infinite counts told to be "marked missing (NaN)" which counts refuse,
+    and load_results on an existing file "no such folder"."""
+    with pytest.raises(ValueError, match=r"the matrix has 2 value\(s\) not among the declared "
+                                         r"levels \[1, 2\], e.g. \[3.0\]"):
+        Responses.from_wide(pd.DataFrame({"a": [1, 2, 3], "b": [2, 1, 3]}, index=list("xyz")),
+                            kind="ordinal", levels=[1, 2])
+    battles = pd.DataFrame({"model_a": ["a", "b"], "model_b": ["b", "c"], "winner": ["a", "c"]})
+    with pytest.raises(TypeError, match=r"e.g. ties=\['tie'\] \(or ties=\[\] for none\), got "
+                                        "None"):
+        ie.Battles.from_long(battles, player_a="model_a", player_b="model_b", winner="winner",
+                             ties=None)
+    counts = pd.DataFrame({"model_a": ["a", "b"], "model_b": ["b", "c"], "wins_a": [1, np.inf],
+                           "wins_b": [0, 1]})
+    with pytest.raises(ValueError, match=r"infinite values \(row 1 \(0-based positions\)\); "
+                                         r"replace them$"):
+        ie.Battles.from_counts(counts, player_a="model_a", player_b="model_b", wins_a="wins_a",
+                               wins_b="wins_b")
+    (tmp_path / "long.csv").write_text("a\n")
+    with pytest.raises(FileNotFoundError, match="long.csv is a file, not a folder"):
+        ie.load_results(tmp_path / "long.csv")

@@ -331,9 +331,10 @@ def labelled_matrix(df, row_name, col_name):
 
 
 def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)",
-                   index=None) -> np.ndarray:
+                   index=None, missing=True) -> np.ndarray:
     """A column as floats (NaN = missing); values that are not numbers or are infinite are a
-    ValueError naming the column, where they are (``index``: the frame's) and ``fix``."""
+    ValueError naming the column, where they are (``index``: the frame's) and ``fix``
+    (``missing``: whether the caller takes NaN for a missing value)."""
     if pd.api.types.is_bool_dtype(col):
         return col.to_numpy(dtype=float)
     index = pd.RangeIndex(len(col)) if index is None else index
@@ -346,8 +347,8 @@ def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)"
     out = converted.to_numpy(dtype=float)
     infinite = np.flatnonzero(np.isinf(out))
     if len(infinite):
-        raise ValueError(f"{name} has infinite values ({where(index, infinite)}); replace them "
-                         "or mark them missing (NaN)")
+        raise ValueError(f"{name} has infinite values ({where(index, infinite)}); replace them"
+                         + (" or mark them missing (NaN)" if missing else ""))
     return out
 
 

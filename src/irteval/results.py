@@ -137,7 +137,9 @@ def load_results(path) -> Results:
     """
     path = Path(path)
     if not path.is_dir():
-        raise FileNotFoundError(f"no such folder: {path}")
+        raise FileNotFoundError(
+            f"{path} is a file, not a folder: give the folder the irteval command wrote "
+            "(its --out)" if path.exists() else f"no such folder: {path}")
 
     def table(name, levels):
         return _read(path / f"{name}.csv",

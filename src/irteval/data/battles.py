@@ -56,7 +56,8 @@ class Battles:
         check_labels(won, winner, df.index, mixed=True)  # players' labels, or 'tie'
         if isinstance(ties, str) or ties is None:
             raise TypeError(f"ties= is a list of the {winner} values that mean a tie, e.g. "
-                            f"ties=[{ties!r}] (or ties=[] for none), got {ties!r}")
+                            f"ties={[ties] if ties else ['tie']!r} (or ties=[] for none), got "
+                            f"{ties!r}")
         tie = won.isin(list(ties)).to_numpy()
         # a player's label wins over the side markers: players may be called "a" or "b"
         label_a = won.to_numpy() == df[player_a].to_numpy()
@@ -233,7 +234,8 @@ def _codes(df, player_a, player_b, player_name):
 
 
 def _weights(df, column):
-    w = numeric_values(df[column], column, "weights must be positive counts", df.index)
+    w = numeric_values(df[column], column, "weights must be positive counts", df.index,
+                       missing=False)
     bad = np.flatnonzero(~(w > 0))
     if len(bad):
         raise ValueError(f"{column} has {len(bad)} weights that are not positive numbers "
@@ -242,7 +244,8 @@ def _weights(df, column):
 
 
 def _counts(df, column):
-    c = numeric_values(df[column], column, "counts must be numbers of battles", df.index)
+    c = numeric_values(df[column], column, "counts must be numbers of battles", df.index,
+                       missing=False)
     bad = np.flatnonzero(~(c >= 0))
     if len(bad):
         raise ValueError(f"{column} has {len(bad)} counts that are missing or negative "

@@ -41,7 +41,7 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
     outside = ~np.isin(values, levels)
     if outside.any():
         raise ValueError(
-            f"{int(outside.sum())} {value_name} are not among the declared levels "
+            f"{value_name} has {int(outside.sum())} value(s) not among the declared levels "
             f"{_show(levels)}, e.g. {sorted(set(values[outside].tolist()))[:5]}; add them to "
             "levels= or fix the data")
     unused = ~np.isin(levels, values)
