@@ -15,14 +15,19 @@ from .._validation import plain
 CUT_RULES = ("equal_width", "quantile")
 
 
-def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_name="values"):
+def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_name="values",
+                  locate=None):
     """(codes 0..C-1, the C ordered level labels) of observed ``values``.
 
     Without ``cuts`` the values must be integers; ``levels`` declares the ordered set (by
     default every integer from the lowest to the highest value). Every declared level must
     be used, and at least two. With ``cuts=C`` the values are continuous performances, binned
-    by ``cut_rule`` into levels 1..C (higher is better).
+    by ``cut_rule`` into levels 1..C (higher is better). ``locate``: positions -> where those
+    values are, in the user's words (for the messages).
     """
+    def at(bad):
+        return "" if locate is None else f" ({locate(np.flatnonzero(bad))})"
+
     values = np.asarray(values, dtype=float)
     if cuts is not None:
         values = bin_performance(values, cuts, cut_rule)
@@ -30,9 +35,10 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
     whole = values == np.round(values)
     if not whole.all():
         raise ValueError(
-            f"{value_name} must be integer levels for kind='ordinal'; found {int((~whole).sum())} "
-            f"non-integers, e.g. {sorted(set(values[~whole].tolist()))[:5]}. Round them, or "
-            "bin continuous performances with cuts= (the number of levels)")
+            f"{value_name} must be integer levels for an ordinal model; found "
+            f"{int((~whole).sum())} non-integers, e.g. {sorted(set(values[~whole].tolist()))[:5]}"
+            f"{at(~whole)}. Round them, or bin continuous performances with cuts= (the number "
+            "of levels)")
     if levels is None:
         levels = np.arange(values.min(), values.max() + 1)
     levels = np.asarray(levels, dtype=float)
@@ -42,8 +48,8 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
     if outside.any():
         raise ValueError(
             f"{value_name} has {int(outside.sum())} value(s) not among the declared levels "
-            f"{_show(levels)}, e.g. {sorted(set(values[outside].tolist()))[:5]}; add them to "
-            "levels= or fix the data")
+            f"{_show(levels)}, e.g. {sorted(set(values[outside].tolist()))[:5]}{at(outside)}; add "
+            "them to levels= or fix the data")
     unused = ~np.isin(levels, values)
     if unused.any() and cuts is not None:
         raise ValueError(
@@ -56,10 +62,13 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
             "no respondent reached has no threshold to estimate. If they do not exist, "
             "recode the values as consecutive levels (" + _show(levels[~unused]) + " -> "
             + _show(np.arange(levels[0], levels[0] + (~unused).sum())) + ") or, in Python, "
-            "pass levels=" + _show(levels[~unused]) + "; else merge them with a neighbour")
+            "pass levels=" + _show(levels[~unused]) + "; else merge them with a neighbour"
+            + ("" if locate is None else f". The values run from {int(values.min())}"
+               f"{at(values == values.min())} to {int(values.max())}"
+               f"{at(values == values.max())}"))
     if len(levels) < 2:
         raise ValueError(f"only one level ({_show(levels)}) is used: an ordinal model needs "
-                         "at least two; use kind='binary' or fewer cuts")
+                         "at least two" + ("; use fewer cuts=" if cuts is not None else ""))
     return np.searchsorted(levels, values).astype(np.int64), levels
 
 

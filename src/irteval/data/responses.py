@@ -177,18 +177,22 @@ class Responses:
                         f"{int(empty.sum())} {name} labels have no observed value "
                         f"(e.g. {list(labels[empty][:5])}); drop those empty rows/columns "
                         "first")
+
+        def locate(cells):
+            """Where the values at positions ``cells`` are: their respondents and items."""
+            return ", ".join(f"{respondent_name} {plain(respondents[respondent_idx[k]])!r} and "
+                             f"{item_name} {plain(items[item_idx[k]])!r}" for k in cells[:3]) \
+                + (" ..." if len(cells) > 3 else "")
+
         if kind == "binary":
             bad = np.flatnonzero((values != 0.0) & (values != 1.0))
             if len(bad):
-                cells = ", ".join(f"{respondent_name} {plain(respondents[respondent_idx[k]])!r} "
-                                  f"and {item_name} {plain(items[item_idx[k]])!r}"
-                                  for k in bad[:3])
-                raise ValueError(_not_binary(value_name, values[bad],
-                                             cells + (" ..." if len(bad) > 3 else "")))
+                raise ValueError(_not_binary(value_name, values[bad], locate(bad)))
             values = values.astype(np.int8)
             extra = {}
         elif kind == "ordinal":
-            values, levels = ordinal_codes(values, *scale, value_name=value_name)
+            values, levels = ordinal_codes(values, *scale, value_name=value_name,
+                                           locate=locate)
             extra = {"levels": levels}
         else:
             bounds, transform, clip = scale
