@@ -333,3 +333,9 @@ def test_wide_files_without_labels_or_for_leaderboard_are_explained(files, capsy
     pd.DataFrame({"a": [1, 0, 1], "b": [0, 1, 1]}).to_csv(files / "bare.csv", index=False)
     err = error(capsys, ["difficulty", str(files / "bare.csv")])
     assert f"{files / 'bare.csv'}: its first column 'a' holds 0/1 answers, not labels" in err
+
+
+def test_clip_is_checked_as_the_command_line_reads_it(capsys):
+    with pytest.raises(SystemExit):  # argparse's exit 2, before any file is read
+        main(["portfolio", "no-such-file.csv", "--clip", "0.7"])
+    assert "argument --clip: must lie between 0 and 0.5, got 0.7" in capsys.readouterr().err

@@ -37,7 +37,7 @@ def add_parser(sub):
                            "the whole table) or LO,HI")
     port.add_argument("--transform", choices=["logit", "airt"], default=CONTINUOUS["transform"],
                       help="logit of the scaled performance (default) or airt's preprocessing")
-    port.add_argument("--clip", type=float, default=CONTINUOUS["clip"],
+    port.add_argument("--clip", type=io.between(0, 0.5), default=CONTINUOUS["clip"],
                       help="logit transform: scaled values are clipped to [clip, 1 - clip] "
                            "(default 0.01)")
     port.add_argument("--levels", action="store_true",
