@@ -396,3 +396,16 @@ def test_api_messages_read_right(tmp_path):
     (tmp_path / "long.csv").write_text("a\n")
     with pytest.raises(FileNotFoundError, match="long.csv is a file, not a folder"):
         ie.load_results(tmp_path / "long.csv")
+
+
+def test_unknown_labels_that_differ_in_case_or_spaces_are_said():
+    r = Responses.from_long(long_frame().assign(model=lambda d: d["model"].str.upper()),
+                            respondent="model", item="instance", value="correct")
+    with pytest.raises(ValueError, match=r"unknown model labels \['a '\].*'a ' differs "
+                                         r"from 'A' only in case or spaces"):
+        r.subset(respondents=["a "])
+    scores = Scores.from_long(pd.DataFrame({"model": list("ABCABC"), "round": [1] * 3 + [2] * 3,
+                                            "score": [3, 2, 1, 1, 3, 2]}),
+                              player="model", round="round", score="score")
+    with pytest.raises(ValueError, match="reference 'a' is not a player.*'a' differs from 'A'"):
+        ie.mle_epp(scores, reference="a")

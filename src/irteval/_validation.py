@@ -73,6 +73,19 @@ def positive(value, name):
     return float(value)
 
 
+def spelling_hint(unknown, known):
+    """'; ...' when one of the ``unknown`` labels matches a ``known`` one but for case or
+    spaces at their ends (labels are matched exactly), else ''."""
+    folded = {k.strip().casefold(): k for k in known if isinstance(k, str)}  # text labels
+    near = [(v, folded[v.strip().casefold()]) for v in unknown
+            if isinstance(v, str) and v.strip().casefold() in folded]
+    if not near:
+        return ""
+    return (f"; labels are matched exactly, and {plain(near[0][0])!r} differs from "
+            f"{plain(near[0][1])!r} only in case or spaces: write them as the labels are written "
+            "(e.g. .str.strip(), or .replace({...}))")
+
+
 def chosen_labels(given, available, what):
     """The labels ``given`` (a list, or one label) among ``available``; every one when None.
     One label is not split into its characters; an empty choice, a repeat and an unknown
@@ -90,7 +103,8 @@ def chosen_labels(given, available, what):
         tuples = any(isinstance(x, tuple) for x in unknown)
         raise ValueError(f"unknown {what} {unknown[:5]}; the known ones are e.g. "
                          f"{[plain(x) for x in available[:5]]}"
-                         + ("; a tuple is one label: give a list for several" if tuples else ""))
+                         + ("; a tuple is one label: give a list for several" if tuples else "")
+                         + spelling_hint(unknown, available))
     repeated = pd.Index(labels, tupleize_cols=False)
     if repeated.has_duplicates:
         raise ValueError(f"{what} {[plain(x) for x in repeated[repeated.duplicated()][:5]]} "

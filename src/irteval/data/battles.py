@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import (check_columns, check_frame, check_labels, factorize, numeric_values,
-                           plain, warn_user, where)
+                           plain, spelling_hint, warn_user, where)
 from .scores import player_totals
 
 #: winner values read as a tie unless ``ties=`` says otherwise (LMSYS arena's markers)
@@ -261,14 +261,7 @@ def _case_hint(unknown, known):
     if exact:
         return (f"; {plain(sorted(exact)[0])!r} is a player, but not one of the two in that "
                 "battle")
-    folded = {k.strip().casefold(): k for k in known if isinstance(k, str)}  # text labels
-    near = [(v, folded[v.strip().casefold()]) for v in values if v.strip().casefold() in folded]
-    if not near:
-        return ""
-    return (f"; labels are matched exactly, and {plain(near[0][0])!r} differs from "
-            f"{plain(near[0][1])!r} "
-            "only in case or spaces: write them as the labels are written (e.g. "
-            ".str.strip(), or .replace({...}))")
+    return spelling_hint(values, known)
 
 
 def _type_hint(unknown, df, columns):

@@ -14,7 +14,8 @@ from scipy.special import expit
 from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._draws import stacked_draws
-from .._validation import check_idata, count, plain, seeded_rng, warn_if_point
+from .._validation import (check_idata, count, plain, seeded_rng, spelling_hint,
+                           warn_if_point)
 from ..data.scores import fractional, win_matrices
 from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
 from .mle import LOG10_ELO, binomial_deviance
@@ -85,7 +86,8 @@ def win_probability(idata, a, b) -> xr.DataArray:
     for player in (a, b):
         if player not in epp["player"].values:
             raise ValueError(f"unknown player {player!r}; players are e.g. "
-                             f"{[plain(x) for x in epp['player'].values[:5]]}")
+                             f"{[plain(x) for x in epp['player'].values[:5]]}"
+                             + spelling_hint([player], epp["player"].values))
     diff = epp.sel(player=a) - epp.sel(player=b)
     return xr.apply_ufunc(expit, diff.drop_vars("player", errors="ignore")).rename("p_win")
 

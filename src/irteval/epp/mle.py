@@ -24,7 +24,7 @@ from scipy.special import expit, logit, xlogy
 from .. import _intervals
 from .._attrs import FrameInAttrs
 from .._compat import IndexesWithWarning
-from .._validation import count, seeded_rng, warn_user
+from .._validation import count, plain, seeded_rng, spelling_hint, warn_user
 from ..data import Battles, Scores
 from ..data.scores import player_groups
 from ..exceptions import SeparationWarning
@@ -155,7 +155,8 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
     prob = _intervals.resolve(ci_prob, "eti")[0]
     if reference is not None and reference not in scores.players:
         raise ValueError(f"reference {reference!r} is not a player; choose one of "
-                         f"{list(scores.players[:5])}...")
+                         f"{[plain(x) for x in scores.players[:5]]}..."
+                         + spelling_hint([reference], scores.players))
     pairs = scores.pairs()
     groups = _components(pairs, scores.players)
     if len(groups) > 1:
@@ -301,7 +302,8 @@ def wald_test(table: pd.DataFrame, a, b) -> WaldTest:
     for player in (a, b):
         if player not in table.index:
             raise ValueError(f"unknown player {player!r}; the players are e.g. "
-                             f"{[str(p) for p in table.index[:5]]}")
+                             f"{[str(p) for p in table.index[:5]]}"
+                             + spelling_hint([player], table.index))
     if a == b:
         raise ValueError(f"give two different players (both are {a!r})")
     if table.loc[a, "component"] != table.loc[b, "component"]:

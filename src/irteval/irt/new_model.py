@@ -28,7 +28,8 @@ from rich.progress import track
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import count, fixed_seed, needs_draws, plain, seeded_rng, warn_user
+from .._validation import (count, fixed_seed, needs_draws, plain, seeded_rng, spelling_hint,
+                           warn_user)
 from ..models.onepl_marginal import z_grid
 from .item_draws import Items, answer_logp
 
@@ -113,7 +114,8 @@ def _answers(items, answers):
                 if all(str(x) in as_text for x in unknown) else
                 f"; the fit's labels are text (e.g. {first!r}): give the answers' labels as "
                 "that text" if isinstance(first, str)
-                and all(isinstance(x, numbers.Number) for x in unknown) else "")
+                and all(isinstance(x, numbers.Number) for x in unknown)
+                else spelling_hint(unknown, items.labels))
         raise ValueError(f"{int((where < 0).sum())} answers are for items not in the fit, e.g. "
                          f"{unknown}; the fit has {len(items.labels)} items (e.g. "
                          f"{[plain(x) for x in items.labels[:3]]}){hint}")
