@@ -57,7 +57,8 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     assert {"n_items", "person_fit_p"} <= set(table)
     for line, (column, value), message in (
             (3, ("instance", ""), "an empty 'instance' (--item) on line 3"),
-            (4, ("instance", "i0"), "an instance named before ('instance', --item) on line 4"),
+            (4, ("instance", "i0"),
+             "the instance 'i0' ('instance', --item) more than once on lines 2, 4"),
             (5, ("correct", 2), "an answer other than 0/1 in 'correct' (--value) on line 5")):
         bad = answers.astype(object)
         bad.loc[line - 2, column] = value
@@ -72,11 +73,14 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
                  "--out", str(tmp_path / "missing")]) == 0
     assert "1 empty answer(s) left out, on line 3" in capsys.readouterr().err
     answers.loc[3, "instance"] = "nope"
+    answers.loc[4, "instance"] = "I16 "
     answers.to_csv(tmp_path / "answers.csv", index=False)
     assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "answers.csv"),
                  "--out", str(tmp_path / "new"), "--overwrite"]) == 2
     err = capsys.readouterr().err
-    assert "answers.csv" in err and "'nope'" in err
+    assert ("answers.csv: 2 instance(s) in 'instance' (--item) are not in the fit, e.g. ['nope', "
+            "'I16 '] on lines 5, 6; the fit has 40") in err
+    assert "'I16 ' differs from 'i16' only in case or spaces" in err
     assert main(["score-new", str(tmp_path / "answers.csv"), str(tmp_path / "answers.csv"),
                  "--out", str(tmp_path / "new"), "--overwrite"]) == 2  # the CSV as posterior
     assert "answers.csv: not a netCDF file" in capsys.readouterr().err

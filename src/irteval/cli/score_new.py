@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .._intervals import label
-from .._validation import family_of
+from .._validation import family_of, plain, spelling_hint, where
 from . import io
 from .outputs import Writer
 
@@ -63,7 +63,16 @@ def report(args):
             raise ValueError(f"{args.answers}: no column {column!r} ({flag}); its columns are "
                              f"{list(df.columns)[:10]}")
     answers = _answers(df, args)
-    answers.index = io.as_labels(answers.index, idata.posterior["item"].values)
+    known = idata.posterior["item"].values
+    answers.index = io.as_labels(answers.index, known)
+    unknown = ~answers.index.isin(known)
+    if unknown.any():  # before scoring, by line
+        lines = df.index[df[args.item].isin(answers.index[unknown].astype(str))]
+        raise ValueError(
+            f"{args.answers}: {int(unknown.sum())} instance(s) in {args.item!r} (--item) are not "
+            f"in the fit, e.g. {[plain(x) for x in answers.index[unknown][:5]]} on "
+            f"{where(lines, range(min(len(lines), 5)))}; the fit has {len(known)} (e.g. "
+            f"{[plain(x) for x in known[:3]]})" + spelling_hint(answers.index[unknown], known))
     score = io.in_file(args.answers, lambda: score_new_model(idata, answers,
                                                              random_seed=args.seed))
     table = score.summary().rename_axis("quantity")
@@ -86,13 +95,16 @@ def report(args):
 def _answers(df, args):
     """The answers Series (item -> 0/1) of the CSV, refusing empty labels, repeated items and
     answers other than 0/1 by their lines; empty answers left out with a warning."""
-    from .._validation import warn_user, where
+    from .._validation import warn_user
     from ..irt.new_model import as_binary
 
     item, value = df[args.item], df[args.value]
+    repeated = item[item.duplicated()]
+    first = plain(repeated.iloc[0]) if len(repeated) else None  # (None: equal to no label)
     problems = {
         f"an empty {args.item!r} (--item)": item.isna().to_numpy(),
-        f"an instance named before ({args.item!r}, --item)": item.duplicated().to_numpy(),
+        f"the instance {first!r} ({args.item!r}, --item) more than once":
+            (item == first).to_numpy(),
         f"an answer other than 0/1 in {args.value!r} (--value)":
             (as_binary(value).isna() & value.notna()).to_numpy(),
     }
