@@ -409,3 +409,15 @@ def test_unknown_labels_that_differ_in_case_or_spaces_are_said():
                               player="model", round="round", score="score")
     with pytest.raises(ValueError, match="reference 'a' is not a player.*'a' differs from 'A'"):
         ie.mle_epp(scores, reference="a")
+
+
+def test_two_valued_columns_under_column_bounds_are_said():
+    """Two data sets with bounds='column': every value sat on a bound (the logit scale's
+    clip), silently making the performances 0/1."""
+    wide = pd.DataFrame({"a1": [0.9, 0.7], "a2": [0.5, 0.8]}, index=["d1", "d2"])
+    with pytest.warns(UserWarning, match=r"2 of 2 items have no value between their lowest and "
+                                         r"highest .*bounds=\(0, 1\)"):
+        Responses.from_wide(wide, kind="continuous")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Responses.from_wide(wide, kind="continuous", bounds=(0, 1))

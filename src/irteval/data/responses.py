@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from .._validation import (axis_names, check_columns, check_frame, chosen_labels,
-                           labelled_matrix, long_cells, numeric_matrix, percent, plain, where)
+                           labelled_matrix, long_cells, numeric_matrix, percent, plain, warn_user,
+                           where)
 from .levels import ordinal_codes
 from .scaling import AIRT_NUDGE, TRANSFORMS, resolve_bounds, to_z
 
@@ -205,6 +206,8 @@ class Responses:
                                                       respondent_name))
             _check_scale(values, np.asarray(item_idx), lower, upper, transform, clip, items,
                          item_name)
+            if isinstance(bounds, str) and bounds == "column":
+                _warn_two_valued(values, np.asarray(item_idx), items, item_name)
             extra = {"lower": lower, "upper": upper, "transform": transform, "clip": clip}
         return cls(items=items, respondents=respondents,
                    item_idx=np.asarray(item_idx, dtype=np.int32),
@@ -342,6 +345,19 @@ def _check_scale(values, item_idx, lower, upper, transform, clip, items, item_na
             f"{upper[item_idx[k]]:g}] for {item_name} {plain(items[item_idx[k]])!r}: the bounds "
             "are too wide for floating point; rescale the values"
             + (" or use transform='logit'" if transform == "airt" else ""))
+
+
+def _warn_two_valued(values, item_idx, items, item_name):
+    """Warn when bounds='column' leaves an item only its lowest and highest values (two data
+    sets, say): each then sits on a bound, and the model sees only which is higher."""
+    cells = pd.DataFrame({"item": item_idx, "value": values})
+    distinct = cells.groupby("item")["value"].nunique()
+    two = distinct.index[distinct <= 2]
+    if len(two):
+        warn_user(f"{len(two)} of {len(items)} {item_name}s have no value between their lowest "
+                  f"and highest (e.g. {[plain(x) for x in items[two[:3]]]}): with "
+                  "bounds='column' each value sits on a bound, so the model sees only which is "
+                  "higher; give the performances' own limits, e.g. bounds=(0, 1)")
 
 
 def _fix(kind):
