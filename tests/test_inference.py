@@ -458,3 +458,18 @@ def test_undefined_r_hat_or_ess_fails_the_diagnostics():
     pinned[:, :, 0] = 0.0  # fixed by the model (bradley_terry(reference=)): not undefined
     assert ie.diagnostics(az.from_dict(posterior={"b": pinned},
                                        sample_stats=stats))["undefined"] == (0, 2)
+
+
+def test_a_laplace_fit_too_wide_for_its_data_says_so():
+    """2 models x 3 instances: some draws of sigma_theta overflowed, and all the user saw was
+    NumPy's 'overflow encountered in exp'."""
+    rows = pd.DataFrame({"model": list("aaabbb"), "instance": list("xyzxyz"),
+                         "correct": [1, 0, 1, 0, 1, 1]})
+    resp = ie.Responses.from_long(rows, respondent="model", item="instance", value="correct")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ie.fit(ie.models.onepl(resp), method="laplace", random_seed=0, progressbar=False)
+    messages = [str(w.message) for w in caught]
+    assert any("the Laplace approximation is too wide for these data" in m
+               and "sigma_theta overflow" in m for m in messages), messages
+    assert not any(issubclass(w.category, RuntimeWarning) for w in caught), messages

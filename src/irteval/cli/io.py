@@ -447,6 +447,7 @@ def save(idata, writer, plots):
     ``arviz.from_netcdf`` decodes them), the other groups in float32, all compressed — and
     each plot {file name: function(ax)}, through the report's
     :class:`~irteval.cli.outputs.Writer`."""
+    import numpy as np
     import xarray as xr
 
     path = writer.path("posterior.nc")
@@ -458,7 +459,9 @@ def save(idata, writer, plots):
             ds = ds.assign({k: ds[k].astype("float32") for k in floats})
         encoding = {k: _packed(ds[k]) if group == "posterior" and k in floats else {"zlib": True}
                     for k, v in ds.data_vars.items() if v.dtype.kind in "fiub"}
-        ds.to_netcdf(path, mode="a", group=group, engine="h5netcdf", encoding=encoding)
+        with np.errstate(over="ignore"):  # beyond float32 (a Laplace fit gone wide, warned of
+            # when it was fitted) is stored as inf
+            ds.to_netcdf(path, mode="a", group=group, engine="h5netcdf", encoding=encoding)
     for name, plot in plots.items():
         save_plot(writer.path(name), plot)
 

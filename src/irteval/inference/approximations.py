@@ -205,9 +205,18 @@ def density_idata(density, model, flat):
     """Unconstrained draws (chain, draw, n) of a density -> InferenceData of ``model``
     (posterior with the density's dims and the model's coords, observed and constant data)."""
     n_chain, n_draw, _ = flat.shape
-    expanded = [density.expand(x) for x in flat.reshape(n_chain * n_draw, -1)]
-    posterior = {name: np.stack([e[name] for e in expanded]).reshape(
-        n_chain, n_draw, *density.shapes[name]) for name in density.names}
+    with np.errstate(over="ignore", invalid="ignore"):  # said below, in the fit's words
+        expanded = [density.expand(x) for x in flat.reshape(n_chain * n_draw, -1)]
+        posterior = {name: np.stack([e[name] for e in expanded]).reshape(
+            n_chain, n_draw, *density.shapes[name]) for name in density.names}
+    overflow = [name for name, v in posterior.items() if not np.isfinite(v).all()]
+    if overflow:
+        share = (~np.isfinite(posterior[overflow[0]])).reshape(n_chain * n_draw, -1).any(
+            axis=1).mean()
+        warn_user(f"the Laplace approximation is too wide for these data: {share:.0%} of its "
+                  f"draws of {', '.join(overflow)} overflow to inf or nan (a log scale with a "
+                  "huge sd: too few answers to pin it down), so its intervals mean little; use "
+                  "method='nuts' (the default)", ConvergenceWarning)
     return model_idata(model, posterior, density.dims)
 
 
