@@ -94,3 +94,20 @@ def test_tick_labels_panels_and_colours():
     assert pair[0].get_ylabel() == "y" and pair[1].get_ylabel() == ""  # not on its neighbour
     assert (0.5, 0.5, 0.5) not in [tuple(round(c, 1) for c in rgb) for rgb in plotting.HIGHLIGHT]
     plt.close("all")
+
+
+def test_long_labels_lose_their_middle(responses):
+    """300-character model names made a characteristic-curve plot 2700 pixels wide."""
+    name = "model-" + "x" * 290 + "-seed1"
+    assert plotting.short("short") == "short"
+    assert len(plotting.short(name)) == plotting.LABEL_CHARS
+    assert plotting.short(name).startswith("model-x") and plotting.short(name).endswith("-seed1")
+    wide = responses.to_wide(rows="item")
+    long = wide.set_axis([f"{name}{k}" for k in range(wide.shape[1])], axis=1)
+    fit = ie.fit(ie.models.onepl(ie.Responses.from_wide(long, rows="item")), method="map",
+                 random_seed=0)
+    ax = ie.plot_characteristic_curves(fit, [f"{name}{k}" for k in range(3)])
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == 3 and all(len(t) == plotting.LABEL_CHARS for t in texts)
+    assert len(set(texts)) == 3  # the ends tell them apart
+    plt.close("all")

@@ -8,6 +8,26 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 
+#: characters of a label a plot shows in full (longer ones lose their middle)
+LABEL_CHARS = 40
+
+
+def short(label):
+    """``label`` as text, at most :data:`LABEL_CHARS` characters: its start and end around
+    "..." (labels that differ only at their ends stay apart; a 300-character label made a
+    plot 2700 pixels wide)."""
+    text = str(label)
+    if len(text) <= LABEL_CHARS:
+        return text
+    end = (LABEL_CHARS - 3) // 3
+    return text[:LABEL_CHARS - 3 - end] + "..." + text[-end:]
+
+
+def short_labels(labels):
+    """:func:`short` of each label."""
+    return [short(x) for x in labels]
+
+
 def ensure_axes(ax, rows=None, square=False):
     """``ax``, or the Axes of a new figure when None: tall enough for ``rows`` labelled rows
     (0.09 inch each, xx-small labels apart), and as wide with ``square`` (a heat map)."""

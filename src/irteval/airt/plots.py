@@ -15,7 +15,7 @@ from .._validation import check_idata, check_table, chosen_labels, count, fixed_
 from ..models.continuous_irt import mean_z
 from ..models.polytomous_irt import category_logp
 from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_figure, label_line_ends,
-                        label_points, panel_axes, panels)
+                        label_points, panel_axes, panels, short, short_labels)
 from .goodness import _curves, effectiveness
 from .latent_trait import LatentTrait, latent_trait
 from .metrics import FAMILIES
@@ -50,7 +50,7 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
         image = ax.imshow(density, origin="lower", aspect="auto", cmap="plasma",
                           norm=PowerNorm(0.5, vmin=0, vmax=top),
                           extent=(theta[0], theta[-1], z[0], z[-1]))
-        ax.set_title(str(name), fontsize="small")
+        ax.set_title(short(name), fontsize="small")
     label_figure(flat[:len(names)], own, xlabel="theta (dataset easiness)",
                  ylabel="z (logit of the scaled performance)",
                  title="continuous response model at the posterior means")
@@ -100,7 +100,7 @@ def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n
                             alpha=0.25, lw=0)
             ax.plot(theta, probs[:, :, j, k].mean(axis=0), color=colours[code], lw=1.6,
                     label=f"{levels[code]:g}")
-        ax.set_title(str(name), fontsize="small")
+        ax.set_title(short(name), fontsize="small")
         ax.set_ylim(-0.02, 1.02)
     bands = f"{_intervals.label(prob, kind)} bands"
     label_figure(flat[:len(names)], own, xlabel="theta (dataset easiness)",
@@ -134,7 +134,7 @@ def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=
                             color=colour, alpha=0.2, lw=0, zorder=2)
     ax.set_ylim(ylim[0] - 0.02 * (ylim[1] - ylim[0]), ylim[1] + 0.02 * (ylim[1] - ylim[0]))
     label_line_ends(ax, x[-1], [np.clip(curves[n].iloc[-1], *ylim) for n in highlight],
-                    highlight, colours)
+                    short_labels(highlight), colours)
 
 
 def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
@@ -191,7 +191,7 @@ def plot_strengths(lt: LatentTrait, *, ax=None):
     ax.imshow(code, aspect="auto", cmap=ListedColormap(list(colours.values())), vmin=-1.5,
               vmax=1.5, interpolation="nearest",
               extent=(grid[0] - step / 2, grid[-1] + step / 2, len(names) - 0.5, -0.5))
-    ax.set_yticks(np.arange(len(names)), names, fontsize="x-small")
+    ax.set_yticks(np.arange(len(names)), short_labels(names), fontsize="x-small")
     # the key in the title: a legend outside the axes ran into a neighbouring panel
     ax.set(xlabel="dataset difficulty (-theta)",
            title=f"strengths (blue) and weaknesses (orange): within epsilon = {lt.epsilon:g}\n"
@@ -291,5 +291,5 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
     if len(shown) < len(table):
         ax.plot([], [], " ", label=f"labelled: the {len(shown)} largest AUAEC of {len(table)}")
     ax.legend(fontsize="small", loc="upper left")
-    label_points(ax, shown["auaec"], shown["aupec"], shown.index, clear=(low, top))
+    label_points(ax, shown["auaec"], shown["aupec"], short_labels(shown.index), clear=(low, top))
     return ax

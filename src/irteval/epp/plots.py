@@ -11,7 +11,7 @@ from .. import _intervals
 from ..data import Battles, Scores
 from .._draws import stacked_draws
 from .._validation import check_table, plain
-from ..plotting import ensure_axes, label_points, row_fontsize
+from ..plotting import ensure_axes, label_points, row_fontsize, short, short_labels
 from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
 
 
@@ -43,7 +43,7 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
     y = np.arange(len(board))[::-1]
     ax.errorbar(board["mean"], y, xerr=[board["mean"] - lower, upper - board["mean"]],
                 fmt="o", ms=4)
-    ax.set_yticks(y, [f"{p}  ({pb:.0%})" for p, pb in zip(board.index, board["p_best"])],
+    ax.set_yticks(y, [f"{short(p)}  ({pb:.0%})" for p, pb in zip(board.index, board["p_best"])],
                   fontsize=row_fontsize(len(board)))
     ax.set(xlabel=f"EPP{what}", title="leaderboard (P(best) in brackets)")
     return ax
@@ -73,7 +73,7 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     mean_score = mean_score.loc[board.index]
     ax.errorbar(board["mean"], mean_score, xerr=[board["mean"] - lower, upper - board["mean"]],
                 fmt="o", ms=4)
-    labelled = label_points(ax, board["mean"], mean_score, board.index,
+    labelled = label_points(ax, board["mean"], mean_score, short_labels(board.index),
                             clear=(np.nanmin(lower), np.nanmax(upper)))
     shown = "" if labelled == len(board) else f"; {labelled} of {len(board)} labelled"
     ax.set(xlabel=f"EPP{what}", ylabel=label, title=f"EPP vs {label.split(' (')[0]}{shown}")
@@ -104,8 +104,9 @@ def plot_win_heatmap(win, *, ax=None):
     ax = ensure_axes(ax, rows=len(win), square=True)
     image = ax.imshow(win.to_numpy(dtype=float), cmap="RdBu_r", vmin=0, vmax=1)
     ticks = np.arange(len(win))
-    ax.set_xticks(ticks, win.columns, rotation=90, fontsize=row_fontsize(len(win), "x-small"))
-    ax.set_yticks(ticks, win.index, fontsize=row_fontsize(len(win), "x-small"))
+    ax.set_xticks(ticks, short_labels(win.columns), rotation=90,
+                  fontsize=row_fontsize(len(win), "x-small"))
+    ax.set_yticks(ticks, short_labels(win.index), fontsize=row_fontsize(len(win), "x-small"))
     ax.figure.colorbar(image, ax=ax, label="P(row beats column)")
     ax.set_title("P(row beats column), best first")
     return ax
@@ -146,7 +147,8 @@ def plot_rank_distribution(idata, *, ax=None):
     order = np.argsort(rank.mean(axis=0))
     ax = ensure_axes(ax, rows=n)
     image = ax.imshow(probs[order], cmap="Greys", vmin=0, vmax=1, aspect="auto")
-    ax.set_yticks(np.arange(n), epp["player"].values[order], fontsize=row_fontsize(n, "x-small"))
+    ax.set_yticks(np.arange(n), short_labels(epp["player"].values[order]),
+                  fontsize=row_fontsize(n, "x-small"))
     nice = MaxNLocator(nbins=10, steps=[1, 2, 5, 10], integer=True).tick_values(1, n)  # 1, 5, 10
     ticks = np.unique([1, *(int(t) for t in nice if 1 <= t <= n)])
     ax.set_xticks(ticks - 1, ticks)

@@ -13,7 +13,7 @@ from .._draws import stacked_draws
 from .._validation import (check_idata, check_table, chosen_labels, count, one_draw,
                            warn_if_point)
 from ..models.densities import irt_probability
-from ..plotting import ensure_axes, label_line_ends, label_points, spread
+from ..plotting import ensure_axes, label_line_ends, label_points, short, short_labels, spread
 from .difficulty import characteristic_curves
 from .fit_statistics import item_fit
 from .information import TEST, information
@@ -54,7 +54,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
         ax.fill_between(grid, *_intervals.interval(curves, prob, kind), alpha=0.12,
                         color=line.get_color())
         ends.append(curves.mean(axis=0)[-1])
-        names.append(f"{item_name} {labels[k]} (b = {b[:, k].mean():.2f})")
+        names.append(f"{item_name} {short(labels[k])} (b = {b[:, k].mean():.2f})")
         colours.append(line.get_color())
     ax.plot(theta_mean, np.zeros_like(theta_mean), "|", color="k", ms=12)
     respondent = idata.attrs.get("respondent_name", "respondent")
@@ -164,7 +164,7 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
     ax.legend(fontsize="x-small", loc="lower left")  # accuracy falls with difficulty
     if named:  # each at its line's end: a legend of them covered the lines
         label_line_ends(ax, max(table.index.get_level_values("bin")) + 0.06, ends,  # past bars
-                        [str(r) for r in respondents], colours)
+                        short_labels(respondents), colours)
     return ax
 
 
@@ -210,7 +210,7 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
                          "near": -(np.abs(np.log(bad["infit"])) + np.abs(np.log(bad["outfit"])))})
     worst = bad.loc[rank.sort_values(["p", "near"]).index[:n_labels]]
     if len(worst):  # the labels' column right of every point and bar
-        label_points(ax, worst["infit"], worst["outfit"], worst.index,
+        label_points(ax, worst["infit"], worst["outfit"], short_labels(worst.index),
                      clear=(min(table["infit"].min(), bad["infit_lower"].min(), 0.95),
                             max(table["infit"].max(), bad["infit_upper"].max())))
     # lower right: the points lie along the diagonal (outfit follows infit, and an item whose

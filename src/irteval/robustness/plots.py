@@ -10,7 +10,7 @@ from scipy.cluster.hierarchy import dendrogram
 
 from .. import _intervals
 from .._validation import chosen_labels
-from ..plotting import given_axes, label_figure, panel_axes, panels
+from ..plotting import given_axes, label_figure, panel_axes, panels, short
 from .scc import check_scc, scc_summary
 from .taxonomy import Taxonomy
 
@@ -75,9 +75,10 @@ def plot_dendrogram(tax, *, ax=None):
     cut = (heights[-k] + heights[-(k - 1)]) / 2 if k < len(names) else heights[0] / 2
     tree = dendrogram(tax.linkage, labels=names, ax=ax, orientation="right", color_threshold=cut)
     table = tax.summary()
-    labels = [f"{name} ({table.loc[name, 'p_same_group_as_members']:.2f})"
+    labels = [f"{short(name)} ({table.loc[name, 'p_same_group_as_members']:.2f})"
               if np.isfinite(table.loc[name, "p_same_group_as_members"])
-              else f"{name} (alone {table.loc[name, 'p_alone']:.2f})" for name in tree["ivl"]]
+              else f"{short(name)} (alone {table.loc[name, 'p_alone']:.2f})"
+              for name in tree["ivl"]]
     ax.set_yticklabels(labels, fontsize="small")
     ax.axvline(cut, color="0.5", ls="--", lw=1)
     ax.set(xlabel="Euclidean distance of kappa profiles (complete linkage)")
