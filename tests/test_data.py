@@ -260,14 +260,17 @@ def test_labels_that_differ_only_by_end_spaces_are_said():
     """'gpt-4' and 'gpt-4 ' (a CSV's stray space) were two players in silence."""
     long = pd.DataFrame({"model": ["a", "a ", "b", "b"], "instance": [1, 2, 1, 2],
                          "correct": [1, 0, 1, 1]})
-    with pytest.warns(UserWarning, match=r"model has labels that differ only by spaces at "
-                                         r"their ends, e\.g\. \['a', 'a '\].*\.str\.strip\(\)"):
+    with pytest.warns(UserWarning, match=r"model has labels that differ only in case or by "
+                                         r"spaces at their ends, e\.g\. \['a', 'a '\].*"
+                                         r"\.str\.strip\(\)"):
         Responses.from_long(long, respondent="model", item="instance", value="correct")
     wide = pd.DataFrame([[1.0, 2.0], [3.0, 1.0]], index=["m", " m"], columns=["r1", "r2"])
-    with pytest.warns(UserWarning, match="differ only by spaces"):
+    with pytest.warns(UserWarning, match="differ only in case or by spaces"):
         Scores.from_wide(wide)
+    with pytest.warns(UserWarning, match=r"e\.g\. \['M', 'm'\]"):  # case alone too
+        Scores.from_wide(wide.set_axis(["M", "m"]))
     rows = pd.DataFrame({"model_a": ["x", "y "], "model_b": ["y", "x"], "winner": ["x", "x"]})
-    with pytest.warns(UserWarning, match="player has labels that differ only by spaces"):
+    with pytest.warns(UserWarning, match="player has labels that differ only in case or by"):
         ie.Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # distinct labels with inner spaces are fine

@@ -430,17 +430,17 @@ def factorize(labels: pd.Series, name):
 
 
 def warn_alike(index, name):
-    """Warn when labels differ only by spaces at their ends ("gpt-4" and "gpt-4 ": two
-    players). (Labels of several types, which could print alike, are refused by
-    :func:`check_labels`.)"""
+    """Warn when labels differ only in case or by spaces at their ends ("gpt-4", "GPT-4" and
+    "gpt-4 ": three players). (Labels of several types, which could print alike, are refused
+    by :func:`check_labels`.)"""
     if not (index.dtype == object or pd.api.types.is_string_dtype(index)):
         return
-    stripped = pd.Index([x.strip() if isinstance(x, str) else x for x in index])
-    if stripped.has_duplicates and not index.has_duplicates:
-        alike = index[stripped.duplicated(keep=False)]
-        warn_user(f"{name} has labels that differ only by spaces at their ends, e.g. "
-                  f"{[plain(x) for x in alike[:4]]}: they are kept apart; strip them "
-                  "(.str.strip() on the column or index) to merge them")
+    folded = pd.Index([x.strip().casefold() if isinstance(x, str) else x for x in index])
+    if folded.has_duplicates and not index.has_duplicates:
+        alike = index[folded.duplicated(keep=False)]
+        warn_user(f"{name} has labels that differ only in case or by spaces at their ends, e.g. "
+                  f"{[plain(x) for x in alike[:4]]}: they are kept apart; to merge them, write "
+                  "them alike (e.g. .str.strip() or .str.lower() on the column or index)")
 
 
 # ---------------------------------------------------------------------- fitted models
