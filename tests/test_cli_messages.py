@@ -339,3 +339,10 @@ def test_clip_is_checked_as_the_command_line_reads_it(capsys):
     with pytest.raises(SystemExit):  # argparse's exit 2, before any file is read
         main(["portfolio", "no-such-file.csv", "--clip", "0.7"])
     assert "argument --clip: must lie between 0 and 0.5, got 0.7" in capsys.readouterr().err
+
+
+def test_a_wide_file_of_one_column_is_explained(files, capsys):
+    (files / "one.csv").write_text("m0\n1\n0\n1\n")
+    err = error(capsys, ["difficulty", str(files / "one.csv")])
+    assert "one.csv: one column ('m0'), and a wide file needs its row labels first and then a " \
+           "column per model" in err  # it said "the data frame is empty"

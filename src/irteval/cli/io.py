@@ -386,6 +386,11 @@ def read_responses(args, path=None, **kwargs):
                  if hasattr(args, "rows") else "this command reads")
         raise ValueError(f"{path}: its first column is {names[kind]!r} ({flag(kind)}), but "
                          f"{reads} a row per {label}; {fix}, or rename that column")
+    if len(df.columns) < 2:
+        raise ValueError(f"{path}: one column ({df.columns[0]!r}), and a wide file needs its "
+                         "row labels first and then a column per "
+                         + names["respondent" if rows == "item" else "item"]
+                         + "; a long file needs --value (and its label columns)")
     if label not in df.columns:  # the first column's labels, under its own name
         df = df.set_index(df.columns[0])
         if getattr(args, rows, None) is None and not re.fullmatch(r"Unnamed: \d+|",
