@@ -64,7 +64,7 @@ def _polytomous_metrics(idata, prob, kind):
     and ``difficulty_limit_first`` = -d_1 (the threshold out of its lowest level: the number
     airt's vignette prints as the difficulty limit)."""
     a = stacked_draws(idata, "a")
-    d = idata.posterior["d"].stack(sample=("chain", "draw")).transpose("sample", ...).values
+    d = stacked_draws(idata, "d")
     top = np.isfinite(d[0]).sum(axis=1) - 1  # each item's last step
     table = {"a": a.mean(axis=0), "p_anomalous": (a < 0).mean(axis=0)}
     derived = {"a": a, "consistency": 1 / np.abs(a),
