@@ -46,6 +46,22 @@ def interval(draws, prob, kind, axis=0):
     return bounds[..., 0], bounds[..., 1]
 
 
+def estimate_columns(draws, prob, kind):
+    """The columns of a table of estimates from ``draws`` (sample, ...): ``mean``, ``sd``,
+    ``{kind}_lower``, ``{kind}_upper``."""
+    lower, upper = interval(draws, prob, kind)
+    return {"mean": draws.mean(axis=0), "sd": draws.std(axis=0), f"{kind}_lower": lower,
+            f"{kind}_upper": upper}
+
+
+def quantity_columns(draws, prob, kind, name, centre=np.mean):
+    """The columns of one quantity of a table from its ``draws`` (sample, ...): ``name`` (the
+    ``centre`` of the draws: np.mean, np.median, np.nanmean), ``{name}_lower``,
+    ``{name}_upper``."""
+    lower, upper = interval(draws, prob, kind)
+    return {name: centre(draws, axis=0), f"{name}_lower": lower, f"{name}_upper": upper}
+
+
 def record(table, prob, kind):
     """Write the convention into ``table.attrs`` and return the table."""
     table.attrs.update(ci_prob=prob, ci_kind=kind)

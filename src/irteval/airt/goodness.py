@@ -152,11 +152,6 @@ def _curves(source, max_draws, random_seed, caller):
     return _curves_of(source, max_draws, random_seed)
 
 
-def _summarise(draws, prob, kind, name):
-    lower, upper = _intervals.interval(draws, prob, kind)
-    return {name: draws.mean(axis=0), f"{name}_lower": lower, f"{name}_upper": upper}
-
-
 def model_goodness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_seed=0,
                    hdi_prob=None) -> pd.DataFrame:
     """One row per algorithm: posterior mean and interval of ``aucdf`` (area under the
@@ -164,8 +159,8 @@ def model_goodness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_s
     :func:`airt_curves`."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     curves = _curves(idata, max_draws, random_seed, "model_goodness")
-    table = {**_summarise(_area(curves["cdf"]), prob, kind, "aucdf"),
-             **_summarise(curves["mse"].values, prob, kind, "mse")}
+    table = {**_intervals.quantity_columns(_area(curves["cdf"]), prob, kind, "aucdf"),
+             **_intervals.quantity_columns(curves["mse"].values, prob, kind, "mse")}
     out = pd.DataFrame(table, index=pd.Index(curves["item"].values,
                                              name=curves.attrs["item_name"]))
     return _intervals.record(out, prob, kind)
@@ -181,8 +176,9 @@ def effectiveness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_se
     curves = _curves(idata, max_draws, random_seed, "effectiveness")
     auaec = _area(curves["aec"])
     aupec = _area(curves["pec"])
-    table = {"auaec": auaec, **_summarise(aupec, prob, kind, "aupec"),
-             **_summarise(np.abs(auaec - aupec), prob, kind, "abs_difference")}
+    table = {"auaec": auaec, **_intervals.quantity_columns(aupec, prob, kind, "aupec"),
+             **_intervals.quantity_columns(np.abs(auaec - aupec), prob, kind,
+                                           "abs_difference")}
     out = pd.DataFrame(table, index=pd.Index(curves["item"].values,
                                              name=curves.attrs["item_name"]))
     return _intervals.record(out, prob, kind)

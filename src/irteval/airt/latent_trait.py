@@ -104,10 +104,8 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
     performance = observed_performance(idata)
     every = -stacked_draws(idata, "theta")  # the spectrum and its mean from every draw
     point = every.mean(axis=0)
-    lower, upper = _intervals.interval(every, prob, kind)
     spectrum = _intervals.record(pd.DataFrame(
-        {"mean": point, "sd": every.std(axis=0), f"{kind}_lower": lower,
-         f"{kind}_upper": upper},
+        _intervals.estimate_columns(every, prob, kind),
         index=pd.Index(idata.posterior["respondent"].values, name=resp_name),
     ), prob, kind).sort_values("mean")
     grid, curves, strong, weak, lto, lto_weak, _ = _occupancy(point, performance, epsilon,

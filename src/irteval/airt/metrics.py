@@ -50,8 +50,7 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
         table[f"{v}_median"] = np.median(draws[v], axis=0)
         table[f"{v}_lower"], table[f"{v}_upper"] = _intervals.interval(draws[v], prob, kind)
     for v, d in derived.items():
-        table[v] = np.median(d, axis=0)
-        table[f"{v}_lower"], table[f"{v}_upper"] = _intervals.interval(d, prob, kind)
+        table |= _intervals.quantity_columns(d, prob, kind, v, centre=np.median)
     out = pd.DataFrame(table, index=pd.Index(idata.posterior["item"].values,
                                              name=names(idata)[0]))
     return _intervals.record(out, prob, kind)

@@ -49,12 +49,10 @@ def leaderboard(idata, *, task=None, ci_prob=None, ci_kind=None,
     if task is not None:
         draws = draws + _task_deviation(idata, task)
     rank = ranks(draws)
-    lower, upper = _intervals.interval(draws, prob, kind)
     rank_lower, rank_upper = _intervals.interval(rank, prob, kind)
-    mean = draws.mean(axis=0)
+    estimates = _intervals.estimate_columns(draws, prob, kind)
     table = pd.DataFrame({
-        "mean": mean, "sd": draws.std(axis=0), f"{kind}_lower": lower, f"{kind}_upper": upper,
-        "elo": 1500 + mean * LOG10_ELO,
+        **estimates, "elo": 1500 + estimates["mean"] * LOG10_ELO,
         "p_best": np.bincount(draws.argmax(axis=1), minlength=draws.shape[1]) / len(draws),
         "expected_rank": rank.mean(axis=0),
         "rank_lower": np.floor(rank_lower).astype(int),

@@ -98,10 +98,8 @@ def abilities(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFra
                      name=idata.attrs.get("respondent_name", "respondent"))
 
     def table(draws):
-        lower, upper = _intervals.interval(draws, prob, kind)
         return pd.DataFrame({
-            "mean": draws.mean(axis=0), "sd": draws.std(axis=0), f"{kind}_lower": lower,
-            f"{kind}_upper": upper, "n_obs": n_obs,
+            **_intervals.estimate_columns(draws, prob, kind), "n_obs": n_obs,
             "accuracy": np.bincount(resp_idx, weights=y, minlength=n_resp) / n_obs,
         }, index=index).sort_values("mean", ascending=False)
 
@@ -188,8 +186,7 @@ def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_dr
         names=[idata.attrs.get("respondent_name", "respondent"), "bin"])
     out = {"b_mean": np.tile(b_mean.mean(axis=0), n_resp)}
     for name, draws in (("accuracy", acc), ("predicted", pred)):
-        out[name] = np.nanmean(draws, axis=0)
-        out[f"{name}_lower"], out[f"{name}_upper"] = _intervals.interval(draws, prob, kind)
+        out |= _intervals.quantity_columns(draws, prob, kind, name, centre=np.nanmean)
     table = pd.DataFrame(out, index=index)
     table.attrs["irteval_model"] = idata.attrs.get("irteval_model", "1pl")
     return _intervals.record(table, prob, kind)

@@ -112,10 +112,8 @@ def _fit(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
         expected, variance = (np.bincount(cell_group, v, n * MAX_GROUPS) for v in (p, w))
         exceed_groups += (_chi_square(cell_group, replicated, expected, variance, n)
                           >= _chi_square(cell_group, y, expected, variance, n))
-    table = {}
-    for name, draws in (("infit", infit), ("outfit", outfit)):
-        lower, upper = _intervals.interval(draws, prob, kind)
-        table |= {name: draws.mean(axis=0), f"{name}_lower": lower, f"{name}_upper": upper}
+    table = (_intervals.quantity_columns(infit, prob, kind, "infit")
+             | _intervals.quantity_columns(outfit, prob, kind, "outfit"))
     table |= {"ppp": exceed / n_draws, "ppp_groups": exceed_groups / n_draws, "n_obs": count}
     name = idata.attrs.get(f"{by}_name", by)
     frame = pd.DataFrame(table, index=pd.Index(labels, name=name))

@@ -64,10 +64,9 @@ class NewModelScore:
         accuracy on the answered items alone."""
         rows = {}
         for name in ("ability", "accuracy"):
-            draws = getattr(self, name).values
-            lower, upper = _intervals.interval(draws[:, None], self.ci_prob, self.ci_kind)
-            rows[name] = {"mean": draws.mean(), "sd": draws.std(),
-                          f"{self.ci_kind}_lower": lower[0], f"{self.ci_kind}_upper": upper[0]}
+            columns = _intervals.estimate_columns(getattr(self, name).values[:, None],
+                                                  self.ci_prob, self.ci_kind)
+            rows[name] = {column: values[0] for column, values in columns.items()}
         table = pd.DataFrame(rows).T
         table["naive"] = [np.nan, self.answered.mean()]
         table.attrs.update(n_answered=len(self.answered), n_items=self.n_items,
