@@ -75,10 +75,10 @@ def airt_curves(idata, *, max_draws=200, random_seed=0) -> xr.Dataset:
     (share of datasets with |predicted - actual| <= threshold: model goodness), ``aec``
     (actual effectiveness at tolerance = threshold, no sample dim), ``pec`` (predicted
     effectiveness) and ``mse`` (sample, item)."""
-    return _curves(idata, max_draws, random_seed, "airt_curves")
+    return curves_from(idata, max_draws, random_seed, "airt_curves")
 
 
-def _curves_of(idata, max_draws, random_seed):
+def _compute_curves(idata, max_draws, random_seed):
     """:func:`airt_curves` of a checked fit."""
     if family_of(idata) == "polytomous_irt":
         return _category_curves(idata, max_draws, random_seed)
@@ -141,7 +141,7 @@ def _category_curves(idata, max_draws, random_seed):
     }, coords=coords, attrs={"item_name": names(idata)[0], "units": "levels"})
 
 
-def _curves(source, max_draws, random_seed, caller):
+def curves_from(source, max_draws, random_seed, caller):
     """The curves of ``source``: an :func:`airt_curves` Dataset, or a fit (computed here);
     else an error naming ``caller``."""
     if isinstance(source, xr.Dataset):
@@ -149,7 +149,7 @@ def _curves(source, max_draws, random_seed, caller):
         return source
     check_idata(source, FAMILIES, caller)
     warn_if_point(source, caller)
-    return _curves_of(source, max_draws, random_seed)
+    return _compute_curves(source, max_draws, random_seed)
 
 
 def model_goodness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_seed=0,
@@ -158,7 +158,7 @@ def model_goodness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_s
     ECDF of absolute scaled residuals; 1 = perfect) and ``mse``. ``idata``: a fit, or its
     :func:`airt_curves`."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
-    curves = _curves(idata, max_draws, random_seed, "model_goodness")
+    curves = curves_from(idata, max_draws, random_seed, "model_goodness")
     table = {**_intervals.quantity_columns(_area(curves["cdf"]), prob, kind, "aucdf"),
              **_intervals.quantity_columns(curves["mse"].values, prob, kind, "mse")}
     out = pd.DataFrame(table, index=pd.Index(curves["item"].values,
@@ -173,7 +173,7 @@ def effectiveness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_se
     = |AUAEC - AUPEC| (small: the model predicts the algorithm's effectiveness well).
     ``idata``: a fit, or its :func:`airt_curves`."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
-    curves = _curves(idata, max_draws, random_seed, "effectiveness")
+    curves = curves_from(idata, max_draws, random_seed, "effectiveness")
     auaec = _area(curves["aec"])
     aupec = _area(curves["pec"])
     table = {"auaec": auaec, **_intervals.quantity_columns(aupec, prob, kind, "aupec"),

@@ -16,7 +16,7 @@ from ..models.continuous_irt import mean_z
 from ..models.polytomous_irt import category_logp
 from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_figure, label_line_ends,
                         label_points, panel_axes, panels, short, short_labels)
-from .goodness import _curves, effectiveness
+from .goodness import curves_from, effectiveness
 from .latent_trait import LatentTrait, latent_trait
 from .metrics import FAMILIES
 
@@ -218,7 +218,7 @@ def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, m
     draws, the others grey. ``curves``: :func:`airt_curves` or a fit."""
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     count(highlight, "plot_goodness(): highlight", minimum=0)
-    curves = _curves(curves, max_draws, random_seed, "plot_goodness")
+    curves = curves_from(curves, max_draws, random_seed, "plot_goodness")
     mean, lower, upper = _summary_curves(curves["cdf"], prob, kind)
     worst = list(pd.Series(trapezoid(mean.to_numpy(), mean.index, axis=0),
                            index=mean.columns).nsmallest(highlight).index)
@@ -241,7 +241,7 @@ def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=N
         raise ValueError(f"kind must be 'actual' or 'predicted', got {kind!r}")
     prob, interval_kind = _intervals.resolve(ci_prob, ci_kind)
     count(highlight, "plot_effectiveness(): highlight", minimum=0)
-    curves = _curves(curves, max_draws, random_seed, "plot_effectiveness")
+    curves = curves_from(curves, max_draws, random_seed, "plot_effectiveness")
     if kind == "actual":
         mean = pd.DataFrame(curves["aec"].values.T, index=curves["threshold"].values,
                             columns=curves["item"].values)

@@ -83,7 +83,7 @@ def _cell_draws(idata, caller, max_draws, random_seed):
     return item_idx, resp_idx, y, len(theta), cells()
 
 
-def _fit(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
+def _fit_table(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     item_idx, resp_idx, y, n_draws, cells = _cell_draws(idata, caller, max_draws, random_seed)
     group, other = (item_idx, resp_idx) if by == "item" else (resp_idx, item_idx)
@@ -158,14 +158,14 @@ def item_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kind=None)
     docstring. Computed on ``max_draws`` posterior draws chosen with ``random_seed`` (None:
     all). Sort by ``ppp`` or ``ppp_groups`` to read the worst first.
     """
-    return _fit(idata, "item", "item_fit", max_draws, random_seed, ci_prob, ci_kind)
+    return _fit_table(idata, "item", "item_fit", max_draws, random_seed, ci_prob, ci_kind)
 
 
 def person_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None,
                ci_kind=None) -> pd.DataFrame:
     """The fit statistics of :func:`item_fit` per respondent (the models answering): which
     models answer erratically for their ability (fail easy instances, solve hard ones)."""
-    return _fit(idata, "respondent", "person_fit", max_draws, random_seed, ci_prob, ci_kind)
+    return _fit_table(idata, "respondent", "person_fit", max_draws, random_seed, ci_prob, ci_kind)
 
 
 def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
