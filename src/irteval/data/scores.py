@@ -180,6 +180,17 @@ def fractional(counts):
     return ~np.isclose(counts, np.round(counts))
 
 
+#: the score of each outcome of a battle for player i: win, loss, tie
+OUTCOME_SCORE = np.array([1.0, 0.0, 0.5])
+
+
+def outcome_counts(wins_i, matches, ties):
+    """(pairs, 3) counts of player i's wins, losses and ties from a pair table's ``wins_i``
+    (ties counted as 1/2), ``matches`` and ``ties``; ``counts @ OUTCOME_SCORE`` is wins_i."""
+    wins_i, matches, ties = (np.asarray(x, dtype=float) for x in (wins_i, matches, ties))
+    return np.column_stack([wins_i - ties / 2, matches - wins_i - ties / 2, ties])
+
+
 def player_totals(pairs: pd.DataFrame, n_players):
     """(wins with ties as 1/2, matches) of every player from a pair table (``Scores.pairs``,
     ``Battles.pairs``)."""

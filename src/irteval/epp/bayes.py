@@ -16,7 +16,7 @@ from .._compat import UnpacksWithWarning, renamed
 from .._draws import stacked_draws
 from .._validation import (check_idata, count, plain, seeded_rng, spelling_hint,
                            warn_if_point)
-from ..data.scores import fractional, win_matrices
+from ..data.scores import OUTCOME_SCORE, fractional, win_matrices
 from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
 from .mle import LOG10_ELO, binomial_deviance
 
@@ -131,7 +131,7 @@ def observed_pairs(idata):
     if likelihood != "plackett_luce":
         const = idata.constant_data
         wins = (observed["wins"].values if likelihood == "pairwise" else
-                (observed["outcomes"].values * [1.0, 0.0, 0.5]).sum(axis=-1))  # Davidson
+                observed["outcomes"].values @ OUTCOME_SCORE)  # Davidson
         return (const["pair_i"].values, const["pair_j"].values, const["matches"].values,
                 wins, None)
     rank = observed["rank"].values  # (round, player), -1 = absent
@@ -197,7 +197,7 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
     if likelihood == "davidson":  # win / loss / tie, expected score P(win) + P(tie) / 2
         probs = davidson_probabilities(diff, post["log_nu"].values[keep, None], xp=np)
         p = probs[..., 0] + probs[..., 2] / 2
-        w_rep = (rng.multinomial(n.astype(np.int64), probs) * [1.0, 0.0, 0.5]).sum(axis=-1)
+        w_rep = rng.multinomial(n.astype(np.int64), probs) @ OUTCOME_SCORE
     elif likelihood == "pairwise":
         p = expit(diff)
         w_rep = rng.binomial(n.astype(np.int64), p).astype(float)

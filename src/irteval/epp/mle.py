@@ -26,7 +26,7 @@ from .._attrs import FrameInAttrs
 from .._compat import IndexesWithWarning
 from .._validation import count, plain, seeded_rng, spelling_hint, warn_user
 from ..data import Battles, Scores
-from ..data.scores import player_groups
+from ..data.scores import OUTCOME_SCORE, outcome_counts, player_groups
 from ..exceptions import SeparationWarning
 
 LOG10_ELO = 400 / np.log(10)
@@ -267,14 +267,12 @@ def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob
 def _resampled_pairs(data, rng):
     """The pair table of one bootstrap replicate of ``data``."""
     if isinstance(data, Battles):
-        ties = data.ties
         # wins, losses, ties; rebuilt from sums of fractional weights a cell can be -1e-17
-        cells = np.clip(np.column_stack([data.wins_i - ties / 2,
-                                         data.matches - data.wins_i - ties / 2, ties]), 0, None)
+        cells = np.clip(outcome_counts(data.wins_i, data.matches, data.ties), 0, None)
         total = cells.sum()
         counts = rng.multinomial(int(round(total)), (cells / total).ravel()).reshape(-1, 3)
         drawn = replace(data, matches=counts.sum(axis=1).astype(float),
-                        wins_i=counts[:, 0] + counts[:, 2] / 2, ties=counts[:, 2].astype(float))
+                        wins_i=counts @ OUTCOME_SCORE, ties=counts[:, 2].astype(float))
         pairs = drawn.pairs()  # one row per pair, summed over rounds where there are rounds
         return pairs[pairs["matches"] > 0]
     rounds = rng.integers(0, data.n_rounds, data.n_rounds)

@@ -42,7 +42,7 @@ from scipy.stats import rankdata
 
 from .._validation import positive, warn_user
 from ..data import Battles, Scores
-from ..data.scores import player_groups, player_totals
+from ..data.scores import outcome_counts, player_groups, player_totals
 from ..exceptions import IdentificationWarning
 from .base import BaseModel
 from .densities import BradleyTerryDensity
@@ -198,8 +198,7 @@ class BradleyTerry(BaseModel):
             # tie propensity; P(tie | equal strengths) = nu / (2 + nu)
             log_nu = pm.Normal("log_nu", 0.0, LOG_NU_SCALE)
             ties = pairs["ties"].to_numpy()
-            outcomes = np.column_stack([pairs["wins_i"] - ties / 2,
-                                        pairs["matches"] - pairs["wins_i"] - ties / 2, ties])
+            outcomes = outcome_counts(pairs["wins_i"], pairs["matches"], ties)
             if not np.allclose(outcomes, np.round(outcomes)):
                 raise ValueError("likelihood='davidson' counts wins, losses and ties: the "
                                  "battle weights must be whole numbers (weight=); use "
