@@ -117,33 +117,8 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     _check_arguments(model, spec, method, posterior_predictive, log_likelihood, sample_kwargs,
                      draws=draws, chains=chains, tune=tune, advi_iterations=advi_iterations,
                      target_accept=target_accept)
-    if method != "nuts" and (sampler, target_accept) != (None, None):
-        given = [k for k, v in (("sampler", sampler), ("target_accept", target_accept)) if v]
-        warn_user(f"{'= and '.join(given)}= appl{'y' if len(given) > 1 else 'ies'} to "
-                  f"method='nuts' only; method={method!r} ignores "
-                  f"{'them' if len(given) > 1 else 'it'}")
-    marginal = spec.marginal(method) if collapse and method != "advi" else None
-    sampler = sampler or nuts.default_sampler(
-        "nutpie" if marginal is not None else spec.preferred_sampler())
-    if tune is None:  # the shorter warm-ups were measured with nutpie on the NumPy densities
-        on_density = sampler == "nutpie" and (marginal is not None or not sample_kwargs)
-        tune = (spec.density_tune() if on_density else None) or spec.default_tune
-    if sampler not in SAMPLERS:
-        raise ValueError(f"sampler={sampler!r} is not one of {SAMPLERS}")
-    if "initvals" in sample_kwargs:  # PyMC drops them for nutpie; the collapsed 1PL has no b
-        if marginal is not None:
-            raise ValueError("initvals=: this 1PL is sampled in its collapsed form (the "
-                             "difficulties integrated out), which has no b to start from; pass "
-                             "collapse=False with them")
-        if sampler == "nutpie":
-            raise ValueError("initvals= do not reach nutpie (PyMC drops them); pass "
-                             "sampler='pymc' or 'numpyro' with them")
-    if method == "nuts" and sampler == "nutpie" and tune == 0:  # a panic inside nutpie
-        raise ValueError("tune=0: nutpie needs at least one warm-up step; give tune >= 1 (its "
-                         "step size and mass matrix come from the warm-up), or sampler='pymc'")
-    if method in ("laplace", "map") and spec.no_mode_reason(marginal is not None, method):
-        raise ValueError(spec.no_mode_reason(marginal is not None, method))
-    target_accept = spec.target_accept if target_accept is None else target_accept
+    marginal, sampler, tune, target_accept = _run_settings(
+        spec, method, collapse, sampler, tune, target_accept, sample_kwargs)
     seeds = _Seeds.from_seed(random_seed)
     run = dict(draws=draws, tune=tune, chains=chains, sampler=sampler,
                target_accept=target_accept, progressbar=progressbar)
@@ -182,6 +157,39 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         check_nuts(idata, spec.diagnostic_vars,
                    subset=spec.diagnostic_subset(marginal is not None))
     return idata
+
+
+def _run_settings(spec, method, collapse, sampler, tune, target_accept, sample_kwargs):
+    """(the marginal form to fit or None, sampler, tune, target_accept): the model's defaults
+    where None, checked together before any work."""
+    if method != "nuts" and (sampler, target_accept) != (None, None):
+        given = [k for k, v in (("sampler", sampler), ("target_accept", target_accept)) if v]
+        warn_user(f"{'= and '.join(given)}= appl{'y' if len(given) > 1 else 'ies'} to "
+                  f"method='nuts' only; method={method!r} ignores "
+                  f"{'them' if len(given) > 1 else 'it'}")
+    marginal = spec.marginal(method) if collapse and method != "advi" else None
+    sampler = sampler or nuts.default_sampler(
+        "nutpie" if marginal is not None else spec.preferred_sampler())
+    if tune is None:  # the shorter warm-ups were measured with nutpie on the NumPy densities
+        on_density = sampler == "nutpie" and (marginal is not None or not sample_kwargs)
+        tune = (spec.density_tune() if on_density else None) or spec.default_tune
+    if sampler not in SAMPLERS:
+        raise ValueError(f"sampler={sampler!r} is not one of {SAMPLERS}")
+    if "initvals" in sample_kwargs:  # PyMC drops them for nutpie; the collapsed 1PL has no b
+        if marginal is not None:
+            raise ValueError("initvals=: this 1PL is sampled in its collapsed form (the "
+                             "difficulties integrated out), which has no b to start from; pass "
+                             "collapse=False with them")
+        if sampler == "nutpie":
+            raise ValueError("initvals= do not reach nutpie (PyMC drops them); pass "
+                             "sampler='pymc' or 'numpyro' with them")
+    if method == "nuts" and sampler == "nutpie" and tune == 0:  # a panic inside nutpie
+        raise ValueError("tune=0: nutpie needs at least one warm-up step; give tune >= 1 (its "
+                         "step size and mass matrix come from the warm-up), or sampler='pymc'")
+    if method in ("laplace", "map") and spec.no_mode_reason(marginal is not None, method):
+        raise ValueError(spec.no_mode_reason(marginal is not None, method))
+    target_accept = spec.target_accept if target_accept is None else target_accept
+    return marginal, sampler, tune, target_accept
 
 
 def _run_attrs(method, random_seed, run):
