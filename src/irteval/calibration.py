@@ -34,7 +34,7 @@ from .models.multidimensional import rotate_to_anchors
 from .models.onepl import PRIORS as ONEPL_PRIORS
 from .models.onepl import SLIP_PRIOR, guess_prior
 from .models.polytomous_irt import PRIORS as POLYTOMOUS_PRIORS
-from .models.polytomous_irt import category_logp
+from .models.polytomous_irt import category_logp, draw_levels
 from .parallel import imap
 # continuous responses travel as y = logistic(z) on bounds (0, 1); with this clip the round
 # trip z -> y -> z is exact to 5e-4 for |z| <= Z_MAX (1 - y loses digits near y = 1)
@@ -53,6 +53,14 @@ def _zero_sum_normal(rng, sigma, n):
     return x - x.mean()
 
 
+def _draw_difficulties(rng, n_items):
+    """mu_b ~ N(0, 3), sigma_b ~ HN(2), b_i ~ N(mu_b, sigma_b): the binary models' prior."""
+    p = ONEPL_PRIORS
+    prior = {"mu_b": rng.normal(0.0, p["mu_b"]), "sigma_b": _half_normal(rng, p["sigma_b"])}
+    prior["b"] = rng.normal(prior["mu_b"], prior["sigma_b"], n_items)
+    return prior
+
+
 def draw_onepl_prior(n_items, n_respondents, rng, discrimination=False, guessing=False,
                      n_options=None, slip=False):
     """mu_b ~ N(0, 3), sigma_b ~ HN(2), b_i ~ N(mu_b, sigma_b); 1PL: sigma_theta ~ HN(2),
@@ -60,8 +68,7 @@ def draw_onepl_prior(n_items, n_respondents, rng, discrimination=False, guessing
     a_i = exp(sigma_log_a a_z_i), a_z_i ~ N(0, 1); 3PL/4PL: floor c_i ~ Beta(guess_prior),
     slip s_i ~ Beta(1, 19), ceiling d_i = 1 - s_i (1 - c_i)."""
     p = ONEPL_PRIORS
-    prior = {"mu_b": rng.normal(0.0, p["mu_b"]), "sigma_b": _half_normal(rng, p["sigma_b"])}
-    prior["b"] = rng.normal(prior["mu_b"], prior["sigma_b"], n_items)
+    prior = _draw_difficulties(rng, n_items)
     if discrimination:
         prior["theta"] = _zero_sum_normal(rng, 1.0, n_respondents)
         prior["sigma_log_a"] = _half_normal(rng, p["sigma_log_a"])
@@ -282,9 +289,7 @@ def simulate_polytomous(n_datasets, n_algorithms, n_levels, rng, model="gpcm", t
     valid = np.ones((n_algorithms, n_levels), dtype=bool)
     while True:
         p = truth or draw_polytomous_prior(n_datasets, n_algorithms, n_levels, rng, model)
-        logp = category_logp(p["theta"], p["a"], p["c"], valid, model, xp=np)
-        cdf = np.cumsum(np.exp(logp), axis=-1)
-        x = (rng.random(cdf.shape[:-1] + (1,)) * cdf[..., -1:] > cdf).sum(axis=-1)
+        x = draw_levels(category_logp(p["theta"], p["a"], p["c"], valid, model, xp=np), rng)
         if ((x.min(axis=0) == 0).all() and (x.max(axis=0) == n_levels - 1).all()
                 and np.isin(np.arange(n_levels), x).all()):  # every level used by someone
             break
@@ -305,8 +310,7 @@ def simulate_multidimensional_prior(n_items, n_respondents, dims, rng):
     changes (b, the products a_i . a_l, the logits). Returns (Responses, truth, redraws =
     0)."""
     p = ONEPL_PRIORS
-    truth = {"mu_b": rng.normal(0.0, p["mu_b"]), "sigma_b": _half_normal(rng, p["sigma_b"])}
-    truth["b"] = rng.normal(truth["mu_b"], truth["sigma_b"], n_items)
+    truth = _draw_difficulties(rng, n_items)
     truth["a"] = rng.normal(0.0, p["sigma_a"], (n_items, dims))
     truth["theta"] = np.stack([_zero_sum_normal(rng, 1.0, n_respondents) for _ in range(dims)])
     p_correct = irt_probability(truth["a"] @ truth["theta"] - truth["b"][:, None])

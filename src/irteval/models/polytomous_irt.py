@@ -63,6 +63,13 @@ def _log1mexp(x, xp):
     return xp.where(x > -0.693, xp.log(-xp.expm1(x)), xp.log1p(-xp.exp(x)))
 
 
+
+def draw_levels(logp, rng):
+    """A level (0, 1, ...) for each cell from its log probabilities over the levels (the last
+    axis), by the inverse CDF of one uniform per cell."""
+    cdf = np.cumsum(np.exp(logp), axis=-1)
+    return (rng.random(cdf.shape[:-1] + (1,)) * cdf[..., -1:] > cdf).sum(axis=-1)
+
 class PolytomousIRT(BaseModel):
     """The polytomous IRT of AIRT (build it with :func:`polytomous_irt`)."""
 
@@ -132,11 +139,8 @@ class PolytomousIRT(BaseModel):
             return (onehot * per_k).sum(axis=-1) * mask
 
         def random(theta, a, c, rng=None, size=None):
-            per_k = category_logp(np.asarray(theta), np.asarray(a), np.asarray(c), valid,
-                                  model, xp=np)
-            cdf = np.cumsum(np.exp(per_k), axis=-1)
-            u = rng.random(cdf.shape[:-1] + (1,))
-            return (u * cdf[..., -1:] > cdf).sum(axis=-1)
+            return draw_levels(category_logp(np.asarray(theta), np.asarray(a), np.asarray(c),
+                                             valid, model, xp=np), rng)
 
         pm.CustomDist("x", theta, a, c, logp=logp, random=random, observed=x,
                       dims=("respondent", "item"), signature="(i),(j),(j,s)->(i,j)")
