@@ -58,7 +58,7 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     for line, (column, value), message in (
             (3, ("instance", ""), "an empty 'instance' (--item) on line 3"),
             (4, ("instance", "i0"),
-             "the instance 'i0' ('instance', --item) more than once on lines 2, 4"),
+             "an instance more than once (e.g. 'i0'; 'instance', --item) on lines 2, 4"),
             (5, ("correct", 2), "an answer other than 0/1 in 'correct' (--value) on line 5")):
         bad = answers.astype(object)
         bad.loc[line - 2, column] = value

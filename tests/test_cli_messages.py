@@ -346,3 +346,31 @@ def test_a_wide_file_of_one_column_is_explained(files, capsys):
     err = error(capsys, ["difficulty", str(files / "one.csv")])
     assert "one.csv: one column ('m0'), and a wide file needs its row labels first and then a " \
            "column per model" in err  # it said "the data frame is empty"
+
+
+def test_the_not_plain_csv_checks_raise_no_false_alarms(files, capsys):
+    """Review: a header starting "CDF" or "BZh" read as netCDF or bzip2; an unreadable file
+    crashed (the check opened it outside the OSError handling); a long score file with other
+    column names read as wide; a float matrix saved without labels got the old message."""
+    (files / "cdf.csv").write_text("CDF_x,model,correct\n1,a,1\n")
+    assert "not a text CSV" not in error(capsys, ["difficulty", str(files / "cdf.csv")])
+    (files / "bzh.csv").write_text("BZh,model,correct\n1,a,1\n")
+    assert "not a text CSV" not in error(capsys, ["difficulty", str(files / "bzh.csv")])
+    real_open = open
+
+    def refuse(path, *args, **kwargs):
+        if str(path).endswith("long.csv"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    with mock.patch("builtins.open", refuse):
+        err = error(capsys, ["difficulty", str(files / "long.csv")])
+    assert f"cannot read {files / 'long.csv'}: Permission denied" in err
+    pd.DataFrame({"model_id": [1, 1, 2, 2], "task": [1, 2, 1, 2],
+                  "acc": [0.9, 0.8, 0.7, 0.6]}).to_csv(files / "ids.csv", index=False)
+    err = error(capsys, ["leaderboard", str(files / "ids.csv")])
+    assert "looks wide" not in err and "column 'model' is not in the data frame" in err
+    pd.DataFrame({"a": [1.0, 0, 1, 0], "b": [0, 1, 1, np.nan]}).to_csv(files / "f.csv",
+                                                                       index=False)
+    assert "its first column 'a' holds 0/1 answers" in error(
+        capsys, ["difficulty", str(files / "f.csv")])

@@ -26,9 +26,14 @@ def test_long_and_wide_agree():
     assert list(r1.items) == [1, 2] and r1.item_name == "instance"
     assert np.isnan(r1.to_wide(rows="item").loc[2, "c"])  # missing cell kept missing
     # the same matrix without labels, and the mask of the observed cells
-    np.testing.assert_array_equal(r1.dense(fill=np.nan), r1.to_wide().to_numpy())
+    np.testing.assert_array_equal(r1.dense(fill=np.nan), [[1, 0], [1, 1], [0, np.nan]])
     np.testing.assert_array_equal(r1.dense(1.0, rows="item"), [[1, 1, 1], [1, 1, 0]])
     assert r1.dense(rows="item", dtype=np.int8).flags.c_contiguous
+    assert r1.dense().flags.c_contiguous
+    ordinal = Responses.from_wide(pd.DataFrame({"x": [3, 5], "y": [5, 4]}, index=["a", "b"]),
+                                  kind="ordinal")  # codes of the levels 3, 4, 5
+    np.testing.assert_array_equal(ordinal.dense(dtype=int), [[0, 2], [2, 1]])
+    np.testing.assert_array_equal(ordinal.to_wide().to_numpy(), [[3, 5], [5, 4]])
     with pytest.raises(ValueError, match="rows must be 'respondent' or 'item'"):
         r1.dense(rows="items")
 
@@ -276,6 +281,9 @@ def test_labels_that_differ_only_by_end_spaces_are_said():
         warnings.simplefilter("error")  # distinct labels with inner spaces are fine
         Responses.from_long(long.assign(model=["a b", "ab", "b", "b"]), respondent="model",
                             item="instance", value="correct")
+        # instance ids may be case-sensitive (hashes): only models' names are folded
+        Responses.from_long(long.assign(model=list("aabb"), instance=["q7Xa", "Q7xA"] * 2),
+                            respondent="model", item="instance", value="correct")
 
 
 def test_wide_frames_keep_their_axis_names_and_the_long_table_its_columns():

@@ -110,4 +110,9 @@ def test_long_labels_lose_their_middle(responses):
     texts = [t.get_text() for t in ax.texts]
     assert len(texts) == 3 and all(len(t) == plotting.LABEL_CHARS for t in texts)
     assert len(set(texts)) == 3  # the ends tell them apart
+    middle = ["acme-research/llama-3-finetune-7b-instruct-dpo-epoch3-seed1",
+              "acme-research/llama-3-finetune-13b-instruct-dpo-epoch3-seed1"]
+    shown = plotting.short_labels(middle)
+    assert shown[0] != shown[1] and "7b" in shown[0] and "13b" in shown[1]
+    assert all(len(s) <= plotting.LABEL_CHARS for s in shown)
     plt.close("all")

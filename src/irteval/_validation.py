@@ -82,8 +82,9 @@ def spelling_hint(unknown, known):
     if not near:
         return ""
     return (f"; labels are matched exactly, and {plain(near[0][0])!r} differs from "
-            f"{plain(near[0][1])!r} only in case or spaces: write them as the labels are written "
-            "(e.g. .str.strip(), or .replace({...}))")
+            f"{plain(near[0][1])!r} only in case or spaces: "
+            + ("write it as the label is written" if len(unknown) == 1 else
+               "write them as the labels are written (e.g. .str.strip(), or .replace({...}))"))
 
 
 def chosen_labels(given, available, what):
@@ -202,7 +203,7 @@ def long_cells(df, first, second, value, fix):
                      "now)" if gone else "")
                   + "; drop them first to silence this warning")
     kept = df[~missing]
-    a_idx, a_labels = factorize(kept[first], first)
+    a_idx, a_labels = factorize(kept[first], first, case=True)  # models or players
     b_idx, b_labels = factorize(kept[second], second)
     values = values[~missing]
     cell = pd.Series(a_idx.astype(np.int64) * len(b_labels) + b_idx)
@@ -311,9 +312,11 @@ def axis_names(df, rows, columns, defaults):
     return named
 
 
-def labelled_matrix(df, row_name, col_name):
+def labelled_matrix(df, row_name, col_name, names=None):
     """``df`` with its row labels taken from column ``row_name`` when it has one; row and
-    column labels checked for missing and duplicate values."""
+    column labels checked for missing and duplicate values; ``names``: which of the two
+    (``row_name`` or ``col_name``) are models' or players' names (:func:`warn_alike`'s
+    ``case``)."""
     def check_unique(labels, axis, name):
         dup = labels[labels.duplicated()]
         if len(dup):
@@ -326,7 +329,7 @@ def labelled_matrix(df, row_name, col_name):
     # (types once the label column is out: its name is text beside numbered columns)
     check_labels(pd.Series(df.columns), f"columns ({col_name} labels)", mixed=True)
     check_unique(df.columns, "column", col_name)  # before a column gives the row labels
-    warn_alike(df.columns, f"columns ({col_name} labels)")
+    warn_alike(df.columns, f"columns ({col_name} labels)", case=names == col_name)
     if isinstance(df.index, pd.MultiIndex) and row_name not in df.columns:
         raise ValueError(f"the rows have {df.index.nlevels} levels of labels (e.g. "
                          f"{df.index[0]!r}); give one, e.g. df.index = ['_'.join(map(str, r)) "
@@ -337,7 +340,7 @@ def labelled_matrix(df, row_name, col_name):
     check_labels(pd.Series(df.columns), f"columns ({col_name} labels)")
     check_labels(pd.Series(df.index), f"index ({row_name} labels)")
     check_unique(df.index, "row", row_name)
-    warn_alike(df.index, f"index ({row_name} labels)")
+    warn_alike(df.index, f"index ({row_name} labels)", case=names == row_name)
     if df.shape[0] == 0 or df.shape[1] == 0:
         raise ValueError(f"the matrix is empty (shape {df.shape}: {df.shape[0]} {row_name}s x "
                          f"{df.shape[1]} {col_name}s); nothing to fit")
@@ -420,27 +423,31 @@ def _warn_row_numbers(mat, columns, label_hint):
                       f"{label_hint.format(name=name)}, or drop it")
 
 
-def factorize(labels: pd.Series, name):
+def factorize(labels: pd.Series, name, case=False):
     """Integer codes of ``labels`` and the distinct labels in order of first appearance, as a
-    flat Index (tuple labels stay labels, not MultiIndex levels; mixed types need no order)."""
+    flat Index (tuple labels stay labels, not MultiIndex levels; mixed types need no order);
+    ``case``: :func:`warn_alike`'s."""
     codes, uniques = pd.factorize(labels)
     index = pd.Index(uniques, name=name, tupleize_cols=False)
-    warn_alike(index, name)
+    warn_alike(index, name, case)
     return codes, index
 
 
-def warn_alike(index, name):
-    """Warn when labels differ only in case or by spaces at their ends ("gpt-4", "GPT-4" and
-    "gpt-4 ": three players). (Labels of several types, which could print alike, are refused
-    by :func:`check_labels`.)"""
+def warn_alike(index, name, case=False):
+    """Warn when labels differ only by spaces at their ends ("gpt-4" and "gpt-4 ": two
+    players), or with ``case`` (labels of models, which are names, not case-sensitive ids)
+    only in case ("gpt-4" and "GPT-4"). (Labels of several types, which could print alike,
+    are refused by :func:`check_labels`.)"""
     if not (index.dtype == object or pd.api.types.is_string_dtype(index)):
         return
-    folded = pd.Index([x.strip().casefold() if isinstance(x, str) else x for x in index])
+    fold = str.casefold if case else str
+    folded = pd.Index([fold(x.strip()) if isinstance(x, str) else x for x in index])
     if folded.has_duplicates and not index.has_duplicates:
         alike = index[folded.duplicated(keep=False)]
-        warn_user(f"{name} has labels that differ only in case or by spaces at their ends, e.g. "
-                  f"{[plain(x) for x in alike[:4]]}: they are kept apart; to merge them, write "
-                  "them alike (e.g. .str.strip() or .str.lower() on the column or index)")
+        warn_user(f"{name} has labels that differ only {'in case or ' if case else ''}by spaces "
+                  f"at their ends, e.g. {[plain(x) for x in alike[:4]]}: they are kept apart; "
+                  "to merge them, write them alike (e.g. .str.strip()"
+                  + (" or .str.lower()" if case else "") + " on the column or index)")
 
 
 # ---------------------------------------------------------------------- fitted models

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 
 import matplotlib.pyplot as plt
@@ -24,8 +25,20 @@ def short(label):
 
 
 def short_labels(labels):
-    """:func:`short` of each label."""
-    return [short(x) for x in labels]
+    """:func:`short` of each label; labels that would read alike (they differ in the middle)
+    show their start and, after "...", the text from where they differ."""
+    texts = [str(x) for x in labels]
+    out = [short(t) for t in texts]
+    groups = {}
+    for t, o in zip(texts, out):
+        groups.setdefault(o, set()).add(t)
+    for k, t in enumerate(texts):
+        alike = groups[out[k]]
+        if len(alike) > 1:
+            start = max(len(os.path.commonprefix(list(alike))) - 4, 0)
+            head = LABEL_CHARS // 4
+            out[k] = t[:head] + "..." + t[start:start + LABEL_CHARS - head - 3]
+    return out
 
 
 def ensure_axes(ax, rows=None, square=False):

@@ -121,8 +121,8 @@ def read_csv(path, labels=()):
     if not path.is_file():
         raise ValueError(f"{path} is a folder, not a CSV file" if path.is_dir()
                          else f"no such file: {path}")
-    check_text(path)
     try:
+        check_text(path)
         header = pd.read_csv(path, header=None, nrows=1, dtype=str, keep_default_na=False,
                              encoding="utf-8")
         names = list(pd.read_csv(path, nrows=0, encoding="utf-8").columns)  # as pandas names them
@@ -164,8 +164,10 @@ def read_csv(path, labels=()):
     if not isinstance(df.index, pd.RangeIndex):  # pandas took the first columns as an index
         line, fields = next((line, n) for line, n in record_fields(path) if n > len(names))
         raise ValueError(f"{path}, line {line}: {fields} fields where the header names "
-                         f"{len(names)}; end no line with a comma, and quote a decimal comma "
-                         "(\"0,5\") or write it with a point")
+                         f"{len(names)}; end no line with a comma, quote a decimal comma "
+                         "(\"0,5\") or write it with a point, and give the first (label) "
+                         "column a name in the header if it has none (R's write.csv "
+                         "leaves it out)")
     df.index = pd.Index(record_lines(path, len(df)), name="line")  # as the file numbers them
     for column in text:
         padded = df[column].notna() & (df[column] != df[column].str.strip())
@@ -211,15 +213,16 @@ def as_labels(texts, labels):
     return pd.Index([match(t) for t in texts], name=getattr(texts, "name", None))
 
 
-#: the first bytes of files that are not text, and what to do with each
-BINARY_KINDS = {b"\x1f\x8b": ("a gzip-compressed file", "decompress it first (gunzip -k FILE)"),
-                b"BZh": ("a bzip2-compressed file", "decompress it first (bunzip2 -k FILE)"),
-                b"\xfd7zXZ\x00": ("an xz-compressed file", "decompress it first (unxz -k FILE)"),
-                b"PK\x03\x04": ("a zip archive (an Excel .xlsx workbook?)",
-                                "save the sheet as CSV (Excel: Save As, CSV UTF-8) or unzip it"),
-                b"\x89HDF": ("a netCDF-4 file (an irteval posterior.nc?)",
-                             "give the CSV of your data"),
-                b"CDF": ("a netCDF file", "give the CSV of your data")}
+#: patterns of the first bytes of files that are not text, and what to do with each
+BINARY_KINDS = {rb"\x1f\x8b": ("a gzip-compressed file", "decompress it first (gunzip -k FILE)"),
+                rb"BZh[1-9]1AY&SY": ("a bzip2-compressed file",
+                                     "decompress it first (bunzip2 -k FILE)"),
+                rb"\xfd7zXZ\x00": ("an xz-compressed file", "decompress it first (unxz -k FILE)"),
+                rb"PK\x03\x04": ("a zip archive (an Excel .xlsx workbook?)",
+                                 "save the sheet as CSV (Excel: Save As, CSV UTF-8) or unzip it"),
+                rb"\x89HDF": ("a netCDF-4 file (an irteval posterior.nc?)",
+                              "give the CSV of your data"),
+                rb"CDF[\x01\x02\x05]": ("a netCDF file", "give the CSV of your data")}
 
 
 def check_text(path):
@@ -227,8 +230,8 @@ def check_text(path):
     Excel's separator line, naming what it looks like and the fix."""
     with open(path, "rb") as f:
         start = f.read(64)
-    for magic, (kind, fix) in BINARY_KINDS.items():
-        if start.startswith(magic):
+    for pattern, (kind, fix) in BINARY_KINDS.items():
+        if re.match(pattern, start):
             raise ValueError(f"{path} is not a text CSV: it looks like {kind}; "
                              + fix.replace("FILE", str(path)))
     if re.match(rb"(\xef\xbb\xbf)?sep=.\r?\n", start):
@@ -402,7 +405,8 @@ def read_responses(args, path=None, **kwargs):
     except ValueError as err:
         hint = ""
         first = pd.Series(df.index if label not in df.columns else df[label])
-        if "duplicate row labels" in str(err) and first.astype(str).isin(["0", "1"]).all():
+        if "duplicate row labels" in str(err) and pd.to_numeric(
+                first, errors="coerce").isin([0, 1]).all():
             raise ValueError(
                 f"{path}: its first column {first.name!r} holds 0/1 answers, not labels: a "
                 "wide file needs a first column naming its rows (pandas writes one with "

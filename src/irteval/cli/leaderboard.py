@@ -74,10 +74,11 @@ def read_scores(args):
         raise ValueError(f"{args.scores} has columns {args.player_a!r} and {args.player_b!r} "
                          "but no --player column: for battles (a row per battle) name the "
                          "winner's column with --winner")
-    others = [c for c in df.columns if c != args.player]
+    player = args.player if args.player in df.columns else df.columns[0]
+    others = [c for c in df.columns if c != player]
     if not battles and not {args.round, args.score} & set(df.columns) and len(others) > 1 \
-            and all(pd.api.types.is_numeric_dtype(df[c]) for c in others):
-        player = args.player if args.player in df.columns else df.columns[0]
+            and all(pd.api.types.is_numeric_dtype(df[c]) for c in others) \
+            and not pd.api.types.is_numeric_dtype(df[player]) and df[player].is_unique:
         raise ValueError(
             f"{args.scores} looks wide (a row per player, a column per round: {others[:5]}), "
             "and leaderboard reads a long file, a row per player and round (columns --player, "

@@ -71,7 +71,7 @@ def report(args):
         raise ValueError(
             f"{args.answers}: {int(unknown.sum())} instance(s) in {args.item!r} (--item) are not "
             f"in the fit, e.g. {[plain(x) for x in answers.index[unknown][:5]]} on "
-            f"{where(lines, range(min(len(lines), 5)))}; the fit has {len(known)} (e.g. "
+            f"{where(lines, range(len(lines)))}; the fit has {len(known)} (e.g. "
             f"{[plain(x) for x in known[:3]]})" + spelling_hint(answers.index[unknown], known))
     score = io.in_file(args.answers, lambda: score_new_model(idata, answers,
                                                              random_seed=args.seed))
@@ -99,12 +99,11 @@ def _answers(df, args):
     from ..irt.new_model import as_binary
 
     item, value = df[args.item], df[args.value]
-    repeated = item[item.duplicated()]
-    first = plain(repeated.iloc[0]) if len(repeated) else None  # (None: equal to no label)
+    repeated = (item.duplicated(keep=False) & item.notna()).to_numpy()
+    first = plain(item[repeated].iloc[0]) if repeated.any() else None
     problems = {
         f"an empty {args.item!r} (--item)": item.isna().to_numpy(),
-        f"the instance {first!r} ({args.item!r}, --item) more than once":
-            (item == first).to_numpy(),
+        f"an instance more than once (e.g. {first!r}; {args.item!r}, --item)": repeated,
         f"an answer other than 0/1 in {args.value!r} (--value)":
             (as_binary(value).isna() & value.notna()).to_numpy(),
     }

@@ -222,7 +222,7 @@ def _codes(df, player_a, player_b, player_name):
                          f"{player_b if text[0] else player_a} other labels: one player must "
                          "have one label in both columns (a netCDF coordinate holds one "
                          "type); make both text (e.g. .astype(str))")
-    codes, players = factorize(pd.concat(sides, ignore_index=True), player_name)
+    codes, players = factorize(pd.concat(sides, ignore_index=True), player_name, case=True)
     a, b = codes[:len(df)], codes[len(df):]
     own = np.flatnonzero(a == b)
     if len(own):

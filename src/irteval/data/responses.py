@@ -131,7 +131,7 @@ class Responses:
         respondent = layout["respondent"] if respondent is None else respondent
         item = layout["item"] if item is None else item
         row_name, col_name = (respondent, item) if rows == "respondent" else (item, respondent)
-        df = labelled_matrix(df, row_name, col_name)
+        df = labelled_matrix(df, row_name, col_name, names=respondent)
         mat = numeric_matrix(df, _fix(kind), label_hint=(
             "respondent={name!r} (a row per model) or item={name!r}, rows='item' (a row per "
             "instance)" if kind == "binary" else  # AIRT: datasets answer, algorithms are asked
@@ -207,7 +207,7 @@ class Responses:
             _check_scale(values, np.asarray(item_idx), lower, upper, transform, clip, items,
                          item_name)
             if isinstance(bounds, str) and bounds == "column":
-                _warn_two_valued(values, np.asarray(item_idx), items, item_name)
+                _warn_two_valued(values, np.asarray(item_idx), lower, upper, items, item_name)
             extra = {"lower": lower, "upper": upper, "transform": transform, "clip": clip}
         return cls(items=items, respondents=respondents,
                    item_idx=np.asarray(item_idx, dtype=np.int32),
@@ -347,17 +347,18 @@ def _check_scale(values, item_idx, lower, upper, transform, clip, items, item_na
             + (" or use transform='logit'" if transform == "airt" else ""))
 
 
-def _warn_two_valued(values, item_idx, items, item_name):
-    """Warn when bounds='column' leaves an item only its lowest and highest values (two data
-    sets, say): each then sits on a bound, and the model sees only which is higher."""
-    cells = pd.DataFrame({"item": item_idx, "value": values})
-    distinct = cells.groupby("item")["value"].nunique()
-    two = distinct.index[distinct <= 2]
+def _warn_two_valued(values, item_idx, lower, upper, items, item_name):
+    """Warn when bounds='column' leaves an item no value inside its bounds, its lowest and
+    highest values (two data sets, say): each then sits on a bound, and the model sees only
+    which is higher."""
+    inside = (values > lower[item_idx]) & (values < upper[item_idx])
+    two = np.flatnonzero(np.bincount(item_idx, inside, len(items)) == 0)
     if len(two):
-        warn_user(f"{len(two)} of {len(items)} {item_name}s have no value between their lowest "
-                  f"and highest (e.g. {[plain(x) for x in items[two[:3]]]}): with "
-                  "bounds='column' each value sits on a bound, so the model sees only which is "
-                  "higher; give the performances' own limits, e.g. bounds=(0, 1)")
+        warn_user(f"{len(two)} of {len(items)} {item_name}s "
+                  f"{'has' if len(two) == 1 else 'have'} no value between their lowest and "
+                  f"highest (e.g. {[plain(x) for x in items[two[:3]]]}): with bounds='column' "
+                  "each value sits on a bound, so the model sees only which is higher; give "
+                  "the performances' own limits, e.g. bounds=(0, 1)")
 
 
 def _fix(kind):

@@ -11,8 +11,8 @@ uses 1 / (t + 1) for run times.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit
 import pandas as pd
+from scipy.special import expit
 
 from .._validation import plain
 

@@ -16,7 +16,7 @@ from scipy import linalg, optimize
 from threadpoolctl import ThreadpoolController
 
 from .._idata import model_idata
-from .._validation import quiet_pymc, warn_user
+from .._validation import percent, quiet_pymc, warn_user
 from ..exceptions import ConvergenceWarning
 
 
@@ -209,13 +209,16 @@ def density_idata(density, model, flat):
         expanded = [density.expand(x) for x in flat.reshape(n_chain * n_draw, -1)]
         posterior = {name: np.stack([e[name] for e in expanded]).reshape(
             n_chain, n_draw, *density.shapes[name]) for name in density.names}
-    overflow = [name for name, v in posterior.items() if not np.isfinite(v).all()]
+    bad = {name: (~np.isfinite(v)).reshape(n_chain * n_draw, -1).any(axis=1)
+           for name, v in posterior.items()}
+    overflow = [name for name, b in bad.items() if b.any()]
     if overflow:
-        share = (~np.isfinite(posterior[overflow[0]])).reshape(n_chain * n_draw, -1).any(
-            axis=1).mean()
-        warn_user(f"the Laplace approximation is too wide for these data: {share:.0%} of its "
-                  f"draws of {', '.join(overflow)} overflow to inf or nan (a log scale with a "
-                  "huge sd: too few answers to pin it down), so its intervals mean little; use "
+        n_bad = int(np.any([bad[name] for name in overflow], axis=0).sum())
+        what = (f"the Laplace approximation is too wide for these data: "
+                f"{percent(n_bad, n_chain * n_draw)} of its draws" if n_chain * n_draw > 1
+                else "the MAP point")
+        warn_user(f"{what} of {', '.join(overflow)} overflow to inf or nan (a log scale with a "
+                  "huge sd: too few answers to pin it down), so the fit means little; use "
                   "method='nuts' (the default)", ConvergenceWarning)
     return model_idata(model, posterior, density.dims)
 

@@ -37,7 +37,7 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
             ax.plot(p, curve["kappa"], color=colour, label=f"bin {b}")
             ax.fill_between(p, curve["kappa_lower"], curve["kappa_upper"], color=colour,
                             alpha=0.2)
-        ax.set_title("\n".join(textwrap.wrap(str(name), 28)), fontsize="small")  # long names
+        ax.set_title("\n".join(textwrap.wrap(short(name), 28)), fontsize="small")  # long names
         ax.set_xlabel("proportion perturbed")
     for ax in flat[:len(names)]:
         spec = ax.get_subplotspec()  # a label on the first panel of each row
