@@ -162,7 +162,8 @@ def read_csv(path, labels=()):
     if df.empty:
         raise ValueError(f"{path} has a header line but no data lines")
     if not isinstance(df.index, pd.RangeIndex):  # pandas took the first columns as an index
-        line, fields = next((line, n) for line, n in record_fields(path) if n > len(names))
+        line, fields = next(((line, n) for line, n in record_fields(path) if n > len(names)),
+                            ("2", "more"))  # (the csv module counts as pandas does)
         raise ValueError(f"{path}, line {line}: {fields} fields where the header names "
                          f"{len(names)}; end no line with a comma, quote a decimal comma "
                          "(\"0,5\") or write it with a point, and give the first (label) "

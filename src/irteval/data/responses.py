@@ -262,11 +262,10 @@ class Responses:
         as rows). ``dense(1.0)`` is the 0/1 mask of the observed cells."""
         if rows not in ("respondent", "item"):
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
-        cells = ((self.item_idx, self.respondent_idx) if rows == "item"
-                 else (self.respondent_idx, self.item_idx))
-        mat = np.full([len(self.items), len(self.respondents)][::1 if rows == "item" else -1],
-                      fill, dtype=dtype)
-        mat[cells] = self.values if values is None else values
+        axes = [(self.item_idx, self.n_items), (self.respondent_idx, self.n_respondents)]
+        (rows_idx, n_rows), (cols_idx, n_cols) = axes if rows == "item" else axes[::-1]
+        mat = np.full((n_rows, n_cols), fill, dtype=dtype)
+        mat[rows_idx, cols_idx] = self.values if values is None else values
         return mat
 
     def to_long(self) -> pd.DataFrame:
