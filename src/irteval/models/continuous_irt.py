@@ -38,7 +38,7 @@ from ..data import Responses
 from ..exceptions import ConvergenceWarning
 from ..inference.approximations import mode_finder_of
 from .base import BaseModel, StartPoints
-from .densities import ContinuousIRTDensity
+from .densities import ContinuousIRTDensity, z_and_mask
 
 #: prior scales: tau_j ~ N(0, tau), lambda_j ~ N(0, lam), log s_j ~ N(0, s)
 PRIORS = {"tau": 5.0, "lam": 5.0, "s": 1.0}
@@ -59,7 +59,7 @@ def marginal_log_likelihood(responses, params) -> float:
         raise ValueError(f"params lack {responses.item_name}s {list(missing[:5])}")
     p = params.loc[responses.items]
     alpha, beta, gamma = (p[c].to_numpy(float) for c in ("alpha", "beta", "gamma"))
-    z, mask = responses.dense(responses.z), responses.dense(1.0)
+    z, mask = z_and_mask(responses)
     return float(marginal_logp(z, -gamma * beta, gamma, np.abs(gamma / alpha), mask,
                                xp=np).sum())
 
@@ -118,7 +118,7 @@ class ContinuousIRT(BaseModel):
         if responses.kind != "continuous":
             raise ValueError("continuous_irt needs continuous responses: build them with "
                              "Responses.from_wide(..., kind='continuous')")
-        z, mask = responses.dense(responses.z), responses.dense(1.0)
+        z, mask = z_and_mask(responses)
         _check_constant(responses, z, mask)
         super().__init__(coords={"respondent": responses.respondents, "item": responses.items})
         self._build_args = ((responses,), {"prior_tau": prior_tau, "prior_lam": prior_lam,
@@ -190,7 +190,7 @@ def identify(responses, idata, random_seed=None):
     conditional mean), in place."""
     point = idata.attrs.get("irteval_method") == "map"
     post = idata.posterior
-    z, mask = responses.dense(responses.z), responses.dense(1.0)
+    z, mask = z_and_mask(responses)
     lam = post["lam"].values
     flip = np.where(lam.sum(axis=-1, keepdims=True) < 0, -1.0, 1.0)
     lam = lam * flip
@@ -247,7 +247,7 @@ def multistart(model: ContinuousIRT, chains, random_seed=None) -> StartPoints:
     first principal component, the rest random). All chains start near the best optimum
     (``init="best"``) or at different optima (``init="dispersed"``)."""
     rng = np.random.default_rng(random_seed)
-    z, mask = model.responses.dense(model.responses.z), model.responses.dense(1.0)
+    z, mask = z_and_mask(model.responses)
     col_mean = (z * mask).sum(0) / mask.sum(0)
     col_sd = np.sqrt(((z - col_mean) ** 2 * mask).sum(0) / mask.sum(0)) + 1e-3
     filled = np.where(mask > 0, z, col_mean)

@@ -810,6 +810,12 @@ class GradedDensity:
         return lp_t + lp_a + lp_f + lp_v + loglik, grad
 
 
+def z_and_mask(responses):
+    """(respondents x items matrix of the continuous responses' model-scale z, 0 where
+    missing; its 0/1 mask of observed cells)."""
+    return responses.dense(responses.z), responses.dense(1.0)
+
+
 class ContinuousIRTDensity:
     """The continuous IRT of :class:`~irteval.models.continuous_irt.ContinuousIRT` with the
     traits integrated out, on sufficient statistics: datasets with the same observed
@@ -830,7 +836,7 @@ class ContinuousIRTDensity:
         self.layout = Layout.of_model(model)
         self.n_dim = self.layout.n_dim
         self.priors = model.priors
-        z, mask = model.responses.dense(model.responses.z), model.responses.dense(1.0)
+        z, mask = z_and_mask(model.responses)
         n_data, n_item = z.shape
         patterns, which, counts = np.unique(mask > 0, axis=0, return_inverse=True,
                                             return_counts=True)
