@@ -16,7 +16,7 @@ import pandas as pd
 
 from .._validation import (check_columns, check_frame, check_labels, factorize, numeric_values,
                            plain, spelling_hint, warn_user, where)
-from .scores import player_totals
+from .scores import pair_table, player_totals
 
 #: winner values read as a tie unless ``ties=`` says otherwise (LMSYS arena's markers)
 TIES = ("tie", "draw", "tie (bothbad)", "both_bad")
@@ -167,9 +167,7 @@ class Battles:
             i, j = key // self.n_players, key % self.n_players
             sums = [np.bincount(inverse, v, len(key))
                     for v in (self.matches, self.wins_i, self.ties)]
-        return pd.DataFrame({
-            "player_i": self.players[i], "player_j": self.players[j], "i": i, "j": j,
-            "matches": sums[0], "wins_i": sums[1], "ties": sums[2]})
+        return pair_table(self.players, i, j, *sums)
 
     def round_pairs(self) -> pd.DataFrame:
         """One row per (round, unordered pair) that met: :meth:`pairs`' columns and
@@ -177,10 +175,8 @@ class Battles:
         if self.round is None:
             raise ValueError("these battles have no rounds: pass round= (a column) to "
                              "Battles.from_long or Battles.from_counts")
-        return pd.DataFrame({
-            "player_i": self.players[self.i], "player_j": self.players[self.j],
-            "i": self.i, "j": self.j, "matches": self.matches, "wins_i": self.wins_i,
-            "ties": self.ties, "round": self.round, "round_label": self.rounds[self.round]})
+        return pair_table(self.players, self.i, self.j, self.matches, self.wins_i, self.ties,
+                          round=self.round, round_label=self.rounds[self.round])
 
     def win_rates(self) -> pd.Series:
         """Each player's share of battles won (ties 1/2)."""

@@ -125,10 +125,7 @@ class Scores:
         i, j = np.triu_indices(self.n_players, k=1)
         met = matches[i, j] > 0
         i, j = i[met], j[met]
-        return pd.DataFrame({
-            "player_i": self.players[i], "player_j": self.players[j], "i": i, "j": j,
-            "matches": matches[i, j], "wins_i": wins[i, j], "ties": ties[i, j],
-        })
+        return pair_table(self.players, i, j, matches[i, j], wins[i, j], ties[i, j])
 
     def __repr__(self) -> str:
         share = percent(int((~np.isnan(self.matrix)).sum()), self.matrix.size)
@@ -189,6 +186,13 @@ def outcome_counts(wins_i, matches, ties):
     (ties counted as 1/2), ``matches`` and ``ties``; ``counts @ OUTCOME_SCORE`` is wins_i."""
     wins_i, matches, ties = (np.asarray(x, dtype=float) for x in (wins_i, matches, ties))
     return np.column_stack([wins_i - ties / 2, matches - wins_i - ties / 2, ties])
+
+
+def pair_table(players, i, j, matches, wins_i, ties, **more) -> pd.DataFrame:
+    """The pair table of ``Scores.pairs`` and ``Battles.pairs``: ``player_i``, ``player_j``,
+    their codes ``i``, ``j``, ``matches``, ``wins_i``, ``ties`` (and the columns ``more``)."""
+    return pd.DataFrame({"player_i": players[i], "player_j": players[j], "i": i, "j": j,
+                         "matches": matches, "wins_i": wins_i, "ties": ties, **more})
 
 
 def player_totals(pairs: pd.DataFrame, n_players):
