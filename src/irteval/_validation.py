@@ -1,6 +1,5 @@
-"""Checks shared by every entry point: data frames, labels, numeric cells, user-facing warnings,
-and :func:`check_idata`, which tells a downstream function whether an InferenceData comes from
-the model family it needs."""
+"""Checks shared by every entry point: data frames, labels, numeric cells, seeds and
+user-facing warnings (the checks of fits are in :mod:`irteval._fits`)."""
 
 from __future__ import annotations
 
@@ -134,32 +133,6 @@ def fixed_seed(random_seed):
         seeded_rng(random_seed)  # the same checks (negative seeds)
         return int(random_seed)
     return int(seeded_rng(random_seed).integers(2**32))
-
-
-def needs_draws(idata, caller):
-    """Refuse a MAP fit (one point) where the result needs posterior draws (one draw chosen
-    from a posterior on purpose passes: a check on a fixed draw)."""
-    if getattr(idata, "attrs", {}).get("irteval_method") == "map":
-        raise ValueError(f"{caller}() needs posterior draws, and this fit is one point (MAP): "
-                         "its intervals would have no width and its posterior predictive "
-                         "checks no replicates; refit with method='nuts' (the default) or "
-                         "'advi' (or 'laplace', where the model has one: not the 2PL-4PL)")
-
-
-def one_draw(idata):
-    """Whether a fit holds a single draw (MAP, or one draw of a sampler)."""
-    return idata.posterior.sizes["chain"] * idata.posterior.sizes["draw"] == 1
-
-
-def warn_if_point(idata, caller):
-    """Warn that a fit of one draw (MAP) gives intervals of width 0 and probabilities of 0 or
-    1."""
-    if one_draw(idata):
-        what = ("one point (MAP)" if idata.attrs.get("irteval_method") == "map"
-                else "one draw")
-        warn_user(f"{caller}(): this fit is {what}: its intervals have width 0 and "
-                  "its probabilities are 0 or 1, certainties the data do not give; fit with "
-                  "method='nuts' (or 'laplace', where the model has one) for them")
 
 
 def plain(label):
@@ -448,58 +421,3 @@ def warn_alike(index, name, case=False):
                   f"at their ends, e.g. {[plain(x) for x in alike[:4]]}: they are kept apart; "
                   "to merge them, write them alike (e.g. .str.strip()"
                   + (" or .str.lower()" if case else "") + " on the column or index)")
-
-
-# ---------------------------------------------------------------------- fitted models
-#: family -> (the builder that makes it, the summary to start from)
-FAMILIES = {
-    "binary_irt": ("models.onepl", "difficulty"),
-    "bradley_terry": ("models.bradley_terry", "leaderboard"),
-    "continuous_irt": ("models.continuous_irt", "algorithm_metrics"),
-    "polytomous_irt": ("models.polytomous_irt", "algorithm_metrics"),
-}
-#: idata.attrs["irteval_model"] of fits written before the family was recorded
-_LEGACY = {"1pl": "binary_irt", "2pl": "binary_irt", "continuous_irt": "continuous_irt"}
-
-
-def family_of(idata):
-    """The model family an InferenceData comes from (None when it does not say)."""
-    attrs = getattr(idata, "attrs", {}) or {}
-    if "irteval_family" in attrs:
-        return attrs["irteval_family"]
-    legacy = str(attrs.get("irteval_model", ""))
-    return "bradley_terry" if legacy.startswith("bradley_terry") else _LEGACY.get(legacy)
-
-
-def check_idata(idata, family, caller):
-    """Raise unless ``idata`` is an InferenceData with a posterior from ``family`` (a name or a
-    tuple of names of :data:`FAMILIES`); the message names the function to call instead."""
-    families = (family,) if isinstance(family, str) else tuple(family)
-    wanted = " or ".join(f"irteval.{FAMILIES[f][0]}" for f in families)
-    if not hasattr(idata, "posterior"):
-        raise TypeError(f"{caller}() needs the InferenceData that irteval.fit returns for "
-                        f"{wanted}(...), got {type(idata).__name__}")
-    found = family_of(idata)
-    if found in families:
-        return
-    if found in FAMILIES:
-        raise ValueError(f"{caller}() needs a fit of {wanted}(...), but this InferenceData is "
-                         f"a fit of irteval.{FAMILIES[found][0]}(...); use "
-                         f"irteval.{FAMILIES[found][1]}() on it instead")
-    raise ValueError(f"{caller}() needs a fit of {wanted}(...); this InferenceData does not say "
-                     "which irteval model made it (idata.attrs['irteval_family']): fit a model "
-                     f"from irteval.models with irteval.fit, or set idata.attrs['irteval_family']"
-                     f" = {families[0]!r} if it is one")
-
-
-def check_table(table, columns, plot, source):
-    """Refuse a ``table`` (DataFrame or Dataset) without the ``columns`` (or variables) that
-    ``plot`` reads; ``source`` names what makes the right one."""
-    have = getattr(table, "columns", getattr(table, "data_vars", None))
-    if have is None:
-        raise TypeError(f"{plot} takes the result of {source}, or the fit; got "
-                        f"{type(table).__name__}")
-    missing = [c for c in columns if c not in have]
-    if missing:
-        raise ValueError(f"{plot} takes the result of {source}, or the fit; this "
-                         f"{type(table).__name__} has no {missing} (it has {list(have)[:8]})")

@@ -38,11 +38,11 @@ from scipy.special import expit
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import (check_idata, check_table, family_of, fixed_seed, needs_draws,
-                           warn_if_point)
+from .._fits import check_idata, check_table, fit_family, needs_draws, warn_if_point
+from .._validation import fixed_seed
 from ..models.continuous_irt import cell_logp, mean_z
 from ..models.polytomous_irt import category_logp
-from .metrics import FAMILIES, names
+from .metrics import AIRT_FAMILIES, names
 
 THRESHOLDS = np.linspace(0, 1, 101)
 
@@ -80,7 +80,7 @@ def airt_curves(idata, *, max_draws=200, random_seed=0) -> xr.Dataset:
 
 def _compute_curves(idata, max_draws, random_seed):
     """:func:`airt_curves` of a checked fit."""
-    if family_of(idata) == "polytomous_irt":
+    if fit_family(idata) == "polytomous_irt":
         return _category_curves(idata, max_draws, random_seed)
     actual = _scaled(idata)
     observed = ~np.isnan(actual)
@@ -147,7 +147,7 @@ def curves_from(source, max_draws, random_seed, caller):
     if isinstance(source, xr.Dataset):
         check_table(source, ["cdf", "aec", "pec"], caller, "irteval.airt_curves(idata)")
         return source
-    check_idata(source, FAMILIES, caller)
+    check_idata(source, AIRT_FAMILIES, caller)
     warn_if_point(source, caller)
     return _compute_curves(source, max_draws, random_seed)
 

@@ -24,9 +24,10 @@ import pandas as pd
 
 from .. import _intervals
 from .._draws import stacked_draws, thin
-from .._validation import check_idata, count, warn_if_point, warn_user
+from .._fits import check_idata, warn_if_point
+from .._validation import count, warn_user
 from ..parallel import map_draws
-from .metrics import FAMILIES, names, observed_performance
+from .metrics import AIRT_FAMILIES, names, observed_performance
 from .smoothing import fit_curves
 
 
@@ -92,7 +93,7 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
     occupancy (module docstring), from the posterior mean (over every draw) and per draw over
     ``max_draws`` draws chosen with ``random_seed`` (run through joblib: ``n_jobs``,
     :func:`irteval.parallel.map_draws`)."""
-    check_idata(idata, FAMILIES, "latent_trait")
+    check_idata(idata, AIRT_FAMILIES, "latent_trait")
     warn_if_point(idata, "latent_trait")
     if not (isinstance(epsilon, numbers.Real) and not isinstance(epsilon, (bool, np.bool_))
             and np.isfinite(epsilon) and epsilon >= 0):

@@ -8,10 +8,10 @@ import pandas as pd
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, family_of, warn_if_point
+from .._fits import check_idata, fit_family, warn_if_point
 
 #: the model families whose posteriors the AIRT summaries read
-FAMILIES = ("continuous_irt", "polytomous_irt")
+AIRT_FAMILIES = ("continuous_irt", "polytomous_irt")
 
 
 def names(idata):
@@ -24,7 +24,7 @@ def observed_performance(idata):
     """(dataset, algorithm) observed performance, NaN where missing: the raw performance of
     the continuous IRT, the level (the user's label) of the polytomous IRT."""
     const = idata.constant_data
-    return const["level" if family_of(idata) == "polytomous_irt" else "performance"].values
+    return const["level" if fit_family(idata) == "polytomous_irt" else "performance"].values
 
 
 def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFrame:
@@ -37,10 +37,10 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
     ``p_anomalous`` = P(a < 0), and medians and intervals of ``a``, ``consistency`` = 1/|a|,
     ``difficulty_limit`` = -d of the item's top step and ``difficulty_limit_first`` = -d_1
     (airt's printed difficulty limit)."""
-    check_idata(idata, FAMILIES, "algorithm_metrics")
+    check_idata(idata, AIRT_FAMILIES, "algorithm_metrics")
     warn_if_point(idata, "algorithm_metrics")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
-    if family_of(idata) == "polytomous_irt":
+    if fit_family(idata) == "polytomous_irt":
         return _polytomous_metrics(idata, prob, kind)
     draws = {v: stacked_draws(idata, v) for v in ("alpha", "beta", "gamma")}
     table = {v: draws[v].mean(axis=0) for v in ("alpha", "beta", "gamma")}

@@ -11,14 +11,15 @@ from scipy.integrate import trapezoid
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import check_idata, check_table, chosen_labels, count, fixed_seed
+from .._fits import check_idata, check_table
+from .._validation import chosen_labels, count, fixed_seed
 from ..models.continuous_irt import mean_z
 from ..models.polytomous_irt import category_logp
 from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_figure, label_line_ends,
                         label_points, panel_axes, panels, short, short_labels)
 from .goodness import curves_from, effectiveness
 from .latent_trait import LatentTrait, latent_trait
-from .metrics import FAMILIES
+from .metrics import AIRT_FAMILIES
 
 
 def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n=121,
@@ -167,7 +168,7 @@ def _latent(lt, plot):
     if isinstance(lt, LatentTrait):
         return lt
     if hasattr(lt, "posterior"):
-        check_idata(lt, FAMILIES, plot)  # the error names the plot, not latent_trait
+        check_idata(lt, AIRT_FAMILIES, plot)  # the error names the plot, not latent_trait
         return latent_trait(lt)
     raise TypeError(f"{plot} takes the result of irteval.latent_trait(idata), or the fit; got "
                     f"{type(lt).__name__}")
@@ -271,7 +272,7 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
         _intervals.check_matches(table, ci_prob, ci_kind)
     else:
         if hasattr(table, "posterior"):  # the error names the plot, not effectiveness
-            check_idata(table, FAMILIES, "plot_auaec_aupec")
+            check_idata(table, AIRT_FAMILIES, "plot_auaec_aupec")
         table = effectiveness(table, ci_prob=ci_prob, ci_kind=ci_kind, max_draws=max_draws,
                               random_seed=random_seed, hdi_prob=hdi_prob)
     ax = ensure_axes(ax)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .._intervals import label
-from .._validation import family_of, plain, spelling_hint, where
+from .._fits import fit_family
+from .._validation import plain, spelling_hint, where
 from . import io
 from .outputs import Writer
 
@@ -45,7 +46,7 @@ def report(args):
     except OSError as err:  # HDF5's "file signature not found" and the like
         raise ValueError(f"{args.posterior}: not a netCDF file ({err}); give the posterior.nc "
                          "that irteval difficulty wrote") from err
-    found = family_of(idata)
+    found = fit_family(idata)
     if found != "binary_irt":
         written_by = {"bradley_terry": "irteval leaderboard", "continuous_irt": "irteval portfolio",
                       "polytomous_irt": "irteval portfolio"}.get(found)

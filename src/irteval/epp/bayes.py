@@ -14,8 +14,8 @@ from scipy.special import expit
 from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._draws import stacked_draws
-from .._validation import (check_idata, count, plain, seeded_rng, spelling_hint,
-                           warn_if_point)
+from .._fits import check_idata, warn_if_point
+from .._validation import count, plain, seeded_rng, spelling_hint
 from ..data.scores import OUTCOME_SCORE, fractional, win_matrices
 from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
 from .mle import LOG10_ELO, binomial_deviance

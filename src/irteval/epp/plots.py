@@ -10,7 +10,8 @@ from matplotlib.ticker import MaxNLocator
 from .. import _intervals
 from ..data import Battles, Scores
 from .._draws import stacked_draws
-from .._validation import check_table, plain
+from .._fits import check_table
+from .._validation import plain
 from ..plotting import ensure_axes, label_points, row_fontsize, short, short_labels
 from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
 

@@ -11,7 +11,8 @@ import xarray as xr
 
 from .. import _intervals
 from .._draws import equal_count_bins, stacked_draws
-from .._validation import check_idata, count, fixed_seed, warn_if_point
+from .._fits import check_idata, warn_if_point
+from .._validation import count, fixed_seed
 from ..models.densities import irt_probability
 from .item_draws import FAMILY, Items
 

@@ -45,7 +45,8 @@ from .. import _intervals
 from .._draws import stacked_draws
 from ..models.densities import irt_probability
 from .difficulty import observed_cells
-from .._validation import check_idata, fixed_seed, needs_draws, warn_user
+from .._fits import check_idata, needs_draws
+from .._validation import fixed_seed, warn_user
 from ..models.multidimensional import is_multidimensional, logits
 from .item_draws import FAMILY, Items, answer_logp
 

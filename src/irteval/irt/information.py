@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from .. import _intervals
-from .._validation import chosen_labels, warn_if_point
+from .._fits import warn_if_point
+from .._validation import chosen_labels
 from .item_draws import Items
 
 #: name of the test information curve in :func:`information`'s ``curve`` level

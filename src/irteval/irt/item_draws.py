@@ -16,7 +16,8 @@ import pandas as pd
 from scipy.special import expit
 
 from .._draws import stacked_draws
-from .._validation import check_idata, count, fixed_seed
+from .._fits import check_idata
+from .._validation import count, fixed_seed
 from ..models.densities import irt_probability, softplus
 from ..models.multidimensional import is_multidimensional
 from ..models.onepl_marginal import _draw_z, z_grid

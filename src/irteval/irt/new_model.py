@@ -28,8 +28,8 @@ from rich.progress import track
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import (count, fixed_seed, needs_draws, plain, seeded_rng, spelling_hint,
-                           warn_user)
+from .._fits import needs_draws
+from .._validation import count, fixed_seed, plain, seeded_rng, spelling_hint, warn_user
 from ..models.onepl_marginal import z_grid
 from .item_draws import Items, answer_logp
 

@@ -10,8 +10,8 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from .. import _intervals
 from .._draws import stacked_draws
-from .._validation import (check_idata, check_table, chosen_labels, count, one_draw,
-                           warn_if_point)
+from .._fits import check_idata, check_table, one_draw, warn_if_point
+from .._validation import chosen_labels, count
 from ..models.densities import irt_probability
 from ..plotting import ensure_axes, label_line_ends, label_points, short, short_labels, spread
 from .difficulty import characteristic_curves

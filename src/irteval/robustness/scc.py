@@ -22,7 +22,8 @@ from sklearn.base import clone
 from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._draws import equal_count_bins, stacked_draws
-from .._validation import check_idata, fixed_seed, warn_if_point
+from .._fits import check_idata, warn_if_point
+from .._validation import fixed_seed
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
 from .perturb import check_integer_noise, perturb
