@@ -8,10 +8,12 @@ import numpy as np
 import pandas as pd
 import pymc as pm
 import pytest
+import xarray as xr
 from scipy import stats
 
 import irteval as ie
 from irteval import calibration as cal
+from irteval._draws import evenly_spaced
 from irteval.data.scaling import to_z
 
 
@@ -48,8 +50,11 @@ def test_bins_holm_and_thinning():
     with pytest.raises(ValueError, match="too few"):
         cal.n_bins(9, 99)
     np.testing.assert_allclose(cal.holm([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06])
-    kept = cal.thin(1000, 99)
+    kept = evenly_spaced(1000, 99)
     assert len(kept) == 99 and kept[0] == 0 and kept[-1] == 999 and set(np.diff(kept)) <= {10, 11}
+    posterior = xr.Dataset({"b": (("chain", "draw"), np.zeros((2, 40)))})
+    with pytest.raises(ValueError, match="cannot keep 99 of 80 draws"):
+        cal.posterior_ranks(posterior, {"b": 0.0}, 99, np.random.default_rng(0))
 
 
 def test_ecdf_band_is_simultaneous():

@@ -17,6 +17,12 @@ def thin(n, max_draws, random_seed=0):
     return np.sort(seeded_rng(random_seed).choice(n, max_draws, False))
 
 
+def evenly_spaced(n_total, n):
+    """Positions of ``n`` of ``n_total`` entries evenly spaced from the first to the last
+    (every one when ``n >= n_total``)."""
+    return np.linspace(0, n_total - 1, min(n, n_total)).round().astype(int)
+
+
 def stacked_draws(idata, name, max_draws=None, random_seed=0):
     """Draws of a posterior variable as (sample, ...), chains pooled and thinned at random to
     ``max_draws``."""

@@ -23,6 +23,7 @@ from arviz.stats.ecdf_utils import ecdf_confidence_band
 from scipy import stats
 from scipy.special import expit
 
+from ._draws import evenly_spaced
 from .data import Battles, Responses, Scores
 from .exceptions import ConvergenceWarning
 from .inference import fit
@@ -347,13 +348,6 @@ def simulate_multidimensional(n_items, n_respondents, dims, rng):
 
 
 # ---------------------------------------------------------------------- ranks
-def thin(n_draws, n_keep):
-    """Indices of ``n_keep`` draws spread evenly over ``n_draws`` (every k-th draw)."""
-    if n_keep > n_draws:
-        raise ValueError(f"cannot keep {n_keep} of {n_draws} draws")
-    return np.linspace(0, n_draws - 1, n_keep).round().astype(int)
-
-
 def rank_of(truth, draws, rng):
     """Rank of ``truth`` among ``draws`` (axis 0), ties broken at random: in {0, ..., L}."""
     below = (draws < truth).sum(axis=0)
@@ -364,10 +358,14 @@ def rank_of(truth, draws, rng):
 def posterior_ranks(posterior, truth, n_keep, rng):
     """Ranks of every entry of every ``truth`` variable among ``n_keep`` thinned draws of the
     xarray ``posterior`` (chains pooled). Returns {"name[k]" or "name": rank}."""
+    n_draws = posterior.sizes["chain"] * posterior.sizes["draw"]
+    if n_keep > n_draws:
+        raise ValueError(f"cannot keep {n_keep} of {n_draws} draws")
+    keep = evenly_spaced(n_draws, n_keep)
     out = {}
     for name, value in truth.items():
         draws = posterior[name].stack(sample=("chain", "draw")).transpose("sample", ...).values
-        ranks = np.atleast_1d(rank_of(value, draws[thin(len(draws), n_keep)], rng)).ravel()
+        ranks = np.atleast_1d(rank_of(value, draws[keep], rng)).ravel()
         if np.ndim(value) == 0:
             out[name] = int(ranks[0])
         else:

@@ -8,6 +8,8 @@ import textwrap
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ._draws import evenly_spaced
+
 
 #: characters of a label a plot shows in full (longer ones lose their middle)
 LABEL_CHARS = 40
@@ -70,11 +72,6 @@ def panels(n, *, cols=4, width=3.2, height=2.6, **kwargs):
         if k >= cols:  # the panel above a hidden one is the last of its column
             flat[k - cols].xaxis.set_tick_params(labelbottom=True)
     return grid
-
-
-def spread(n_total, n):
-    """Positions of ``n`` of ``n_total`` sorted entries spread from the first to the last."""
-    return np.linspace(0, n_total - 1, min(n, n_total)).astype(int)
 
 
 def _spread_apart(values, gap, low, high):
@@ -179,7 +176,7 @@ def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
         fontsize = max(5.0, min(fontsize, (high - low) / (len(y) * point)))
         fits = int((high - low) / (point * fontsize))
         if fits < len(y):
-            keep = np.argsort(y, kind="stable")[spread(len(y), fits)]
+            keep = np.argsort(y, kind="stable")[evenly_spaced(len(y), fits)]
             x, y, labels = x[keep], y[keep], np.asarray(labels, dtype=object)[keep]
     ys = _scaled(ax.yaxis, _spread_apart(_scaled(ax.yaxis, y), point * fontsize, low, high),
                  inverse=True)

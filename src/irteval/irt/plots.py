@@ -9,11 +9,11 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from .. import _intervals
-from .._draws import stacked_draws
+from .._draws import evenly_spaced, stacked_draws
 from .._fits import check_idata, check_table, one_draw, warn_if_point
 from .._validation import chosen_labels, count
 from ..models.densities import irt_probability
-from ..plotting import ensure_axes, label_line_ends, label_points, short, short_labels, spread
+from ..plotting import ensure_axes, label_line_ends, label_points, short, short_labels
 from .difficulty import characteristic_curves
 from .fit_statistics import item_fit
 from .information import TEST, information
@@ -38,7 +38,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     b = fitted.b
     theta_mean = idata.posterior["theta"].mean(("chain", "draw")).values
     if items is None:
-        pick = np.argsort(b.mean(axis=0))[spread(len(labels), 5)]
+        pick = np.argsort(b.mean(axis=0))[evenly_spaced(len(labels), 5)]
     else:
         lookup = {label: k for k, label in enumerate(labels)}
         pick = [lookup[i] for i in chosen_labels(items, labels, "item labels")]
@@ -127,7 +127,7 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
     labels = list(dict.fromkeys(table.index.get_level_values(level)))
     if respondents is None:
         overall = table.groupby(level=level, sort=False)["predicted"].mean()
-        respondents = list(overall.sort_values().index[spread(len(overall), 6)])
+        respondents = list(overall.sort_values().index[evenly_spaced(len(overall), 6)])
     respondents = chosen_labels(respondents, labels, f"{level} labels")
     ax = ensure_axes(ax)
     ends, colours = [], []

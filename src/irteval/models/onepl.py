@@ -22,6 +22,7 @@ import pymc as pm
 import pytensor.tensor as pt
 import xarray as xr
 
+from .._draws import evenly_spaced
 from .._idata import coordinate_index, model_idata
 from .._validation import positive, warn_user
 from ..data import Responses
@@ -345,7 +346,7 @@ class OnePL(BaseModel):
         n_chain, n_draw = posterior.sizes["chain"], posterior.sizes["draw"]
         r = self.responses
         per_chain = max(1, min(n_draw, PREDICTIVE_CELLS // (n_chain * r.n_obs)))
-        keep = np.linspace(0, n_draw - 1, per_chain).round().astype(int)
+        keep = evenly_spaced(n_draw, per_chain)
         post = posterior.isel(draw=keep)
         values = {name: post[name].values for name in ("b", "theta", "a", "c", "d")
                   if name in post}
