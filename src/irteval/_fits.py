@@ -3,6 +3,7 @@ whether it holds draws or one point, and whether a table is the one a plot reads
 
 from __future__ import annotations
 
+from . import _intervals
 from ._validation import warn_user
 
 #: family -> (the builder that makes it, the summary to start from)
@@ -44,6 +45,17 @@ def check_idata(idata, family, caller):
                      "which irteval model made it (idata.attrs['irteval_family']): fit a model "
                      f"from irteval.models with irteval.fit, or set idata.attrs['irteval_family']"
                      f" = {families[0]!r} if it is one")
+
+
+def table_or_fit(source, compute, columns, plot, maker, ci_prob=None, ci_kind=None):
+    """The table a plot draws: ``compute(source)`` when ``source`` is a fit, else ``source``
+    itself, refused unless it has the ``columns`` (see :func:`check_table`; ``maker`` names
+    the function that makes it) and intervals matching ``ci_prob`` / ``ci_kind``."""
+    if hasattr(source, "posterior"):
+        return compute(source)
+    check_table(source, columns, plot, maker)
+    _intervals.check_matches(source, ci_prob, ci_kind)
+    return source
 
 
 def check_table(table, columns, plot, source):

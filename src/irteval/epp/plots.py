@@ -10,20 +10,17 @@ from matplotlib.ticker import MaxNLocator
 from .. import _intervals
 from ..data import Battles, Scores
 from .._draws import stacked_draws
-from .._fits import check_table
+from .._fits import table_or_fit
 from .._validation import plain
 from ..plotting import ensure_axes, label_points, row_fontsize, short, short_labels
 from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
 
 
 def _board(board, ci_prob, ci_kind, plot):
-    if isinstance(board, pd.DataFrame):
-        kind = board.attrs.get("ci_kind", "hdi")
-        check_table(board, ["mean", "p_best", f"{kind}_lower", f"{kind}_upper"], plot,
-                    "irteval.leaderboard(idata)")
-        _intervals.check_matches(board, ci_prob, ci_kind)
-        return board
-    return leaderboard(board, ci_prob=ci_prob, ci_kind=ci_kind)
+    kind = getattr(board, "attrs", {}).get("ci_kind", "hdi")
+    return table_or_fit(board, lambda fit: leaderboard(fit, ci_prob=ci_prob, ci_kind=ci_kind),
+                        ["mean", "p_best", f"{kind}_lower", f"{kind}_upper"], plot,
+                        "irteval.leaderboard(idata)", ci_prob, ci_kind)
 
 
 def _interval_columns(board):
@@ -117,10 +114,10 @@ def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
     """Empirical win ratio of every pair against the model's predicted one (the paper's
     Fig. 5), point size by number of matches, with the posterior predictive deviance check
     in the title. ``gof``: a :func:`goodness_of_fit` table, or a fit."""
-    if not isinstance(gof, pd.DataFrame):
-        gof = goodness_of_fit(gof, max_draws=max_draws, random_seed=random_seed)
-    check_table(gof, ["matches", "wins", "predicted", "rep_lower", "rep_upper"],
-                "plot_win_calibration", "irteval.goodness_of_fit(idata)")
+    gof = table_or_fit(gof, lambda fit: goodness_of_fit(fit, max_draws=max_draws,
+                                                         random_seed=random_seed),
+                       ["matches", "wins", "predicted", "rep_lower", "rep_upper"],
+                       "plot_win_calibration", "irteval.goodness_of_fit(idata)")
     ax = ensure_axes(ax)
     predicted, empirical = gof["predicted"] / gof["matches"], gof["wins"] / gof["matches"]
     point = _intervals.is_point(gof["rep_lower"], gof["rep_upper"])  # one replicate (MAP)

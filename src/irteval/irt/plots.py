@@ -10,7 +10,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from .. import _intervals
 from .._draws import evenly_spaced, stacked_draws
-from .._fits import check_idata, check_table, one_draw, warn_if_point
+from .._fits import check_idata, check_table, one_draw, table_or_fit, warn_if_point
 from .._validation import chosen_labels, count
 from ..models.densities import irt_probability
 from ..plotting import ensure_axes, label_line_ends, label_points, short, short_labels
@@ -174,12 +174,10 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     point per row, misfitting rows (either posterior predictive p-value below 0.05) in red
     with their intervals, the ``n_labels`` of smallest p-value among them labelled; dashed
     lines at 1 (the model's expectation); both axes on a log scale."""
-    if hasattr(table, "posterior"):
-        table = item_fit(table, ci_prob=ci_prob, ci_kind=ci_kind)
-    check_table(table, ["infit", "outfit", "ppp", "misfit", "infit_lower", "infit_upper",
-                        "outfit_lower", "outfit_upper"], "plot_fit",
-                "irteval.item_fit(idata) or irteval.person_fit(idata)")
-    _intervals.check_matches(table, ci_prob, ci_kind)
+    table = table_or_fit(table, lambda fit: item_fit(fit, ci_prob=ci_prob, ci_kind=ci_kind),
+                         ["infit", "outfit", "ppp", "misfit", "infit_lower", "infit_upper",
+                          "outfit_lower", "outfit_upper"], "plot_fit",
+                         "irteval.item_fit(idata) or irteval.person_fit(idata)", ci_prob, ci_kind)
     count(n_labels, "plot_fit(): n_labels", minimum=0)
     ax = ensure_axes(ax)
     ax.set(xscale="log", yscale="log")  # mean squares: 0.5 and 2 equally far from 1
@@ -223,14 +221,13 @@ def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None):
     """Information curves from :func:`irteval.information` (or a fit, whose test information
     is computed): the test curve (left axis) and any item curves (right axis), each with its
     band."""
-    if hasattr(table, "posterior"):
-        table = information(table, ci_prob=ci_prob, ci_kind=ci_kind)
-    check_table(table, ["mean"], "plot_information", "irteval.information(idata)")
+    table = table_or_fit(table, lambda fit: information(fit, ci_prob=ci_prob, ci_kind=ci_kind),
+                         ["mean"], "plot_information", "irteval.information(idata)", ci_prob,
+                         ci_kind)
     if "curve" not in table.index.names:
         raise ValueError("plot_information takes the result of irteval.information(idata), "
                          f"or the fit; this table's index levels are {table.index.names}, "
                          "not (curve, theta)")
-    _intervals.check_matches(table, ci_prob, ci_kind)
     ax = ensure_axes(ax)
     kind = table.attrs["ci_kind"]
     curves = table.index.get_level_values("curve").unique()
