@@ -116,3 +116,38 @@ def test_long_labels_lose_their_middle(responses):
     assert shown[0] != shown[1] and "7b" in shown[0] and "13b" in shown[1]
     assert all(len(s) <= plotting.LABEL_CHARS for s in shown)
     plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def laplace_fits(responses):
+    onepl = ie.fit(ie.models.onepl(responses), method="laplace", draws=300, random_seed=0)
+    board = ie.fit(ie.models.bradley_terry(ie.datasets.load_vtab()), method="laplace",
+                   draws=300, random_seed=0)
+    return onepl, board
+
+
+def test_labels_say_what_the_numbers_are(laplace_fits, tmp_path):
+    """Labels from every draw, as the tables give them (the item label and legend came from
+    thinned draws, sd with ddof=0); a table read from CSV (no attrs) is labelled with the
+    caller's ci_prob, or no probability, not "94% HDI" whatever it holds; the old hdi_prob=
+    on a table is checked as ci_prob= is."""
+    onepl, fit = laplace_fits
+    table = ie.difficulty(onepl)
+    ax = ie.plot_item_characteristic(onepl, items=["i0"], max_draws=20)
+    assert f"(b = {table.loc['i0', 'mean']:.2f})" in " ".join(t.get_text() for t in ax.texts)
+    moments = ie.difficulty_moments(onepl)
+    legend = ie.plot_difficulty_distribution(onepl, max_draws=20).get_legend_handles_labels()[1]
+    assert legend[0].endswith(f"mean {moments.loc['mean', 'posterior_mean']:.2f}, "
+                              f"sd {moments.loc['sd', 'posterior_mean']:.2f}")
+    ie.leaderboard(fit, ci_prob=0.5).to_csv(tmp_path / "board.csv")
+    board = pd.read_csv(tmp_path / "board.csv", index_col=0)
+    assert "(50% HDI)" in ie.plot_leaderboard(board, ci_prob=0.5).get_xlabel()
+    assert "(HDI)" in ie.plot_leaderboard(board).get_xlabel()
+    ie.goodness_of_fit(fit, max_draws=50).to_csv(tmp_path / "gof.csv")
+    ax = ie.plot_win_calibration(pd.read_csv(tmp_path / "gof.csv", index_col=0))
+    assert ax.get_title() == "calibration"
+    curves = ie.characteristic_curves(onepl)
+    with pytest.warns(FutureWarning, match="hdi_prob"), \
+            pytest.raises(ValueError, match="computed with ci_prob=0.94"):
+        ie.plot_characteristic_curves(curves, hdi_prob=0.5)
+    plt.close("all")

@@ -73,6 +73,19 @@ def label(prob, kind):
     return f"{prob:.0%} HDI" if kind == "hdi" else f"{prob:.0%} equal-tailed interval"
 
 
+def table_label(table, ci_prob=None, ci_kind=None):
+    """:func:`label` of the intervals a table holds: from its ``attrs``, else the caller's
+    ``ci_prob`` / ``ci_kind``, else the kind its columns name and no probability (a table
+    read back from CSV has no attrs)."""
+    attrs = getattr(table, "attrs", {}) or {}
+    kind = attrs.get("ci_kind", ci_kind) or (
+        "eti" if any(str(c).startswith("eti_") for c in getattr(table, "columns", ())) else "hdi")
+    prob = attrs.get("ci_prob", ci_prob)
+    if prob is None:
+        return "HDI" if kind == "hdi" else "equal-tailed interval"
+    return label(prob, kind)
+
+
 def is_point(lower, upper):
     """Whether every interval has width 0: a table of a fit of one point (MAP)."""
     return bool(np.all(np.asarray(lower) == np.asarray(upper)))
@@ -84,9 +97,11 @@ def note(prob, kind, point, what="band"):
     return f" (one point: no {what})" if point else f" ({label(prob, kind)} {what})"
 
 
-def check_matches(table, ci_prob, ci_kind):
+def check_matches(table, ci_prob, ci_kind, hdi_prob=None):
     """A plot given a precomputed table draws the table's intervals: refuse ci_prob/ci_kind
-    that contradict them (recompute the table instead)."""
+    (or the old hdi_prob) that contradict them (recompute the table instead)."""
+    if hdi_prob is not None:
+        ci_prob = resolve(ci_prob, None, hdi_prob)[0]
     for key, value in (("ci_prob", ci_prob), ("ci_kind", ci_kind)):
         if value is not None and table.attrs.get(key) not in (None, value):
             raise ValueError(f"the table was computed with {key}={table.attrs[key]!r}, not "

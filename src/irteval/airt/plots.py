@@ -157,8 +157,9 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     ax.plot(lt.spectrum["mean"], np.full(len(lt.spectrum), ax.get_ylim()[0]), "|",
             color="k", alpha=0.4)
     ax.set(xlabel="dataset difficulty (-theta)", ylabel="performance (smoothed)")
+    band = _intervals.table_label(lt.occupancy)
     ax.set_title(f"performance over the difficulty spectrum\n{len(highlight)} {chosen} "
-                 f"in colour ({_band_label(lt.occupancy)} bands over draws), the others grey",
+                 f"in colour ({band} bands over draws), the others grey",
                  fontsize="medium")
     return ax
 
@@ -172,10 +173,6 @@ def _latent(lt, plot):
         return latent_trait(lt)
     raise TypeError(f"{plot} takes the result of irteval.latent_trait(idata), or the fit; got "
                     f"{type(lt).__name__}")
-
-
-def _band_label(table):
-    return _intervals.label(table.attrs.get("ci_prob", 0.94), table.attrs.get("ci_kind", "hdi"))
 
 
 def plot_strengths(lt: LatentTrait, *, ax=None):
@@ -269,7 +266,7 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
     if isinstance(table, pd.DataFrame):
         check_table(table, ["auaec", "aupec", "aupec_lower", "aupec_upper"],
                     "plot_auaec_aupec", "irteval.effectiveness(idata)")
-        _intervals.check_matches(table, ci_prob, ci_kind)
+        _intervals.check_matches(table, ci_prob, ci_kind, hdi_prob)
     else:
         if hasattr(table, "posterior"):  # the error names the plot, not effectiveness
             check_idata(table, AIRT_FAMILIES, "plot_auaec_aupec")
@@ -288,7 +285,8 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
     ax.plot([low, top], [low, top], ":", color="grey", label="predicted = actual")
     shown = table.nlargest(n_labels, "auaec")
     ax.set(ylim=(low, top), xlabel="AUAEC (actual)", ylabel="AUPEC (predicted)",
-           title=f"effectiveness: actual vs predicted ({_band_label(table)} of AUPEC)")
+           title="effectiveness: actual vs predicted "
+                 f"({_intervals.table_label(table, ci_prob, ci_kind)} of AUPEC)")
     if len(shown) < len(table):
         ax.plot([], [], " ", label=f"labelled: the {len(shown)} largest AUAEC of {len(table)}")
     ax.legend(fontsize="small", loc="upper left")

@@ -17,18 +17,18 @@ from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, r
 
 
 def _board(board, ci_prob, ci_kind, plot):
-    kind = getattr(board, "attrs", {}).get("ci_kind", "hdi")
+    kind = getattr(board, "attrs", {}).get("ci_kind", ci_kind or "hdi")
     return table_or_fit(board, lambda fit: leaderboard(fit, ci_prob=ci_prob, ci_kind=ci_kind),
                         ["mean", "p_best", f"{kind}_lower", f"{kind}_upper"], plot,
                         "irteval.leaderboard(idata)", ci_prob, ci_kind)
 
 
-def _interval_columns(board):
+def _interval_columns(board, ci_prob, ci_kind):
     """(lower, upper, " (94% HDI)" or " (one point: no interval)") of a leaderboard."""
-    kind = board.attrs.get("ci_kind", "hdi")
+    kind = board.attrs.get("ci_kind", ci_kind or "hdi")
     lower, upper = board[f"{kind}_lower"], board[f"{kind}_upper"]
     what = (" (one point: no interval)" if _intervals.is_point(lower, upper)
-            else f" ({_intervals.label(board.attrs.get('ci_prob', 0.94), kind)})")
+            else f" ({_intervals.table_label(board, ci_prob, kind)})")
     return lower, upper, what
 
 
@@ -36,7 +36,7 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
     """Forest plot of a :func:`~irteval.leaderboard` table (or of a fit): EPP mean and
     interval, best on top, with P(best) in the labels."""
     board = _board(board, ci_prob, ci_kind, "plot_leaderboard")
-    lower, upper, what = _interval_columns(board)
+    lower, upper, what = _interval_columns(board, ci_prob, ci_kind)
     ax = ensure_axes(ax, rows=len(board))
     y = np.arange(len(board))[::-1]
     ax.errorbar(board["mean"], y, xerr=[board["mean"] - lower, upper - board["mean"]],
@@ -51,7 +51,7 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     """EPP (with its interval) against each player's mean score, as EloML's ranking plot
     (for :class:`~irteval.Battles`: against the share of battles won)."""
     board = _board(board, ci_prob, ci_kind, "plot_epp_vs_score")
-    lower, upper, what = _interval_columns(board)
+    lower, upper, what = _interval_columns(board, ci_prob, ci_kind)
     if not isinstance(scores, (Scores, Battles)):
         raise TypeError(f"plot_epp_vs_score takes the Scores or Battles the leaderboard was "
                         f"fitted to; got a {type(scores).__name__} (build one with "
@@ -122,7 +122,7 @@ def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
     predicted, empirical = gof["predicted"] / gof["matches"], gof["wins"] / gof["matches"]
     point = _intervals.is_point(gof["rep_lower"], gof["rep_upper"])  # one replicate (MAP)
     if not point:
-        band = _intervals.label(gof.attrs["ci_prob"], gof.attrs["ci_kind"])
+        band = _intervals.table_label(gof)
         ax.vlines(predicted, gof["rep_lower"] / gof["matches"],
                   gof["rep_upper"] / gof["matches"], color="0.8", lw=1, zorder=1,
                   label=f"replicated win ratio ({band})")
@@ -132,7 +132,8 @@ def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
     ax.plot([0, 1], [0, 1], "k--", lw=1)
     ax.set(xlabel="predicted P(win)", ylabel="empirical win ratio",
            title="calibration (one point: no posterior predictive check)" if point else
-           f"calibration (posterior predictive p of deviance {gof.attrs['ppp_deviance']:.2f})")
+           f"calibration (posterior predictive p of deviance {gof.attrs['ppp_deviance']:.2f})"
+           if "ppp_deviance" in gof.attrs else "calibration")
     return ax
 
 

@@ -27,7 +27,9 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
                              max_draws=200, hdi_prob=None):
     """P(correct | ability) of the chosen items: posterior mean curve and a band (the
     interval of P at each ability over the draws), with the respondents' posterior mean
-    abilities as a rug. By default five items spread from the easiest to the hardest."""
+    abilities as a rug. By default five items spread from the easiest to the hardest; labels
+    give each item's posterior mean b over every draw, curves and bands ``max_draws`` draws
+    chosen at random."""
     check_idata(idata, FAMILY, "plot_item_characteristic")
     warn_if_point(idata, "plot_item_characteristic")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
@@ -35,15 +37,15 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     labels = idata.posterior["item"].values
     item_name = idata.attrs.get("item_name", "item")
     fitted = Items.from_idata(idata, "plot_item_characteristic", max_draws)
-    b = fitted.b
+    b_mean = idata.posterior["b"].mean(("chain", "draw")).values  # every draw, not the thinned
     theta_mean = idata.posterior["theta"].mean(("chain", "draw")).values
     if items is None:
-        pick = np.argsort(b.mean(axis=0))[evenly_spaced(len(labels), 5)]
+        pick = np.argsort(b_mean)[evenly_spaced(len(labels), 5)]
     else:
         lookup = {label: k for k, label in enumerate(labels)}
         pick = [lookup[i] for i in chosen_labels(items, labels, "item labels")]
-    lo = min(theta_mean.min(), b.mean(axis=0)[pick].min()) - 2
-    hi = max(theta_mean.max(), b.mean(axis=0)[pick].max()) + 2
+    lo = min(theta_mean.min(), b_mean[pick].min()) - 2
+    hi = max(theta_mean.max(), b_mean[pick].max()) + 2
     grid = np.linspace(lo, hi, 200)
     ends, names, colours = [], [], []
     for k in pick:
@@ -54,7 +56,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
         ax.fill_between(grid, *_intervals.interval(curves, prob, kind), alpha=0.12,
                         color=line.get_color())
         ends.append(curves.mean(axis=0)[-1])
-        names.append(f"{item_name} {short(labels[k])} (b = {b[:, k].mean():.2f})")
+        names.append(f"{item_name} {short(labels[k])} (b = {b_mean[k]:.2f})")
         colours.append(line.get_color())
     ax.plot(theta_mean, np.zeros_like(theta_mean), "|", color="k", ms=12)
     respondent = idata.attrs.get("respondent_name", "respondent")
@@ -71,7 +73,8 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
     """Density of the difficulties with a posterior band (the paper's Fig. 3): each draw's
     b is histogrammed on shared bins; the line is the mean density over draws, the band its
     interval. A dict {name: idata} gives one curve per dataset, sorted by mean difficulty;
-    labels give the posterior mean of the mean and sd of b over the items."""
+    labels give the posterior mean of the mean and sd of b over the items (every draw, as
+    :func:`difficulty_moments`), the densities ``max_draws`` draws chosen at random."""
     fits = idata if isinstance(idata, dict) else {idata.attrs.get("item_name", "items"): idata}
     for fit in fits.values():
         check_idata(fit, FAMILY, "plot_difficulty_distribution")
@@ -79,6 +82,9 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
     count(bins, "plot_difficulty_distribution(): bins")
     ax = ensure_axes(ax)
     draws = {name: stacked_draws(fit, "b", max_draws) for name, fit in fits.items()}
+    moments = {name: (float(fit.posterior["b"].mean()),
+                      float(fit.posterior["b"].std("item", ddof=1).mean()))
+               for name, fit in fits.items()}
     pooled = np.concatenate([d.ravel() for d in draws.values()])
     # the outermost 0.1% of many draws would stretch the axis; a few draws keep every item
     many = min(len(d) for d in draws.values()) >= 100  # draws, not values: a MAP has one
@@ -89,7 +95,7 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
         b = draws[name]
         density = np.array([np.histogram(row, edges, density=True)[0] for row in b])
         line, = ax.plot(centres, density.mean(axis=0), drawstyle="steps-mid",
-                        label=f"{name}: mean {b.mean():.2f}, sd {b.std(axis=1).mean():.2f}")
+                        label=f"{name}: mean {moments[name][0]:.2f}, sd {moments[name][1]:.2f}")
         ax.fill_between(centres, *_intervals.interval(density, prob, kind), step="mid",
                         alpha=0.3, color=line.get_color())
     one_point = max(len(d) for d in draws.values()) == 1  # MAP: no band
@@ -107,7 +113,7 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
     spread by ability). ``curves``: a :func:`characteristic_curves` table, or the fit
     (computed once here, with ``n_bins``, default 5)."""
     if isinstance(curves, pd.DataFrame):
-        _intervals.check_matches(curves, ci_prob, ci_kind)
+        _intervals.check_matches(curves, ci_prob, ci_kind, hdi_prob)
         table = curves
         if n_bins is not None and "bin" in table.index.names \
                 and n_bins != table.index.get_level_values("bin").nunique():
