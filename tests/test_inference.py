@@ -179,6 +179,8 @@ def test_diagnostics_on_a_subset_of_a_long_dimension(small):
     part = ie.diagnostics(idata, max_per_dim=10)
     assert part["diagnostics_subset"] == "item: 10 of 60" and "diagnostics_subset" not in full
     assert part["min_ess_bulk"] >= full["min_ess_bulk"] and part["max_rhat"] <= full["max_rhat"]
+    assert len({ie.diagnostics(idata, max_per_dim=10, random_seed=seed)["min_ess_bulk"]
+                for seed in range(4)}) > 1  # random_seed picks the subset
 
 
 def test_prox_start_is_close_to_the_truth():

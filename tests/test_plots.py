@@ -151,3 +151,18 @@ def test_labels_say_what_the_numbers_are(laplace_fits, tmp_path):
             pytest.raises(ValueError, match="computed with ci_prob=0.94"):
         ie.plot_characteristic_curves(curves, hdi_prob=0.5)
     plt.close("all")
+
+
+def test_thinned_plots_take_random_seed(laplace_fits):
+    """The plots that thin draws at random vary with random_seed and repeat with the same."""
+    onepl, _ = laplace_fits
+
+    def band(seed):
+        ax = ie.plot_item_characteristic(onepl, items=["i0"], max_draws=10, random_seed=seed)
+        return ax.collections[0].get_paths()[0].vertices.copy()
+
+    assert np.array_equal(band(1), band(1)) and not np.array_equal(band(1), band(2))
+    heights = [ie.plot_difficulty_distribution(onepl, max_draws=5, random_seed=seed)
+               .lines[0].get_ydata().copy() for seed in (1, 1, 2)]
+    assert np.array_equal(heights[0], heights[1]) and not np.array_equal(heights[0], heights[2])
+    plt.close("all")

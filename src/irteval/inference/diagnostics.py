@@ -6,7 +6,7 @@ import numpy as np
 from scipy import fft
 from scipy.special import ndtri
 
-from .._validation import count, warn_user
+from .._validation import count, seeded_rng, warn_user
 from ..exceptions import ConvergenceWarning
 
 
@@ -157,14 +157,16 @@ def _ess(x):
     return ess
 
 
-def diagnostics(idata, var_names=None, max_per_dim=None, subset=None) -> dict:
+def diagnostics(idata, var_names=None, max_per_dim=None, subset=None, *,
+                random_seed=0) -> dict:
     """Divergences, worst R-hat and smallest bulk/tail ESS of a NUTS fit (over the entries
     where they are defined), and ``undefined``: (entries where R-hat or ESS is not, entries
     checked).
 
-    ``max_per_dim``: check at most this many entries along each dimension (a seeded random
-    subset; the checks cost ~2 s per thousand parameters of 4 x 1000 draws), e.g. 1000 of
-    20000 instance difficulties. ``subset``: {dim: positions} to check instead along those dims.
+    ``max_per_dim``: check at most this many entries along each dimension (a random subset
+    drawn with ``random_seed``; the checks cost ~2 s per thousand parameters of 4 x 1000
+    draws), e.g. 1000 of 20000 instance difficulties. ``subset``: {dim: positions} to check
+    instead along those dims.
     """
     if "sample_stats" not in idata.groups():
         raise ValueError(f"diagnostics() checks NUTS draws; this fit "
@@ -181,7 +183,7 @@ def diagnostics(idata, var_names=None, max_per_dim=None, subset=None) -> dict:
                          f"{sorted(set(idata.posterior.sizes) - {'chain', 'draw'})})")
     if max_per_dim is not None:
         count(max_per_dim, "max_per_dim")
-        rng = np.random.default_rng(0)
+        rng = seeded_rng(random_seed)
         subset.update({d: np.sort(rng.choice(n, max_per_dim, replace=False))
                        for d, n in post.sizes.items()
                        if d not in ("chain", "draw", *subset) and n > max_per_dim})

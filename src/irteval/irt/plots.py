@@ -24,19 +24,19 @@ MAX_NAMED = 12
 
 
 def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kind=None,
-                             max_draws=200, hdi_prob=None):
+                             max_draws=200, random_seed=0, hdi_prob=None):
     """P(correct | ability) of the chosen items: posterior mean curve and a band (the
     interval of P at each ability over the draws), with the respondents' posterior mean
     abilities as a rug. By default five items spread from the easiest to the hardest; labels
     give each item's posterior mean b over every draw, curves and bands ``max_draws`` draws
-    chosen at random."""
+    chosen at random (``random_seed``)."""
     check_idata(idata, FAMILY, "plot_item_characteristic")
     warn_if_point(idata, "plot_item_characteristic")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     ax = ensure_axes(ax)
     labels = idata.posterior["item"].values
     item_name = idata.attrs.get("item_name", "item")
-    fitted = Items.from_idata(idata, "plot_item_characteristic", max_draws)
+    fitted = Items.from_idata(idata, "plot_item_characteristic", max_draws, random_seed)
     b_mean = idata.posterior["b"].mean(("chain", "draw")).values  # every draw, not the thinned
     theta_mean = idata.posterior["theta"].mean(("chain", "draw")).values
     if items is None:
@@ -69,19 +69,20 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
 
 
 def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_kind=None,
-                                 max_draws=100, hdi_prob=None):
+                                 max_draws=100, random_seed=0, hdi_prob=None):
     """Density of the difficulties with a posterior band (the paper's Fig. 3): each draw's
     b is histogrammed on shared bins; the line is the mean density over draws, the band its
     interval. A dict {name: idata} gives one curve per dataset, sorted by mean difficulty;
     labels give the posterior mean of the mean and sd of b over the items (every draw, as
-    :func:`difficulty_moments`), the densities ``max_draws`` draws chosen at random."""
+    :func:`difficulty_moments`), the densities ``max_draws`` draws chosen at random
+    (``random_seed``)."""
     fits = idata if isinstance(idata, dict) else {idata.attrs.get("item_name", "items"): idata}
     for fit in fits.values():
         check_idata(fit, FAMILY, "plot_difficulty_distribution")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     count(bins, "plot_difficulty_distribution(): bins")
     ax = ensure_axes(ax)
-    draws = {name: stacked_draws(fit, "b", max_draws) for name, fit in fits.items()}
+    draws = {name: stacked_draws(fit, "b", max_draws, random_seed) for name, fit in fits.items()}
     moments = {name: (float(fit.posterior["b"].mean()),
                       float(fit.posterior["b"].std("item", ddof=1).mean()))
                for name, fit in fits.items()}
