@@ -8,6 +8,7 @@ from scipy import stats
 
 import irteval as ie
 from irteval import calibration as cal
+from irteval._draws import evenly_spaced
 from irteval.models.multidimensional import align_reflections
 
 from .conftest import quiet_fit
@@ -118,7 +119,7 @@ def sbc_ranks(n_sims, n_items, n_resp, n_keep, seed, **fit_kwargs):
         idata = quiet_fit(ie.models.onepl(resp, discrimination=True, dims=2),
                           random_seed=int(rng.integers(2**31)), **fit_kwargs)
         post = idata.posterior.stack(sample=("chain", "draw"))
-        keep = cal.thin(post.sizes["sample"], n_keep)
+        keep = evenly_spaced(post.sizes["sample"], n_keep)
         a = np.moveaxis(post["a"].values, -1, 0)[keep]
         for name, true, draws in (
                 ("b", truth["b"], post["b"].values.T[keep]),
