@@ -135,8 +135,8 @@ def difficulty_moments(idata, *, ci_prob=None, ci_kind=None, varied_only=False,
         b = b.isel(item=np.flatnonzero((right > 0) & (right < total)))
     point = b.mean(("chain", "draw"))
     rows = {}
-    for stat, per_draw, classical in (("mean", b.mean("item"), point.mean()),
-                                      ("sd", b.std("item", ddof=1), point.std(ddof=1))):
+    for stat, per_draw, classical in zip(("mean", "sd"), moment_draws(b),
+                                         (point.mean(), point.std(ddof=1))):
         draws = per_draw.stack(sample=("chain", "draw")).values
         lower, upper = _intervals.interval(draws, prob, kind)
         rows[stat] = {"estimate": float(classical), "posterior_mean": float(per_draw.mean()),
@@ -144,6 +144,11 @@ def difficulty_moments(idata, *, ci_prob=None, ci_kind=None, varied_only=False,
     table = pd.DataFrame(rows).T
     table.attrs["n_items"] = int(b.sizes["item"])
     return _intervals.record(table, prob, kind)
+
+
+def moment_draws(b):
+    """Per draw, the mean and sd (ddof=1) of the difficulties ``b`` over the items."""
+    return b.mean("item"), b.std("item", ddof=1)
 
 
 def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_draws=200,

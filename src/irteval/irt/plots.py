@@ -14,7 +14,7 @@ from .._fits import check_idata, check_table, one_draw, table_or_fit, warn_if_po
 from .._validation import chosen_labels, count
 from ..models.densities import irt_probability
 from ..plotting import ensure_axes, label_line_ends, label_points, short, short_labels
-from .difficulty import characteristic_curves
+from .difficulty import characteristic_curves, moment_draws
 from .fit_statistics import item_fit
 from .information import TEST, information
 from .item_draws import FAMILY, Items
@@ -83,8 +83,7 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
     count(bins, "plot_difficulty_distribution(): bins")
     ax = ensure_axes(ax)
     draws = {name: stacked_draws(fit, "b", max_draws, random_seed) for name, fit in fits.items()}
-    moments = {name: (float(fit.posterior["b"].mean()),
-                      float(fit.posterior["b"].std("item", ddof=1).mean()))
+    moments = {name: [float(m.mean()) for m in moment_draws(fit.posterior["b"])]
                for name, fit in fits.items()}
     pooled = np.concatenate([d.ravel() for d in draws.values()])
     # the outermost 0.1% of many draws would stretch the axis; a few draws keep every item
