@@ -208,7 +208,7 @@ def test_bootstrap_intervals_of_the_mle_are_close_to_wald_on_battles_and_scores(
     np.testing.assert_allclose(boot["epp"], wald["epp"])
     ratio = (boot["boot_sd"] / wald["se"]).drop("Baltimore")
     assert ratio.between(0.8, 1.25).all(), ratio  # the normal approximation holds here
-    assert (boot["lower"] < boot["epp"]).drop("Baltimore").all()
+    assert (boot["bootstrap_lower"] < boot["epp"]).drop("Baltimore").all()
     scores = ie.Scores.from_wide(pd.DataFrame(
         np.random.default_rng(0).gumbel(size=(5, 30)) + np.arange(5)[:, None],
         index=list("abcde")))

@@ -166,3 +166,33 @@ def test_thinned_plots_take_random_seed(laplace_fits):
                .lines[0].get_ydata().copy() for seed in (1, 1, 2)]
     assert np.array_equal(heights[0], heights[1]) and not np.array_equal(heights[0], heights[2])
     plt.close("all")
+
+
+def test_tables_read_back_and_classical_leaderboards_plot(laplace_fits, tmp_path):
+    """plot_leaderboard refused mle_epp's table (columns lower/upper, no mean, no P(best)); a
+    leaderboard CSV with equal-tailed intervals needed ci_kind=; plot_information and
+    plot_fit of a CSV table (no attrs) raised KeyError: 'ci_kind'."""
+    onepl, fit = laplace_fits
+    vtab = ie.datasets.load_vtab()
+    mle = ie.mle_epp(vtab)
+    assert {"wald_lower", "wald_upper"} <= set(mle) and "lower" not in mle
+    ax = ie.plot_leaderboard(mle)
+    assert ax.get_xlabel() == "EPP (94% Wald interval)"
+    assert ax.get_title() == "leaderboard (maximum likelihood)"
+    best = mle["epp"].idxmax()
+    top = max(ax.get_yticklabels(), key=lambda t: t.get_position()[1])
+    assert top.get_text() == plotting.short(best)
+    boot = ie.bootstrap_epp(vtab, n_boot=20, ci_prob=0.8)
+    assert ie.plot_epp_vs_score(boot, vtab).get_xlabel() == "EPP (80% bootstrap interval)"
+    with pytest.raises(ValueError, match="computed with ci_kind='wald'"):
+        ie.plot_leaderboard(mle, ci_kind="hdi")
+    ie.leaderboard(fit, ci_kind="eti").to_csv(tmp_path / "board.csv")
+    board = pd.read_csv(tmp_path / "board.csv", index_col=0)
+    assert ie.plot_leaderboard(board).get_xlabel() == "EPP (equal-tailed interval)"
+    ie.information(onepl, ci_kind="eti").to_csv(tmp_path / "information.csv")
+    table = pd.read_csv(tmp_path / "information.csv", index_col=[0, 1])
+    assert ie.plot_information(table).get_title() == "information (equal-tailed interval band)"
+    ie.item_fit(onepl).to_csv(tmp_path / "fit.csv")
+    table = pd.read_csv(tmp_path / "fit.csv", index_col=0)
+    assert ie.plot_fit(table).get_title() == "item fit (interval bars on the misfits)"
+    plt.close("all")

@@ -237,9 +237,9 @@ def test_plot_epp_vs_score_names_wrong_scores():
 
 
 @pytest.mark.parametrize("plot, table, source", [
-    (ie.plot_leaderboard, ie.mle_epp(ie.datasets.load_vtab()), "leaderboard"),
+    (ie.plot_leaderboard, ie.datasets.load_vtab(as_frame=True), "leaderboard"),
     (lambda t: ie.plot_epp_vs_score(t, ie.datasets.load_vtab()),
-     ie.mle_epp(ie.datasets.load_vtab()), "leaderboard"),
+     ie.mle_epp(ie.datasets.load_vtab()).drop(columns="wald_upper"), "leaderboard"),
     (ie.plot_win_calibration, pd.DataFrame({"player_i": ["a"], "wins": [1]}), "goodness_of_fit"),
     (ie.plot_win_heatmap, pd.DataFrame({"p": [0.5]}, index=["a"]), "pairwise_probabilities"),
     (ie.plot_fit, pd.DataFrame({"infit": [1.0]}), "item_fit"),

@@ -68,22 +68,35 @@ def record(table, prob, kind):
     return table
 
 
+# what each kind is called; "wald" and "bootstrap" are the classical EPP's (mle_epp, bootstrap_epp)
+KIND_NAMES = {"hdi": "HDI", "eti": "equal-tailed interval", "wald": "Wald interval",
+              "bootstrap": "bootstrap interval"}
+
+
 def label(prob, kind):
-    """'94% HDI' or '94% equal-tailed interval', for titles and printed tables."""
-    return f"{prob:.0%} HDI" if kind == "hdi" else f"{prob:.0%} equal-tailed interval"
+    """'94% HDI', '94% equal-tailed interval', '95% Wald interval'...: for titles and printed
+    tables."""
+    return f"{prob:.0%} {KIND_NAMES[kind]}"
+
+
+def table_kind(table, ci_kind=None, default="hdi"):
+    """The kind of the intervals a table holds: from its ``attrs``, else the caller's
+    ``ci_kind``, else the first kind its columns name (``eti_lower``, ``wald_lower``...: a
+    table read back from CSV has no attrs), else ``default``."""
+    columns = [str(c) for c in getattr(table, "columns", ())]
+    return ((getattr(table, "attrs", None) or {}).get("ci_kind", ci_kind)
+            or next((k for k in KIND_NAMES if any(c.startswith(f"{k}_") for c in columns)),
+                    default))
 
 
 def table_label(table, ci_prob=None, ci_kind=None):
-    """:func:`label` of the intervals a table holds: from its ``attrs``, else the caller's
-    ``ci_prob`` / ``ci_kind``, else the kind its columns name and no probability (a table
-    read back from CSV has no attrs)."""
-    attrs = getattr(table, "attrs", {}) or {}
-    kind = attrs.get("ci_kind", ci_kind) or (
-        "eti" if any(str(c).startswith("eti_") for c in getattr(table, "columns", ())) else "hdi")
-    prob = attrs.get("ci_prob", ci_prob)
-    if prob is None:
-        return "HDI" if kind == "hdi" else "equal-tailed interval"
-    return label(prob, kind)
+    """:func:`label` of the intervals a table holds (:func:`table_kind`; "interval" where
+    nothing says which), with the probability from its ``attrs``, else the caller's
+    ``ci_prob``, else none."""
+    kind = table_kind(table, ci_kind, default=None)
+    name = KIND_NAMES.get(kind, "interval")
+    prob = (getattr(table, "attrs", None) or {}).get("ci_prob", ci_prob)
+    return name if prob is None else f"{prob:.0%} {name}"
 
 
 def is_point(lower, upper):
@@ -91,10 +104,11 @@ def is_point(lower, upper):
     return bool(np.all(np.asarray(lower) == np.asarray(upper)))
 
 
-def note(prob, kind, point, what="band"):
-    """' (94% HDI band)' for a plot's title or label, or ' (one point: no band)' where the
-    fit is one point (MAP) and no interval is drawn."""
-    return f" (one point: no {what})" if point else f" ({label(prob, kind)} {what})"
+def note(interval, point, what="band"):
+    """' (94% HDI band)' for a plot's title or label (``interval``: :func:`label`'s or
+    :func:`table_label`'s words), or ' (one point: no band)' where the fit is one point (MAP)
+    and no interval is drawn."""
+    return f" (one point: no {what})" if point else f" ({interval} {what})"
 
 
 def check_matches(table, ci_prob, ci_kind, hdi_prob=None):

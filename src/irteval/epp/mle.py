@@ -133,7 +133,7 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
 
     Returns a DataFrame indexed by player, in the data's order (``.sort_values("epp",
     ascending=False)`` ranks them; :func:`~irteval.leaderboard` is sorted): ``epp``, ``se``,
-    ``lower``, ``upper``,
+    ``wald_lower``, ``wald_upper``,
     ``elo`` (1500 + epp * 400 / ln 10), ``component`` (0 = the largest strongly connected
     component). ``attrs`` holds ``cov`` (covariance of the EPPs, ``pd.DataFrame(attrs["cov"])``;
     shared by the table's copies, and not JSON: ``table.attrs.pop("cov")`` before
@@ -199,8 +199,8 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
     z = stats.norm.ppf(0.5 + prob / 2)
     df = n_pairs_used - (n_players - len(groups))
-    table = pd.DataFrame({"epp": beta, "se": se, "lower": beta - z * se,
-                          "upper": beta + z * se, "elo": 1500 + beta * LOG10_ELO,
+    table = pd.DataFrame({"epp": beta, "se": se, "wald_lower": beta - z * se,
+                          "wald_upper": beta + z * se, "elo": 1500 + beta * LOG10_ELO,
                           "component": comp}, index=scores.players)
     table.attrs.update({
         "cov": FrameInAttrs(pd.DataFrame(cov, index=scores.players, columns=scores.players)),
@@ -219,7 +219,7 @@ def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob
     them), or for :class:`~irteval.Scores` the rounds resampled with replacement; each
     replicate refitted by Newton's method (sum-to-zero, or ``reference`` at 0). One row per
     player, in the data's order: ``epp`` (the MLE of the data), ``boot_mean``, ``boot_sd``,
-    ``lower``, ``upper``.
+    ``bootstrap_lower``, ``bootstrap_upper``.
     Replicates whose win graph is not strongly connected have no finite MLE: they are left out
     and counted in ``attrs["n_separated"]`` (a warning when more than 5%). ``ci_kind``:
     ``"bootstrap"`` (percentile), the only kind."""
@@ -257,8 +257,8 @@ def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob
     draws = np.array(draws)
     lower, upper = np.quantile(draws, [0.5 - prob / 2, 0.5 + prob / 2], axis=0)
     table = pd.DataFrame({"epp": base["epp"], "boot_mean": draws.mean(axis=0),
-                          "boot_sd": draws.std(axis=0, ddof=1), "lower": lower,
-                          "upper": upper}, index=players)
+                          "boot_sd": draws.std(axis=0, ddof=1), "bootstrap_lower": lower,
+                          "bootstrap_upper": upper}, index=players)
     table.attrs.update(n_boot=n_boot, n_separated=separated, ci_prob=prob,
                        ci_kind="bootstrap")
     return table

@@ -16,42 +16,49 @@ from ..plotting import ensure_axes, label_points, row_fontsize, short, short_lab
 from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
 
 
-def _board(board, ci_prob, ci_kind, plot):
-    kind = getattr(board, "attrs", {}).get("ci_kind", ci_kind or "hdi")
-    return table_or_fit(board, lambda fit: leaderboard(fit, ci_prob=ci_prob, ci_kind=ci_kind),
-                        ["mean", "p_best", f"{kind}_lower", f"{kind}_upper"], plot,
-                        "irteval.leaderboard(idata)", ci_prob, ci_kind)
-
-
-def _interval_columns(board, ci_prob, ci_kind):
-    """(lower, upper, " (94% HDI)" or " (one point: no interval)") of a leaderboard."""
-    kind = board.attrs.get("ci_kind", ci_kind or "hdi")
+def _estimates(board, ci_prob, ci_kind, plot):
+    """(board, point, lower, upper, interval) of a leaderboard: a :func:`leaderboard` table
+    or a fit's (posterior means), or a classical :func:`~irteval.mle_epp` or
+    :func:`~irteval.bootstrap_epp` one (the MLE, in the data's order: sorted here, best
+    first); ``interval`` names its intervals for an axis label."""
+    columns = getattr(board, "columns", ())  # a fit has none
+    point = "epp" if "epp" in columns and "mean" not in columns else "mean"
+    kind = _intervals.table_kind(board, ci_kind)
+    board = table_or_fit(board, lambda fit: leaderboard(fit, ci_prob=ci_prob, ci_kind=ci_kind),
+                         [point, f"{kind}_lower", f"{kind}_upper"], plot,
+                         "irteval.leaderboard(idata), mle_epp or bootstrap_epp", ci_prob, ci_kind)
+    board = board.sort_values(point, ascending=False, kind="stable")  # NaN (no MLE) last
     lower, upper = board[f"{kind}_lower"], board[f"{kind}_upper"]
-    what = (" (one point: no interval)" if _intervals.is_point(lower, upper)
-            else f" ({_intervals.table_label(board, ci_prob, kind)})")
-    return lower, upper, what
+    interval = ("one point: no interval" if _intervals.is_point(lower, upper)
+                else _intervals.table_label(board, ci_prob, kind))
+    return board, board[point], lower, upper, interval
 
 
 def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
-    """Forest plot of a :func:`~irteval.leaderboard` table (or of a fit): EPP mean and
-    interval, best on top, with P(best) in the labels."""
-    board = _board(board, ci_prob, ci_kind, "plot_leaderboard")
-    lower, upper, what = _interval_columns(board, ci_prob, ci_kind)
+    """Forest plot of a leaderboard, best on top: a :func:`~irteval.leaderboard` table (or a
+    fit) with the posterior mean, interval and P(best) in the labels, or a classical
+    :func:`~irteval.mle_epp` / :func:`~irteval.bootstrap_epp` table with the MLE and its
+    Wald or bootstrap interval."""
+    board, point, lower, upper, interval = _estimates(board, ci_prob, ci_kind,
+                                                      "plot_leaderboard")
     ax = ensure_axes(ax, rows=len(board))
     y = np.arange(len(board))[::-1]
-    ax.errorbar(board["mean"], y, xerr=[board["mean"] - lower, upper - board["mean"]],
-                fmt="o", ms=4)
-    ax.set_yticks(y, [f"{short(p)}  ({pb:.0%})" for p, pb in zip(board.index, board["p_best"])],
-                  fontsize=row_fontsize(len(board)))
-    ax.set(xlabel=f"EPP{what}", title="leaderboard (P(best) in brackets)")
+    ax.errorbar(point, y, xerr=[point - lower, upper - point], fmt="o", ms=4)
+    if "p_best" in board:
+        labels = [f"{short(p)}  ({pb:.0%})" for p, pb in zip(board.index, board["p_best"])]
+        title = "leaderboard (P(best) in brackets)"
+    else:
+        labels, title = short_labels(board.index), "leaderboard (maximum likelihood)"
+    ax.set_yticks(y, labels, fontsize=row_fontsize(len(board)))
+    ax.set(xlabel=f"EPP ({interval})", title=title)
     return ax
 
 
 def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     """EPP (with its interval) against each player's mean score, as EloML's ranking plot
     (for :class:`~irteval.Battles`: against the share of battles won)."""
-    board = _board(board, ci_prob, ci_kind, "plot_epp_vs_score")
-    lower, upper, what = _interval_columns(board, ci_prob, ci_kind)
+    board, point, lower, upper, interval = _estimates(board, ci_prob, ci_kind,
+                                                      "plot_epp_vs_score")
     if not isinstance(scores, (Scores, Battles)):
         raise TypeError(f"plot_epp_vs_score takes the Scores or Battles the leaderboard was "
                         f"fitted to; got a {type(scores).__name__} (build one with "
@@ -69,12 +76,11 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
         mean_score = pd.Series(sign * np.nanmean(scores.matrix, axis=1), index=scores.players)
         label = "mean score" + ("" if scores.higher_is_better else " (lower is better)")
     mean_score = mean_score.loc[board.index]
-    ax.errorbar(board["mean"], mean_score, xerr=[board["mean"] - lower, upper - board["mean"]],
-                fmt="o", ms=4)
-    labelled = label_points(ax, board["mean"], mean_score, short_labels(board.index),
+    ax.errorbar(point, mean_score, xerr=[point - lower, upper - point], fmt="o", ms=4)
+    labelled = label_points(ax, point, mean_score, short_labels(board.index),
                             clear=(np.nanmin(lower), np.nanmax(upper)))
     shown = "" if labelled == len(board) else f"; {labelled} of {len(board)} labelled"
-    ax.set(xlabel=f"EPP{what}", ylabel=label, title=f"EPP vs {label.split(' (')[0]}{shown}")
+    ax.set(xlabel=f"EPP ({interval})", ylabel=label, title=f"EPP vs {label.split(' (')[0]}{shown}")
     if isinstance(scores, Scores) and not scores.higher_is_better:
         ax.invert_yaxis()  # the better players up, as the EPP runs (after the labels' layout)
     return ax

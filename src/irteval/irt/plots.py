@@ -62,7 +62,8 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     respondent = idata.attrs.get("respondent_name", "respondent")
     ax.set(xlabel=f"ability theta (ticks: each {respondent}'s posterior mean)",
            ylabel="P(correct)", ylim=(-0.03, 1.03),
-           title="item characteristic curves" + _intervals.note(prob, kind, one_draw(idata)))
+           title="item characteristic curves" + _intervals.note(_intervals.label(prob, kind),
+                                                                one_draw(idata)))
     # labels at the curves' ends, inside the axes: a legend outside ran into a neighbour
     label_line_ends(ax, grid[-1], ends, names, colours)
     return ax
@@ -155,8 +156,7 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
     if point:
         notes = (" (one point: no band)", " (one point: no bars)")
     else:
-        band = (_intervals.label(table.attrs["ci_prob"], table.attrs["ci_kind"])
-                if "ci_prob" in table.attrs else "interval")  # a table read from CSV has none
+        band = _intervals.table_label(table, ci_prob, ci_kind)  # read from CSV: no attrs
         notes = (f" ({band} band over draws of the bins)", f" ({band} bars)")
     ax.plot([], [], "k-", label="observed" + notes[0])
     ax.plot([], [], "k--", label=f"{model}-implied" + notes[1])
@@ -206,8 +206,8 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     ax.axhline(1, color="k", ls="--", lw=0.7)
     what = table.index.name or table.attrs.get("fit_of", "row")
     ax.set(xlabel="infit mean square (log scale)", ylabel="outfit mean square (log scale)",
-           title=f"{what} fit ({_intervals.label(table.attrs['ci_prob'], table.attrs['ci_kind'])}"
-                 " bars on the misfits)")
+           title=f"{what} fit ({_intervals.table_label(table, ci_prob, ci_kind)} bars on the "
+                 "misfits)")
     # smallest p (ppp, or ppp_groups where the table has it) first; among equal p (often 0),
     # the furthest from 1 on the log scale
     rank = pd.DataFrame({"p": bad.filter(like="ppp").min(axis=1),
@@ -235,7 +235,7 @@ def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None):
                          f"or the fit; this table's index levels are {table.index.names}, "
                          "not (curve, theta)")
     ax = ensure_axes(ax)
-    kind = table.attrs["ci_kind"]
+    kind = _intervals.table_kind(table, ci_kind)
     curves = table.index.get_level_values("curve").unique()
     items_ax = ax.twinx() if len(curves) > 1 else None
     for name in curves:
@@ -249,7 +249,7 @@ def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None):
                             color=line.get_color(), alpha=0.2)
     ax.set(xlabel="ability theta", ylabel="test information",
            title="information" + _intervals.note(
-               table.attrs["ci_prob"], kind,
+               _intervals.table_label(table, ci_prob, kind),
                _intervals.is_point(table[f"{kind}_lower"], table[f"{kind}_upper"])))
     if items_ax is not None:
         items_ax.set_ylabel("item information")
