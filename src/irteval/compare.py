@@ -33,11 +33,27 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
     pointwise terms (a 1PL against a 2PL on one response matrix: yes; a Plackett–Luce fit,
     whose terms are rounds, against a pairwise one, whose terms are pairs: no). PSIS-LOO's
     Pareto-k warnings (WAIC's, of a log-likelihood variance over 0.4) are turned into one
-    warning per fit that says how many terms are unreliable and what to do;
-    ``attrs["caveats"]`` keeps them. Columns as ``az.compare``:
-    ``rank``, ``elpd_loo``, ``p_loo``, ``elpd_diff`` (to the best), ``weight``, ``se``,
-    ``dse`` (se of the difference: a difference within ~2 dse is not a clear win),
-    ``warning``, ``scale``.
+    warning per fit that says how many terms are unreliable and what to do.
+
+    Parameters
+    ----------
+    fits : dict of str to arviz.InferenceData
+        At least two fits, by name, of the same observations, each with its pointwise
+        log-likelihood (:func:`irteval.fit` with ``log_likelihood=True``); a MAP fit (one
+        point) is refused.
+    ic : {"loo", "waic"}, default "loo"
+        PSIS-LOO or WAIC.
+    **kwargs
+        Passed on to ``az.compare`` (e.g. ``scale``, ``var_name``, ``method``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per fit, indexed by its name, best first. Columns as ``az.compare``:
+        ``rank``, ``elpd_loo``, ``p_loo`` (``elpd_waic``, ``p_waic`` with ``ic="waic"``),
+        ``elpd_diff`` (to the best), ``weight``, ``se``, ``dse`` (se of the difference: a
+        difference within ~2 dse is not a clear win), ``warning``, ``scale``.
+        ``attrs["caveats"]`` keeps the warnings above.
     """
     if not isinstance(fits, dict) or len(fits) < 2:
         raise ValueError("give a dict of at least two fits, e.g. {'1pl': idata_1pl, '2pl': "

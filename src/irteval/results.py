@@ -131,9 +131,24 @@ def load_results(path) -> Results:
     tables with their index, ``posterior.nc`` as InferenceData, ``scc.nc``, and, recursively,
     its sub-folders that hold outputs.
 
-    Raises FileNotFoundError for a missing folder, :class:`NoOutputError` (a ValueError)
-    for one holding no irteval output, and ValueError naming the file for one that cannot be
-    read.
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The folder an ``irteval`` command wrote (its ``--out``), or one of its sub-folders.
+
+    Returns
+    -------
+    Results
+        Its tables, posterior, SCCs and sub-folders (``res[name]``, ``res.sub_folder``).
+
+    Raises
+    ------
+    FileNotFoundError
+        For a missing folder (or a file).
+    NoOutputError
+        (a ValueError) For a folder holding no irteval output.
+    ValueError
+        Naming the file, for one that cannot be read.
     """
     path = Path(path)
     if not path.is_dir():

@@ -37,6 +37,7 @@ from scipy.integrate import trapezoid
 from scipy.special import expit
 
 from .. import _intervals
+from .._docs import fill_doc
 from .._draws import stacked_draws
 from .._fits import check_idata, check_table, fit_family, needs_draws, warn_if_point
 from .._validation import fixed_seed
@@ -70,11 +71,29 @@ def _share(mask, observed):
     return (mask & observed).sum(axis=-2) / observed.sum(axis=-2)
 
 
+@fill_doc
 def airt_curves(idata, *, max_draws=200, random_seed=0) -> xr.Dataset:
-    """The AIRT curves per thinned posterior draw, over (sample, item, threshold): ``cdf``
-    (share of datasets with |predicted - actual| <= threshold: model goodness), ``aec``
-    (actual effectiveness at tolerance = threshold, no sample dim), ``pec`` (predicted
-    effectiveness) and ``mse`` (sample, item)."""
+    """The AIRT curves per thinned posterior draw (module docstring).
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the continuous or the polytomous IRT (:func:`irteval.fit` of
+        :func:`irteval.models.continuous_irt` or :func:`irteval.models.polytomous_irt`); a fit
+        of another family is refused. An :func:`airt_curves` Dataset is returned as it is.
+    {max_draws}
+    {random_seed}
+
+    Returns
+    -------
+    xarray.Dataset
+        ``cdf`` (sample, item, threshold): share of datasets with |predicted - actual| <=
+        threshold (model goodness); ``aec`` (item, threshold): actual effectiveness at
+        tolerance = threshold (no sample dim); ``pec`` (sample, item, threshold): predicted
+        effectiveness; ``mse`` (sample, item). ``threshold`` runs over 101 points from 0 to 1
+        (the polytomous IRT: k / (L - 1), k = 0..L - 1). ``attrs["item_name"]`` is the
+        items' name (``"units": "levels"`` for the polytomous IRT).
+    """
     return curves_from(idata, max_draws, random_seed, "airt_curves")
 
 
@@ -152,11 +171,32 @@ def curves_from(source, max_draws, random_seed, caller):
     return _compute_curves(source, max_draws, random_seed)
 
 
+@fill_doc
 def model_goodness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_seed=0,
                    hdi_prob=None) -> pd.DataFrame:
-    """One row per algorithm: posterior mean and interval of ``aucdf`` (area under the
-    ECDF of absolute scaled residuals; 1 = perfect) and ``mse``. ``idata``: a fit, or its
-    :func:`airt_curves`."""
+    """How well the model describes each algorithm: the area under the ECDF of its absolute
+    scaled residuals (AUCDF, 1 = perfect) and their MSE.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData or xarray.Dataset
+        A fit of the continuous or the polytomous IRT (:func:`irteval.fit` of
+        :func:`irteval.models.continuous_irt` or :func:`irteval.models.polytomous_irt`; a fit
+        of another family is refused), or its :func:`airt_curves` (then ``max_draws`` and
+        ``random_seed`` are not used).
+    {ci_prob}
+    {ci_kind}
+    {max_draws}
+    {random_seed}
+    {hdi_prob}
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per algorithm (index named as the fit names its items): posterior mean and
+        interval of ``aucdf`` (``aucdf_lower``, ``aucdf_upper``) and ``mse`` (``mse_lower``,
+        ``mse_upper``). ``attrs`` holds ``ci_prob`` and ``ci_kind``.
+    """
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     curves = curves_from(idata, max_draws, random_seed, "model_goodness")
     table = {**_intervals.quantity_columns(_area(curves["cdf"]), prob, kind, "aucdf"),
@@ -166,12 +206,35 @@ def model_goodness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_s
     return _intervals.record(out, prob, kind)
 
 
+@fill_doc
 def effectiveness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_seed=0,
                   hdi_prob=None) -> pd.DataFrame:
-    """One row per algorithm: ``auaec`` (area under the actual effectiveness curve),
-    posterior mean and interval of ``aupec`` (predicted), and of ``abs_difference``
-    = |AUAEC - AUPEC| (small: the model predicts the algorithm's effectiveness well).
-    ``idata``: a fit, or its :func:`airt_curves`."""
+    """Actual and predicted effectiveness of each algorithm: the areas under its effectiveness
+    curves (AUAEC, AUPEC).
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData or xarray.Dataset
+        A fit of the continuous or the polytomous IRT (:func:`irteval.fit` of
+        :func:`irteval.models.continuous_irt` or :func:`irteval.models.polytomous_irt`; a fit
+        of another family is refused), or its :func:`airt_curves` (then ``max_draws`` and
+        ``random_seed`` are not used).
+    {ci_prob}
+    {ci_kind}
+    {max_draws}
+    {random_seed}
+    {hdi_prob}
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per algorithm (index named as the fit names its items): ``auaec`` (area under
+        the actual effectiveness curve, from the data alone), posterior mean and interval of
+        ``aupec`` (predicted; ``aupec_lower``, ``aupec_upper``) and of ``abs_difference`` =
+        |AUAEC - AUPEC| (small: the model predicts the algorithm's effectiveness well;
+        ``abs_difference_lower``, ``abs_difference_upper``). ``attrs`` holds ``ci_prob``
+        and ``ci_kind``.
+    """
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     curves = curves_from(idata, max_draws, random_seed, "effectiveness")
     auaec = _area(curves["aec"])
@@ -185,11 +248,24 @@ def effectiveness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_se
 
 
 def loo_by_algorithm(idata) -> pd.DataFrame:
-    """PSIS-LOO of every observed cell given the drawn traits, summed per algorithm:
-    ``elpd_loo`` and its ``se``, and the largest Pareto k (above ``attrs["good_k"]``, ArviZ's
-    min(1 - 1/log10(S), 0.7) for S draws: the estimate is unreliable for some cell of that
-    algorithm). (``az.loo(idata)`` leaves out one dataset at a time,
-    with its trait integrated out.)"""
+    """PSIS-LOO of every observed cell given the drawn traits, summed per algorithm.
+    (``az.loo(idata)`` leaves out one dataset at a time, with its trait integrated out.)
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the continuous IRT with posterior draws (:func:`irteval.fit` of
+        :func:`irteval.models.continuous_irt`); a fit of another family, or a MAP fit (one
+        point), is refused.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per algorithm (index named as the fit names its items): ``elpd_loo`` and its
+        ``se``, and ``max_pareto_k``, the largest Pareto k of its cells (above
+        ``attrs["good_k"]``, ArviZ's min(1 - 1/log10(S), 0.7) for S draws: the estimate is
+        unreliable for some cell of that algorithm).
+    """
     check_idata(idata, "continuous_irt", "loo_by_algorithm")
     needs_draws(idata, "loo_by_algorithm")
     post = idata.posterior

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _intervals
+from .._docs import fill_doc
 from .._draws import stacked_draws, thin
 from .._fits import check_idata, warn_if_point
 from .._validation import count, warn_user
@@ -35,21 +36,30 @@ from .smoothing import fit_curves
 class LatentTrait:
     """Result of :func:`latent_trait`.
 
-    spectrum : DataFrame, one row per dataset: posterior mean, sd and interval
-        (``{ci_kind}_lower``, ``{ci_kind}_upper``) of the difficulty delta = -theta, sorted
-        from easiest to hardest.
-    smoothed : DataFrame (grid x algorithm), the smoothed performance over the posterior-mean
-        spectrum (airt's curves).
-    smoothed_lower, smoothed_upper : DataFrame (grid x algorithm), the interval of the smoothed
-        performance over posterior draws of the spectrum, on the same grid.
-    strengths, weaknesses : DataFrame (grid x algorithm) of 0/1 flags on that grid.
-    occupancy : DataFrame, one row per algorithm: ``lto`` (strengths) and ``lto_weak``
-        from the posterior-mean spectrum; over thinned posterior draws the mean and interval
-        of the LTO (``lto_mean``, ``lto_lower``, ``lto_upper``), the mean of the weak one
+    Attributes
+    ----------
+    spectrum : pandas.DataFrame
+        One row per dataset: posterior mean, sd and interval (``{ci_kind}_lower``,
+        ``{ci_kind}_upper``) of the difficulty delta = -theta, sorted from easiest to hardest.
+    smoothed : pandas.DataFrame
+        Grid (index ``difficulty``) x algorithm: the smoothed performance over the
+        posterior-mean spectrum (airt's curves).
+    smoothed_lower, smoothed_upper : pandas.DataFrame
+        Grid x algorithm: the interval of the smoothed performance over posterior draws of the
+        spectrum, on the same grid.
+    strengths, weaknesses : pandas.DataFrame
+        Grid x algorithm: 0/1 flags on that grid.
+    occupancy : pandas.DataFrame
+        One row per algorithm: ``lto`` (strengths) and ``lto_weak`` from the posterior-mean
+        spectrum; over thinned posterior draws the mean and interval of the LTO
+        (``lto_mean``, ``lto_lower``, ``lto_upper``), the mean of the weak one
         (``lto_weak_mean``), and ``p_strength`` = P(LTO > 0), ``p_weakness`` likewise.
+        ``attrs`` holds ``ci_prob`` and ``ci_kind``.
     epsilon : float
-    performance_range : (float, float), the smallest and largest observed performance (the
-        plots clip the smoothed curves to it).
+        The tolerance of the strengths and weaknesses, in performance units.
+    performance_range : tuple of float
+        The smallest and largest observed performance (the plots clip the smoothed curves to
+        it).
     """
 
     spectrum: pd.DataFrame
@@ -87,12 +97,45 @@ def _lto_of_draw(delta, *, performance, epsilon, n_grid, common):
     return _occupancy(delta, performance, epsilon, n_grid, common)[4:]
 
 
+@fill_doc
 def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, max_draws=500,
                  random_seed=0, n_jobs=None, hdi_prob=None) -> LatentTrait:
     """Dataset difficulty spectrum, smoothing splines, strengths and weaknesses and latent trait
     occupancy (module docstring), from the posterior mean (over every draw) and per draw over
-    ``max_draws`` draws chosen with ``random_seed`` (run through joblib: ``n_jobs``,
-    :func:`irteval.parallel.map_draws`)."""
+    ``max_draws`` draws chosen with ``random_seed``.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the continuous or the polytomous IRT (:func:`irteval.fit` of
+        :func:`irteval.models.continuous_irt` or :func:`irteval.models.polytomous_irt`); a fit
+        of another family is refused.
+    epsilon : float, default 0.01
+        Tolerance (>= 0) in performance units (the level for the polytomous IRT): an
+        algorithm is strong within epsilon of the best smoothed performance at a grid point,
+        weak within epsilon of the worst.
+    n_grid : int, default 80
+        Number of grid points (>= 2) from the smallest to the largest difficulty.
+    {ci_prob}
+    {ci_kind}
+    max_draws : int or None, default 500
+        The per-draw LTOs and curve bands use at most this many posterior draws (chains
+        pooled), chosen at random with ``random_seed``; ``None``: every draw. The
+        posterior-mean spectrum and its intervals use every draw.
+    random_seed : int, numpy.random.Generator or None, default 0
+        Seeds the choice of those draws; the same seed gives the same result.
+    n_jobs : int, optional
+        Workers for the per-draw fits, through joblib (:func:`irteval.parallel.map_draws`):
+        ``None`` runs in this process unless a ``joblib.parallel_config`` says otherwise,
+        ``-1`` uses every core.
+    {hdi_prob}
+
+    Returns
+    -------
+    LatentTrait
+        The spectrum, the smoothed curves with their bands, the strength and weakness flags and
+        the occupancy table.
+    """
     check_idata(idata, AIRT_FAMILIES, "latent_trait")
     warn_if_point(idata, "latent_trait")
     if not (isinstance(epsilon, numbers.Real) and not isinstance(epsilon, (bool, np.bool_))
@@ -142,12 +185,23 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
 def portfolio(lt: LatentTrait) -> pd.DataFrame:
     """The airt portfolio: algorithms strong somewhere on the difficulty spectrum.
 
-    One row per algorithm, most probable members first: ``lto`` (airt's latent trait
-    occupancy, of the posterior-mean spectrum: the number to compare with airt's),
-    ``in_portfolio`` (``p_in_portfolio`` > 0.5), ``p_in_portfolio`` (share of posterior
-    draws in which the algorithm is strong somewhere), and the posterior mean and interval
-    of its LTO. (Membership came from ``lto`` > 0 before: the occupancy of the mean curves,
-    which can put an algorithm in the portfolio in 13% of the draws.)
+    (Membership came from ``lto`` > 0 before: the occupancy of the mean curves, which can put
+    an algorithm in the portfolio in 13% of the draws.)
+
+    Parameters
+    ----------
+    lt : LatentTrait
+        The result of :func:`latent_trait`; anything else is refused.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per algorithm, most probable members first: ``lto`` (airt's latent trait
+        occupancy, of the posterior-mean spectrum: the number to compare with airt's),
+        ``in_portfolio`` (``p_in_portfolio`` > 0.5), ``p_in_portfolio`` (share of posterior
+        draws in which the algorithm is strong somewhere), and the posterior mean and
+        interval of its LTO (``lto_mean``, ``lto_lower``, ``lto_upper``). ``attrs`` holds
+        ``epsilon``, ``ci_prob`` and ``ci_kind``.
     """
     if not isinstance(lt, LatentTrait):
         raise TypeError(f"expected the result of irteval.latent_trait, got {type(lt).__name__}")

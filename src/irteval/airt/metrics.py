@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _intervals
+from .._docs import fill_doc
 from .._draws import stacked_draws
 from .._fits import check_idata, fit_family, warn_if_point
 
@@ -27,16 +28,36 @@ def observed_performance(idata):
     return const["level" if fit_family(idata) == "polytomous_irt" else "performance"].values
 
 
+@fill_doc
 def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFrame:
-    """One row per algorithm: posterior means of ``alpha`` (discrimination), ``beta``
-    (difficulty) and ``gamma`` (scaling); ``p_anomalous`` = P(alpha < 0); posterior medians
-    and intervals of ``consistency`` = 1/|alpha| and ``difficulty_limit`` = -beta;
-    medians and intervals of alpha, beta and gamma (``{name}_lower``, ``{name}_upper``).
-    (beta = -tau/gamma is heavy-tailed when gamma is near 0; read its median and interval
-    rather than its mean.) A polytomous IRT fit has instead: ``a`` (mean discrimination),
-    ``p_anomalous`` = P(a < 0), and medians and intervals of ``a``, ``consistency`` = 1/|a|,
-    ``difficulty_limit`` = -d of the item's top step and ``difficulty_limit_first`` = -d_1
-    (airt's printed difficulty limit)."""
+    """AIRT's algorithm metrics (discrimination, difficulty, anomaly, consistency, difficulty
+    limit) over the posterior draws.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the continuous or the polytomous IRT (:func:`irteval.fit` of
+        :func:`irteval.models.continuous_irt` or :func:`irteval.models.polytomous_irt`); a fit
+        of another family is refused.
+    {ci_prob}
+    {ci_kind}
+    {hdi_prob}
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per algorithm (index named as the fit names its items). For the continuous
+        IRT: posterior means of ``alpha`` (discrimination), ``beta`` (difficulty) and
+        ``gamma`` (scaling); ``p_anomalous`` = P(alpha < 0); medians and intervals of alpha,
+        beta and gamma (``{name}_median``, ``{name}_lower``, ``{name}_upper``); posterior
+        medians and intervals of ``consistency`` = 1/|alpha| and ``difficulty_limit`` =
+        -beta. (beta = -tau/gamma is heavy-tailed when gamma is near 0; read its median and
+        interval rather than its mean.) For the polytomous IRT instead: ``a`` (mean
+        discrimination), ``p_anomalous`` = P(a < 0), and medians and intervals of ``a``
+        (``a_median``), ``consistency`` = 1/|a|, ``difficulty_limit`` = -d of the item's top
+        step and ``difficulty_limit_first`` = -d_1 (airt's printed difficulty limit).
+        ``attrs`` holds ``ci_prob`` and ``ci_kind``.
+    """
     check_idata(idata, AIRT_FAMILIES, "algorithm_metrics")
     warn_if_point(idata, "algorithm_metrics")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)

@@ -10,6 +10,7 @@ from matplotlib.lines import Line2D
 from scipy.integrate import trapezoid
 
 from .. import _intervals
+from .._docs import fill_doc
 from .._draws import stacked_draws
 from .._fits import check_idata, check_table
 from .._validation import chosen_labels, count, fixed_seed
@@ -27,9 +28,29 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
     """The continuous response model's density f(z | theta) = Normal(z; gamma (theta - beta),
     |gamma / alpha|) per algorithm at the posterior means (the paper's Fig. 10): a
     discriminating algorithm is a narrow rising band, an anomalous one falls, a
-    non-discriminating one is flat and wide. ``axes`` (or ``ax``): one per algorithm, the
-    labels then on them, the user's figure title kept. Returns the Axes (a new grid's array
-    without them)."""
+    non-discriminating one is flat and wide.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the continuous IRT (:func:`irteval.fit` of
+        :func:`irteval.models.continuous_irt`); a fit of another family is refused.
+    algorithms : list, optional
+        Labels of the algorithms to draw, one panel each (one label alone is taken too);
+        ``None``: every algorithm. Unknown or repeated labels are refused.
+    axes, ax : matplotlib.axes.Axes or array of them, optional
+        One Axes per algorithm (``ax=`` is ArviZ's name for it: give one of the two), the
+        labels then on them, the user's figure title kept; ``None``: a new grid of panels.
+    theta_range : tuple of float, default (-3, 3)
+        The range of theta (dataset easiness) on the x axis.
+    n : int, default 121
+        Grid points along theta and along z.
+
+    Returns
+    -------
+    matplotlib.axes.Axes or numpy.ndarray of them
+        The Axes given; without them, the new grid's 2-d array of Axes.
+    """
     check_idata(idata, "continuous_irt", "plot_crm_heatmap")
     post = idata.posterior
     names = _chosen(post, algorithms)
@@ -65,14 +86,40 @@ def _chosen(post, algorithms):
     return chosen_labels(algorithms, post["item"].values, "algorithms")
 
 
+@fill_doc
 def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n=121,
                          ci_prob=None, ci_kind=None, max_draws=200, random_seed=0, ax=None):
-    """Category response curves of the polytomous IRT, P(x_ij = k | theta) per algorithm
-    (``items``: labels, default all): posterior mean over ``max_draws`` draws with its
-    interval band, one colour per level (the user's labels, light = low, dark = high). An
-    anomalous algorithm (a < 0) reaches its top level on the hardest datasets. ``axes`` (or
-    ``ax``): one per algorithm, the labels and the legend then on them, the user's figure title
-    kept. Returns the Axes (a new grid's array without them)."""
+    """Category response curves of the polytomous IRT, P(x_ij = k | theta) per algorithm:
+    posterior mean over ``max_draws`` draws with its interval band, one colour per level (the
+    user's labels, light = low, dark = high). An anomalous algorithm (a < 0) reaches its top
+    level on the hardest datasets.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the polytomous IRT (:func:`irteval.fit` of
+        :func:`irteval.models.polytomous_irt`); a fit of another family is refused.
+    items : list, optional
+        Labels of the algorithms to draw, one panel each (one label alone is taken too);
+        ``None``: every algorithm. Unknown or repeated labels are refused.
+    axes, ax : matplotlib.axes.Axes or array of them, optional
+        One Axes per algorithm (``ax=`` is ArviZ's name for it: give one of the two), the
+        labels and the legend then on them, the user's figure title kept; ``None``: a new
+        grid of panels.
+    theta_range : tuple of float, default (-3, 3)
+        The range of theta (dataset easiness) on the x axis.
+    n : int, default 121
+        Grid points along theta.
+    {ci_prob}
+    {ci_kind}
+    {max_draws}
+    {random_seed}
+
+    Returns
+    -------
+    matplotlib.axes.Axes or numpy.ndarray of them
+        The Axes given; without them, the new grid's 2-d array of Axes.
+    """
     check_idata(idata, "polytomous_irt", "plot_category_curves")
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     post, const = idata.posterior, idata.constant_data
@@ -138,13 +185,26 @@ def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=
                     short_labels(highlight), colours)
 
 
+@fill_doc
 def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     """Smoothed performance of each algorithm over the dataset-difficulty spectrum (the
     paper's Fig. 14): the portfolio members (P(in portfolio) > 0.5, as
     :func:`portfolio`; or ``algorithms``) in colour with the
     band of the curve over posterior draws of the spectrum, the others grey; datasets as a
-    rug. Curves are clipped to the range of the observed performance. ``lt``: the result
-    of :func:`latent_trait`, or the fit (its defaults)."""
+    rug. Curves are clipped to the range of the observed performance.
+
+    Parameters
+    ----------
+    lt : LatentTrait or arviz.InferenceData
+        The result of :func:`latent_trait`, or the fit (continuous or polytomous IRT), whose
+        :func:`latent_trait` is then computed with its defaults.
+    {ax}
+    algorithms : list, optional
+        Labels of the algorithms to draw in colour (one label alone is taken too); ``None``:
+        the portfolio members.
+
+    {returns_ax}
+    """
     lt = _latent(lt, "plot_latent_trait")
     ax = ensure_axes(ax)
     occ = lt.occupancy.sort_values(["p_strength", "lto_mean"], ascending=False)
@@ -175,10 +235,20 @@ def _latent(lt, plot):
                     f"{type(lt).__name__}")
 
 
+@fill_doc
 def plot_strengths(lt: LatentTrait, *, ax=None):
     """Where on the difficulty spectrum each algorithm is strong (blue: within epsilon of the
-    best) or weak (orange: within epsilon of the worst) — the paper's Fig. 15. ``lt``: the
-    result of :func:`latent_trait`, or the fit (its defaults)."""
+    best) or weak (orange: within epsilon of the worst) — the paper's Fig. 15.
+
+    Parameters
+    ----------
+    lt : LatentTrait or arviz.InferenceData
+        The result of :func:`latent_trait`, or the fit (continuous or polytomous IRT), whose
+        :func:`latent_trait` is then computed with its defaults.
+    {ax}
+
+    {returns_ax}
+    """
     lt = _latent(lt, "plot_strengths")
     ax = ensure_axes(ax)
     names = list(lt.smoothed.columns)
@@ -208,12 +278,31 @@ def _summary_curves(draws, prob, kind):
     return frame(draws.mean("sample").values), frame(lower), frame(upper)
 
 
+@fill_doc
 def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, max_draws=200,
                   random_seed=0):
     """ECDF of the absolute scaled residuals per algorithm (the paper's Fig. 16), posterior
-    mean curves; the area under each is its AUCDF (1 = perfect). The ``highlight`` (a number)
+    mean curves; the area under each is its AUCDF (1 = perfect). The ``highlight``
     algorithms the model describes worst (lowest AUCDF) are drawn in colour with bands over the
-    draws, the others grey. ``curves``: :func:`airt_curves` or a fit."""
+    draws, the others grey.
+
+    Parameters
+    ----------
+    curves : xarray.Dataset or arviz.InferenceData
+        The :func:`airt_curves` of a fit, or the fit itself: a fit of the continuous or the
+        polytomous IRT (:func:`irteval.fit` of :func:`irteval.models.continuous_irt` or
+        :func:`irteval.models.polytomous_irt`), whose curves are then computed with
+        ``max_draws`` and ``random_seed`` (unused for a Dataset).
+    {ax}
+    highlight : int, default 5
+        How many algorithms (>= 0) to draw in colour.
+    {ci_prob}
+    {ci_kind}
+    {max_draws}
+    {random_seed}
+
+    {returns_ax}
+    """
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     count(highlight, "plot_goodness(): highlight", minimum=0)
     curves = curves_from(curves, max_draws, random_seed, "plot_goodness")
@@ -228,13 +317,33 @@ def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, m
     return ax
 
 
+@fill_doc
 def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=None,
                        ci_kind=None, max_draws=200, random_seed=0):
     """Effectiveness curves (the paper's Fig. 18): share of datasets on which an algorithm's
     ``kind`` ("actual" or "predicted") scaled performance is >= 1 - tolerance. The
-    ``highlight`` (a number) most effective algorithms (largest area) in colour — predicted
-    curves with bands over the draws — the others grey. ``curves``: :func:`airt_curves` or a
-    fit."""
+    ``highlight`` most effective algorithms (largest area) in colour — predicted
+    curves with bands over the draws — the others grey.
+
+    Parameters
+    ----------
+    curves : xarray.Dataset or arviz.InferenceData
+        The :func:`airt_curves` of a fit, or the fit itself: a fit of the continuous or the
+        polytomous IRT (:func:`irteval.fit` of :func:`irteval.models.continuous_irt` or
+        :func:`irteval.models.polytomous_irt`), whose curves are then computed with
+        ``max_draws`` and ``random_seed`` (unused for a Dataset).
+    {ax}
+    kind : {"actual", "predicted"}, default "actual"
+        Which curves: the data's (no bands) or the model's (posterior mean with bands).
+    highlight : int, default 5
+        How many algorithms (>= 0) to draw in colour.
+    {ci_prob}
+    {ci_kind}
+    {max_draws}
+    {random_seed}
+
+    {returns_ax}
+    """
     if kind not in ("actual", "predicted"):
         raise ValueError(f"kind must be 'actual' or 'predicted', got {kind!r}")
     prob, interval_kind = _intervals.resolve(ci_prob, ci_kind)
@@ -257,12 +366,33 @@ def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=N
     return ax
 
 
+@fill_doc
 def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=200,
                      random_seed=0, hdi_prob=None, n_labels=10):
     """AUAEC (actual) against AUPEC (predicted) per algorithm with the posterior interval of
     AUPEC; on the diagonal the model predicts the algorithm's effectiveness exactly. The
     ``n_labels`` most effective (largest AUAEC) are labelled; the rest are in the table.
-    ``table``: an :func:`effectiveness` table, or :func:`airt_curves`, or a fit."""
+
+    Parameters
+    ----------
+    table : pandas.DataFrame, xarray.Dataset or arviz.InferenceData
+        An :func:`effectiveness` table (``ci_prob``/``ci_kind`` that contradict its own are
+        refused: recompute it instead), or :func:`airt_curves`, or the fit itself: a fit of
+        the continuous or the polytomous IRT (:func:`irteval.fit` of
+        :func:`irteval.models.continuous_irt` or :func:`irteval.models.polytomous_irt`). From
+        the curves or the fit, :func:`effectiveness` is computed here (``max_draws`` and
+        ``random_seed`` are used for a fit only).
+    {ax}
+    {ci_prob}
+    {ci_kind}
+    {max_draws}
+    {random_seed}
+    {hdi_prob}
+    n_labels : int, default 10
+        How many algorithms (the largest AUAEC) to label.
+
+    {returns_ax}
+    """
     if isinstance(table, pd.DataFrame):
         check_table(table, ["auaec", "aupec", "aupec_lower", "aupec_upper"],
                     "plot_auaec_aupec", "irteval.effectiveness(idata)")

@@ -27,7 +27,31 @@ class Battles:
     """Battles between players as unordered pair counts (player code ``i`` < ``j``):
     ``matches`` (battles, or their total weight), ``wins_i`` (ties 1/2) and ``ties``; with a
     ``round=`` grouping (a prompt category, a date) one row per (round, pair), ``round`` the
-    round's code in ``rounds``."""
+    round's code in ``rounds``.
+
+    Build it with :meth:`from_long` or :meth:`from_counts`.
+
+    Attributes
+    ----------
+    i, j : numpy.ndarray of int
+        The codes (positions in ``players``) of each pair's players, ``i`` < ``j``.
+    matches : numpy.ndarray of float
+        Battles of each pair (their total weight).
+    wins_i : numpy.ndarray of float
+        Wins of player ``i``, ties counted 1/2.
+    ties : numpy.ndarray of float
+        Ties of each pair.
+    players : pandas.Index
+        The players' labels, in the order of the codes.
+    player_name : str, default "player"
+        What players are in the user's words (``"model"``).
+    round : numpy.ndarray of int or None
+        With a ``round=`` grouping: each row's round code in ``rounds``; else None.
+    rounds : pandas.Index or None
+        The round labels (with a grouping), else None.
+    round_name : str, default "round"
+        The name of the grouping column.
+    """
 
     i: np.ndarray
     j: np.ndarray
@@ -43,11 +67,36 @@ class Battles:
     @classmethod
     def from_long(cls, df, *, player_a, player_b, winner, ties=TIES, weight=None, round=None,
                   player_name="player"):
-        """One row per battle. ``winner``: the winning player's label, or ``"a"`` / ``"b"``,
-        or the names of the ``player_a`` / ``player_b`` columns (``"model_a"``); a value in
-        ``ties`` is a tie. ``weight``: a column of positive counts (default 1 per row).
-        ``round``: a column grouping the battles (a prompt category, a date), for the
-        hierarchical model (``models.bradley_terry(battles, hierarchy="round")``)."""
+        """Build from a table with one row per battle (an LLM arena's ``model_a, model_b,
+        winner``).
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            One row per battle.
+        player_a, player_b : str
+            The columns of the two players' labels (a player against itself is refused).
+        winner : str
+            The column of the outcome: the winning player's label, or ``"a"`` / ``"b"``, or
+            the names of the ``player_a`` / ``player_b`` columns (``"model_a"``); a value in
+            ``ties`` is a tie. Any other value is refused.
+        ties : sequence, default ``("tie", "draw", "tie (bothbad)", "both_bad")``
+            The ``winner`` values that mean a tie (LMSYS arena's markers by default;
+            ``[]`` for none; one string is refused: give a list).
+        weight : str, optional
+            A column of positive counts (weights) of the battles; ``None``: 1 per row.
+        round : str, optional
+            A column grouping the battles (a prompt category, a date), for the hierarchical
+            model (``models.bradley_terry(battles, hierarchy="round")``); ``None``: no
+            grouping.
+        player_name : str, default "player"
+            What the players are, in tables and messages (``"model"``).
+
+        Returns
+        -------
+        irteval.Battles
+            The battles as unordered pair counts (per round with ``round``).
+        """
         check_frame(df)
         check_columns(df, {"player_a": player_a, "player_b": player_b, "winner": winner,
                            "weight": weight, "round": round}, optional=("weight", "round"))
@@ -95,9 +144,33 @@ class Battles:
     @classmethod
     def from_counts(cls, df, *, player_a, player_b, wins_a, wins_b, ties=None, round=None,
                     player_name="player"):
-        """One row per pair of players with counts: ``wins_a``, ``wins_b`` and optionally
-        ``ties`` (columns of counts >= 0). A pair may appear on several rows, in either order:
-        the counts are added up (within each ``round``, when given)."""
+        """Build from a table with one row per pair of players and their counts.
+
+        A pair may appear on several rows, in either order: the counts are added up (within
+        each ``round``, when given). Rows with no battles are dropped with a warning.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            One row per pair of players.
+        player_a, player_b : str
+            The columns of the two players' labels (a player against itself is refused).
+        wins_a, wins_b : str
+            The columns of the wins of ``player_a`` and of ``player_b`` (counts >= 0).
+        ties : str, optional
+            The column of the pair's ties (counts >= 0); ``None``: no ties.
+        round : str, optional
+            A column grouping the rows (a prompt category, a date), for the hierarchical
+            model (``models.bradley_terry(battles, hierarchy="round")``); ``None``: no
+            grouping.
+        player_name : str, default "player"
+            What the players are, in tables and messages (``"model"``).
+
+        Returns
+        -------
+        irteval.Battles
+            The battles as unordered pair counts (per round with ``round``).
+        """
         check_frame(df)
         check_columns(df, {"player_a": player_a, "player_b": player_b, "wins_a": wins_a,
                            "wins_b": wins_b, "ties": ties, "round": round},

@@ -70,12 +70,59 @@ class Responses:
         """Build from a long table with one row per (respondent, item) cell.
 
         Rows whose value is missing are left out (with a warning that counts them and says
-        where they are); repeated cells must agree and are kept once (also with a warning).
-        ``bounds``, ``transform`` and ``clip`` apply to ``kind="continuous"``: see
-        :func:`irteval.data.scaling.resolve_bounds` and :func:`irteval.data.scaling.to_z`.
-        ``levels``, ``cuts`` and ``cut_rule`` apply to ``kind="ordinal"``: integer levels
-        (``levels=`` declares the ordered set), or continuous performances binned into
-        ``cuts`` levels by airt's rules (:func:`irteval.data.levels.ordinal_codes`).
+        where they are); repeated cells must agree and are kept once (also with a warning;
+        repeats that disagree are refused). Cells absent from the table are missing: models
+        leave them out of the likelihood.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            One row per observed cell, with the columns named below.
+        respondent, item : str
+            The columns of the respondents' labels (the models answering; AIRT: the
+            datasets) and of the items' (the instances; AIRT: the algorithms). Their names
+            are also the respondents' and items' names in tables, plots and messages
+            (:attr:`respondent_name`, :attr:`item_name`).
+        value : str
+            The column of the responses: 0/1 (or True/False; correct = 1) for
+            ``kind="binary"``, performances for ``"continuous"``, integer levels (or, with
+            ``cuts``, performances) for ``"ordinal"``.
+        kind : {"binary", "continuous", "ordinal"}, default "binary"
+            What the values are: right/wrong answers (:func:`irteval.models.onepl`),
+            performances within bounds (:func:`irteval.models.continuous_irt`) or ordered
+            performance levels (:func:`irteval.models.polytomous_irt`).
+        bounds : {"column", "global"}, tuple or dict, default "column"
+            ``kind="continuous"``: each item's bounds (lo, hi) on the performance:
+            ``"column"`` (the item's observed min and max), ``"global"`` (the min and max of
+            all values), one pair ``(lo, hi)`` for every item, or ``{item: (lo, hi)}`` (or a
+            DataFrame indexed by item with columns ``lower``, ``upper``); a value outside its
+            bounds is refused (:func:`irteval.data.scaling.resolve_bounds`).
+        transform : {"logit", "airt"}, default "logit"
+            ``kind="continuous"``: the map to the model scale :attr:`z`
+            (:func:`irteval.data.scaling.to_z`): ``"logit"``, the logit of the value scaled
+            to [0, 1] and clipped to [clip, 1 - clip]; ``"airt"``, airt's preprocessing
+            (values on a bound moved 0.01 raw units inside it).
+        clip : float, default 0.01
+            ``kind="continuous"``, ``transform="logit"``: in (0, 0.5), how far the scaled
+            values are kept from 0 and 1; refused with ``transform="airt"``.
+        levels : sequence of numbers, optional
+            ``kind="ordinal"``: the ordered set of integer levels (increasing; every one
+            used); ``None``: every integer from the lowest value to the highest (with
+            ``cuts``: 1 .. cuts). Not with ``cuts``.
+        cuts : int, optional
+            ``kind="ordinal"``: bin the values, continuous performances (higher is better),
+            into this many levels 1 .. cuts (>= 2; a level left empty is refused) by
+            ``cut_rule`` (:func:`irteval.data.levels.ordinal_codes`); ``None``: the values
+            are integer levels already.
+        cut_rule : {"equal_width", "quantile"}, default "equal_width"
+            ``kind="ordinal"`` with ``cuts``: airt's ``make_polyIRT_data`` rules, equal-width
+            bins over the range of all values, or cut points at their quantiles k / cuts.
+
+        Returns
+        -------
+        irteval.Responses
+            The observed cells. An option of another kind than ``kind`` (``cuts=`` with
+            ``kind="continuous"``, say) is refused rather than ignored.
         """
         check_frame(df)
         _check_kind(kind, bounds=bounds, transform=transform, clip=clip, levels=levels,
@@ -99,20 +146,63 @@ class Responses:
                   cut_rule="equal_width"):
         """Build from a matrix: rows are respondents (or items with ``rows="item"``).
 
-        Row labels come from the column named by ``respondent`` (or ``item``) when
-        the frame has one, else from its index; column names are the other labels.
-        ``rows`` defaults to "respondent"; ``respondent`` and ``item`` to the frame's own axis
-        names (``df.index.name``, ``df.columns.name``: what ``pivot`` and :meth:`to_wide`
-        write), else "respondent" and "item". When none of the three is given, what
-        ``df.attrs["irteval_layout"]`` says wins while the index is the one it names (the
-        frames of :mod:`irteval.datasets` carry it: their rows are instances).
-        NaN cells are missing. For ``kind="continuous"`` (AIRT: datasets are respondents,
-        algorithms items) values are performances: ``bounds`` ("column", "global",
-        ``(lo, hi)`` or {item: (lo, hi)}), ``transform`` ("logit", or "airt" for airt's
-        preprocessing) and ``clip`` define the model scale :attr:`z`
-        (:mod:`irteval.data.scaling`). For ``kind="ordinal"`` values are integer levels
-        (``levels=`` declares the ordered set), or performances binned into ``cuts`` levels
-        (``cut_rule="equal_width"`` or ``"quantile"``: airt's ``make_polyIRT_data`` rules).
+        Row labels come from the column named by ``respondent`` (or ``item``) when the frame
+        has one, else from its index; column names are the other labels. NaN cells are
+        missing: models leave them out of the likelihood.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The response matrix, a row per respondent (or item) and a column per item (or
+            respondent); optionally a column of row labels.
+        respondent, item : str, optional
+            The names of the respondents (the models answering; AIRT: the datasets) and of
+            the items (the instances; AIRT: the algorithms), used in tables, plots and
+            messages (:attr:`respondent_name`, :attr:`item_name`); the rows' one also names
+            the column that holds the row labels, if the frame has it. ``None``: the
+            frame's own axis names (``df.index.name``, ``df.columns.name``: what ``pivot``
+            and :meth:`to_wide` write), else ``"respondent"`` and ``"item"``.
+        rows : {"respondent", "item"}, optional
+            What a row is; ``None``: ``"respondent"``. When none of ``respondent``, ``item``
+            and ``rows`` is given, what ``df.attrs["irteval_layout"]`` says wins while the
+            index is the one it names (the frames of :mod:`irteval.datasets` carry it: their
+            rows are instances).
+        kind : {"binary", "continuous", "ordinal"}, default "binary"
+            What the cells are: right/wrong answers, 0/1 or True/False (correct = 1;
+            :func:`irteval.models.onepl`), performances within bounds
+            (:func:`irteval.models.continuous_irt`; AIRT: datasets are respondents,
+            algorithms items) or ordered performance levels
+            (:func:`irteval.models.polytomous_irt`).
+        bounds : {"column", "global"}, tuple or dict, default "column"
+            ``kind="continuous"``: each item's bounds (lo, hi) on the performance:
+            ``"column"`` (the item's observed min and max), ``"global"`` (the min and max of
+            all values), one pair ``(lo, hi)`` for every item, or ``{item: (lo, hi)}`` (or a
+            DataFrame indexed by item with columns ``lower``, ``upper``); a value outside its
+            bounds is refused (:mod:`irteval.data.scaling`).
+        transform : {"logit", "airt"}, default "logit"
+            ``kind="continuous"``: the map to the model scale :attr:`z`: ``"logit"``, the
+            logit of the value scaled to [0, 1] and clipped to [clip, 1 - clip]; ``"airt"``,
+            airt's preprocessing (values on a bound moved 0.01 raw units inside it).
+        clip : float, default 0.01
+            ``kind="continuous"``, ``transform="logit"``: in (0, 0.5), how far the scaled
+            values are kept from 0 and 1; refused with ``transform="airt"``.
+        levels : sequence of numbers, optional
+            ``kind="ordinal"``: the ordered set of integer levels (increasing; every one
+            used); ``None``: every integer from the lowest value to the highest (with
+            ``cuts``: 1 .. cuts). Not with ``cuts``.
+        cuts : int, optional
+            ``kind="ordinal"``: bin the cells, continuous performances (higher is better),
+            into this many levels 1 .. cuts (>= 2; a level left empty is refused) by
+            ``cut_rule``; ``None``: the cells are integer levels already.
+        cut_rule : {"equal_width", "quantile"}, default "equal_width"
+            ``kind="ordinal"`` with ``cuts``: airt's ``make_polyIRT_data`` rules, equal-width
+            bins over the range of the whole matrix, or cut points at its quantiles k / cuts.
+
+        Returns
+        -------
+        irteval.Responses
+            The observed cells. An option of another kind than ``kind`` (``cuts=`` with
+            ``kind="continuous"``, say) is refused rather than ignored.
         """
         check_frame(df)
         _check_kind(kind, bounds=bounds, transform=transform, clip=clip, levels=levels,
@@ -248,18 +338,47 @@ class Responses:
                     self.transform, self.clip)
 
     def to_wide(self, rows="respondent") -> pd.DataFrame:
-        """The response matrix (NaN where missing): respondents as rows by default, as
-        :meth:`from_wide` reads it (``rows="item"`` for items as rows)."""
+        """The response matrix (NaN where missing), as :meth:`from_wide` reads it.
+
+        Parameters
+        ----------
+        rows : {"respondent", "item"}, default "respondent"
+            What a row is.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by respondent (or item), a column per item (or respondent); the observed
+            values, for ordinal responses the level labels (not their codes).
+        """
         mat = self.dense(self.values if self.levels is None else self.levels[self.values],
                          rows=rows, fill=np.nan)
         return pd.DataFrame(mat, index=self.items if rows == "item" else self.respondents,
                             columns=self.respondents if rows == "item" else self.items)
 
     def dense(self, values=None, rows="respondent", fill=0.0, dtype=float) -> np.ndarray:
-        """The matrix of ``values`` (one per observed cell, or one for all; default
-        :attr:`values`, the level codes of ordinal data) at the observed cells and ``fill``
-        elsewhere, without labels: respondents as rows by default (``rows="item"`` for items
-        as rows). ``dense(1.0)`` is the 0/1 mask of the observed cells."""
+        """The matrix of ``values`` at the observed cells and ``fill`` elsewhere, without
+        labels. ``dense(1.0)`` is the 0/1 mask of the observed cells.
+
+        Parameters
+        ----------
+        values : array-like or scalar, optional
+            One value per observed cell (in the order of :attr:`values`), or one for all;
+            ``None``: :attr:`values` (the level codes of ordinal data).
+        rows : {"respondent", "item"}, default "respondent"
+            What a row is.
+        fill : float, default 0.0
+            The value of the missing cells.
+        dtype : numpy dtype, default float
+            The matrix's dtype.
+
+        Returns
+        -------
+        numpy.ndarray
+            Of shape (n_respondents, n_items), or (n_items, n_respondents) with
+            ``rows="item"``; rows and columns in the order of :attr:`respondents` and
+            :attr:`items`.
+        """
         if rows not in ("respondent", "item"):
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
         axes = [(self.item_idx, self.n_items), (self.respondent_idx, self.n_respondents)]
@@ -280,8 +399,21 @@ class Responses:
         })
 
     def subset(self, items=None, respondents=None) -> Responses:
-        """Keep only the given item and/or respondent labels (a list, or one label; in their
-        original order)."""
+        """Keep only the given item and/or respondent labels, in their original order.
+
+        Parameters
+        ----------
+        items, respondents : label or list of labels, optional
+            The items and respondents to keep (a list, or one label; a tuple is one label);
+            ``None`` keeps all. An unknown or repeated label, an empty list, and a subset
+            that leaves an item or respondent without a single answer are refused.
+
+        Returns
+        -------
+        irteval.Responses
+            The kept cells, of the same kind: continuous responses keep their items'
+            bounds, ordinal ones the levels still used.
+        """
         items, respondents = (None if wanted is None else chosen_labels(wanted, labels, what)
                               for wanted, labels, what in (
                                   (items, self.items, f"{self.item_name} labels"),

@@ -26,7 +26,22 @@ SCORE_FIX = "scores must be numbers (an accuracy, AUC, error, run time)"
 @dataclass(frozen=True)
 class Scores:
     """One score per (player, round); ``matrix`` is players x rounds, NaN where missing,
-    oriented so that higher is better."""
+    oriented so that higher is better.
+
+    Build it with :meth:`from_long` or :meth:`from_wide`.
+
+    Attributes
+    ----------
+    matrix : numpy.ndarray
+        Players x rounds scores, NaN where a player has no score in a round; negated when
+        ``higher_is_better`` is False, so that higher is better.
+    players, rounds : pandas.Index
+        The labels of the rows and of the columns of ``matrix``.
+    higher_is_better : bool, default True
+        Whether the scores as given are better when higher (False: errors, run times).
+    player_name, round_name : str
+        What players and rounds are in the user's words (``"model"``, ``"dataset"``).
+    """
 
     matrix: np.ndarray
     players: pd.Index
@@ -37,10 +52,31 @@ class Scores:
 
     @classmethod
     def from_long(cls, df, *, player, round, score, higher_is_better=True):
-        """Build from a long table with one row per (player, round). The same policy as
-        :meth:`Responses.from_long`: rows whose score is missing are left out with a warning
-        (the player is simply not compared in that round), repeated rows must agree and are
-        kept once with a warning."""
+        """Build from a long table with one row per (player, round).
+
+        The same policy as :meth:`Responses.from_long`: rows whose score is missing are left
+        out with a warning (the player is simply not compared in that round), repeated rows
+        must agree and are kept once with a warning.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            One row per (player, round) score.
+        player, round : str
+            The columns of the players' labels (the models) and of the rounds' (CV splits,
+            datasets, tasks); their names also name players and rounds in tables and
+            messages (``player_name``, ``round_name``).
+        score : str
+            The column of the scores (numbers: an accuracy, AUC, error, run time).
+        higher_is_better : bool, default True
+            False for scores where lower is better (errors, run times).
+
+        Returns
+        -------
+        irteval.Scores
+            At least two players; a player or round without any score is refused, and rounds
+            with fewer than two scored players (no match) are kept with a warning.
+        """
         check_frame(df)
         check_columns(df, {"player": player, "round": round, "score": score})
         p_idx, players, r_idx, rounds, values = long_cells(df, player, round, score, SCORE_FIX)
@@ -52,11 +88,32 @@ class Scores:
     @classmethod
     def from_wide(cls, df, *, player=None, round=None, rows="player",
                   higher_is_better=True):
-        """Build from a matrix of scores: rows are players (or rounds with ``rows="round"``);
-        row labels from the column named ``player`` (``round``) if present, else the index.
-        ``player`` and ``round`` default to the frame's own axis names (``df.index.name``,
-        ``df.columns.name``), else "player" and "round". NaN cells are players absent from a
-        round."""
+        """Build from a matrix of scores: rows are players (or rounds with ``rows="round"``).
+
+        Row labels come from the column named ``player`` (``round``) if present, else the
+        index; column names are the other labels. NaN cells are players absent from a round.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The score matrix, a row per player (or round) and a column per round (or
+            player); optionally a column of row labels.
+        player, round : str, optional
+            The names of players and rounds in tables and messages (``player_name``,
+            ``round_name``); the rows' one also names the column that holds the row labels,
+            if the frame has it. ``None``: the frame's own axis names (``df.index.name``,
+            ``df.columns.name``), else ``"player"`` and ``"round"``.
+        rows : {"player", "round"}, default "player"
+            What a row is.
+        higher_is_better : bool, default True
+            False for scores where lower is better (errors, run times).
+
+        Returns
+        -------
+        irteval.Scores
+            At least two players; a player or round without any score is refused, and rounds
+            with fewer than two scored players (no match) are kept with a warning.
+        """
         check_frame(df)
         if rows not in ("player", "round"):
             raise ValueError(f"rows must be 'player' or 'round', got {rows!r}")

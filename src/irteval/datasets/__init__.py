@@ -37,20 +37,44 @@ def _load_uci(name, return_X_y):
 def load_optdigits(return_X_y=False):
     """The UCI/OpenML optdigits data (5620 digits, 64 pixel-count features, class 0-9).
 
-    Returns a DataFrame with the features and a ``class`` column, or ``(X, y)``.
     Row i is OpenML row_id i (UCI train then test, as on OpenML).
+
+    Parameters
+    ----------
+    return_X_y : bool, default False
+        Return ``(X, y)``, as scikit-learn's loaders do.
+
+    Returns
+    -------
+    pandas.DataFrame or (pandas.DataFrame, pandas.Series)
+        The features and a ``class`` column, indexed by ``instance``; or the features and
+        the classes apart.
     """
     return _load_uci("optdigits", return_X_y)
 
 
 def load_letter(return_X_y=False):
-    """The UCI/OpenML letter data (20000 letters, 16 integer features 0-15, class A-Z)."""
+    """The UCI/OpenML letter data (20000 letters, 16 integer features 0-15, class A-Z).
+
+    Parameters
+    ----------
+    return_X_y : bool, default False
+        Return ``(X, y)``; by default one DataFrame with a ``class`` column, as
+        :func:`load_optdigits`.
+    """
     return _load_uci("letter", return_X_y)
 
 
 def load_wall_robot_navigation(return_X_y=False):
     """The UCI/OpenML wall-robot-navigation data (5456 readings of 24 ultrasound sensors,
-    4 movement classes)."""
+    4 movement classes).
+
+    Parameters
+    ----------
+    return_X_y : bool, default False
+        Return ``(X, y)``; by default one DataFrame with a ``class`` column, as
+        :func:`load_optdigits`.
+    """
     return _load_uci("wall_robot_navigation", return_X_y)
 
 
@@ -64,9 +88,19 @@ def load_responses(dataset, as_frame=False):
     a benchmark (a key of :data:`BENCHMARKS`) right in 5-fold cross-validation (see
     ``data/README.md``).
 
-    Returns a binary :class:`~irteval.Responses` (instances are items, models are
-    respondents), or the instances x models 0/1 DataFrame with ``as_frame=True``, whose
-    ``attrs`` tell :meth:`~irteval.Responses.from_wide` that its rows are the items.
+    Parameters
+    ----------
+    dataset : {"optdigits", "letter", "wall_robot_navigation"}
+        The benchmark.
+    as_frame : bool, default False
+        Return the wide 0/1 DataFrame instead of :class:`~irteval.Responses`.
+
+    Returns
+    -------
+    irteval.Responses or pandas.DataFrame
+        Binary responses (instances are items, models are respondents); with ``as_frame``
+        the instances x models DataFrame, whose ``attrs`` tell
+        :meth:`~irteval.Responses.from_wide` that its rows are the items.
     """
     if dataset not in BENCHMARKS:
         raise ValueError(f"unknown benchmark {dataset!r}; choose one of {sorted(BENCHMARKS)}")
@@ -78,15 +112,28 @@ def load_responses(dataset, as_frame=False):
 
 
 def load_optdigits_responses(as_frame=False):
-    """``load_responses("optdigits", as_frame)``."""
+    """``load_responses("optdigits", as_frame)``.
+
+    Parameters
+    ----------
+    as_frame : bool, default False
+        Return the wide 0/1 DataFrame instead of :class:`~irteval.Responses`.
+    """
     return load_responses("optdigits", as_frame)
 
 
 def load_auc_scores(as_frame=False):
     """EloML's ``auc_scores``: AUC of 80 classifier configurations on 20 splits.
 
-    Returns :class:`~irteval.Scores` (players = models, rounds = splits, higher is
-    better), or the long DataFrame (``model``, ``split``, ``auc``) with ``as_frame=True``.
+    Parameters
+    ----------
+    as_frame : bool, default False
+        Return the long DataFrame (``model``, ``split``, ``auc``) instead.
+
+    Returns
+    -------
+    irteval.Scores or pandas.DataFrame
+        Players are the models, rounds the splits; higher is better.
     """
     df = _read("auc_scores.csv.gz")
     if as_frame:
@@ -97,8 +144,15 @@ def load_auc_scores(as_frame=False):
 def load_vtab(as_frame=False):
     """VTAB as in the EPP paper: top-1 accuracy of 16 pre-trained models on 19 tasks.
 
-    Returns :class:`~irteval.Scores` (players = models, rounds = tasks), or the long
-    DataFrame (``model``, ``dataset``, ``top1_accuracy``) with ``as_frame=True``.
+    Parameters
+    ----------
+    as_frame : bool, default False
+        Return the long DataFrame (``model``, ``dataset``, ``top1_accuracy``) instead.
+
+    Returns
+    -------
+    irteval.Scores or pandas.DataFrame
+        Players are the models, rounds the tasks; higher is better.
     """
     df = _read("vtab.csv.gz")
     if as_frame:
@@ -110,10 +164,19 @@ def load_csp_minizinc(as_frame=False, transform="airt"):
     """The AIRT paper's running example: 22 solvers of the MiniZinc Challenge 2016 (free search)
     on 99 problems, performance 1 / (t + 1) of the run time t in seconds (timeouts at 6000).
 
-    Returns continuous :class:`~irteval.Responses` (problems are respondents, solvers items)
-    with the global bounds of the reference (min and max of the whole matrix) and airt's
-    preprocessing (``transform="airt"``; or ``"logit"``), or the wide DataFrame (a row per
-    problem, ``instance_id`` as index) with ``as_frame=True``.
+    Parameters
+    ----------
+    as_frame : bool, default False
+        Return the wide DataFrame (a row per problem, ``instance_id`` as index) instead.
+    transform : {"airt", "logit"}, default "airt"
+        How performances map to the model scale: airt's preprocessing, or the logit
+        (:mod:`irteval.data.scaling`).
+
+    Returns
+    -------
+    irteval.Responses or pandas.DataFrame
+        Continuous responses (problems are respondents, solvers items) with the global
+        bounds of the reference (min and max of the whole matrix).
     """
     df = _read("csp_minizinc_2016.csv.gz").set_index("instance_id")
     if as_frame:
@@ -127,8 +190,18 @@ def load_classification_cts(as_frame=False, transform="airt"):
     """airt's ``classification_cts``: accuracy-type performance in [0.01, 1] of 10 classifiers
     on 235 datasets (MATILDA).
 
-    Returns continuous :class:`~irteval.Responses` with bounds (0, 1) as airt's vignette, or
-    the wide DataFrame (``dataset_row`` as index) with ``as_frame=True``.
+    Parameters
+    ----------
+    as_frame : bool, default False
+        Return the wide DataFrame (``dataset_row`` as index) instead.
+    transform : {"airt", "logit"}, default "airt"
+        How performances map to the model scale (:mod:`irteval.data.scaling`).
+
+    Returns
+    -------
+    irteval.Responses or pandas.DataFrame
+        Continuous responses (datasets are respondents, classifiers items) with bounds
+        (0, 1), as airt's vignette.
     """
     df = _read("classification_cts.csv.gz").set_index("dataset_row")
     if as_frame:
@@ -140,9 +213,19 @@ def load_classification_cts(as_frame=False, transform="airt"):
 def load_airt_reference(dataset):
     """airt 0.2.3's estimates (EM, Shojima's method) for ``"csp_minizinc_2016"`` (global
     bounds, as the paper), ``"classification_cts"`` (bounds 0/1, as airt's vignette) or
-    ``"s1_readme"`` (airt's README example, per-column bounds), in this package's notation:
-    columns ``alpha`` (airt's a), ``beta`` (b), ``gamma`` (airt's alpha) and airt's standard
-    errors ``se_alpha``, ``se_beta``, ``se_gamma``; indexed by algorithm."""
+    ``"s1_readme"`` (airt's README example, per-column bounds), in this package's notation.
+
+    Parameters
+    ----------
+    dataset : {"csp_minizinc_2016", "classification_cts", "s1_readme"}
+        Which reference.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by algorithm: ``alpha`` (airt's a), ``beta`` (b), ``gamma`` (airt's alpha)
+        and airt's standard errors ``se_alpha``, ``se_beta``, ``se_gamma``.
+    """
     df = _read("airt_reference.csv.gz")
     if dataset not in set(df["dataset"]):
         raise ValueError(f"no airt reference for {dataset!r}; choose one of "

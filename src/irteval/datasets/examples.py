@@ -29,9 +29,22 @@ EXAMPLES = {
 
 
 def write_examples(folder="examples", random_seed=0):
-    """Write the :data:`EXAMPLES` CSV files into ``folder`` (created if needed); returns
-    {file: path}. ``data.csv`` is simulated: classes from a linear score of the numeric
-    features plus an effect of ``colour``, with 10% of labels redrawn at random."""
+    """Write the :data:`EXAMPLES` CSV files into ``folder``. ``data.csv`` is simulated:
+    classes from a linear score of the numeric features plus an effect of ``colour``, with 10%
+    of labels redrawn at random.
+
+    Parameters
+    ----------
+    folder : str or pathlib.Path, default "examples"
+        Where to write (created if needed).
+    random_seed : int, numpy.random.Generator or None, default 0
+        Seeds the subsets and the simulated data.
+
+    Returns
+    -------
+    dict
+        {file name: path written}.
+    """
     from ..calibration import simulate_battles
     from . import load_auc_scores, load_classification_cts, load_csp_minizinc, load_responses
 

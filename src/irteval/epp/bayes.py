@@ -13,6 +13,7 @@ from scipy.special import expit
 
 from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
+from .._docs import fill_doc
 from .._draws import stacked_draws
 from .._fits import check_idata, warn_if_point
 from .._validation import count, plain, seeded_rng, spelling_hint
@@ -35,14 +36,33 @@ def ranks(draws):
     return (-draws).argsort(axis=1).argsort(axis=1) + 1
 
 
+@fill_doc
 def leaderboard(idata, *, task=None, ci_prob=None, ci_kind=None,
                 hdi_prob=None) -> pd.DataFrame:
-    """One row per player, best first: EPP posterior ``mean``, ``sd``, ``{ci_kind}_lower``,
-    ``{ci_kind}_upper``, ``elo`` (1500 + mean * 400 / ln 10), ``p_best`` (share of draws in
-    which the player has the highest EPP), ``expected_rank`` (1 = best) and ``rank_lower`` /
-    ``rank_upper`` (the interval of the rank). ``attrs``: ``ci_prob``, ``ci_kind``.
-    ``task``: for a fit with ``hierarchy=``, the board of that task (global EPP plus the
-    task's deviation) instead of the global one."""
+    """One row per player, best first: the posterior of each player's EPP and rank.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the Bayesian EPP model (:func:`irteval.fit` of
+        :func:`irteval.models.bradley_terry`); a fit of another family is refused.
+    task : task label, optional
+        For a fit with ``hierarchy=``, the board of that task (global EPP plus the task's
+        deviation) instead of the global one; ``None``: the global board. Refused for a fit
+        without ``hierarchy=``.
+    {ci_prob}
+    {ci_kind}
+    {hdi_prob}
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by player (the fit's player name), best first. Columns: EPP posterior
+        ``mean``, ``sd``, ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``elo`` (1500 + mean *
+        400 / ln 10), ``p_best`` (share of draws in which the player has the highest EPP),
+        ``expected_rank`` (1 = best) and ``rank_lower`` / ``rank_upper`` (the interval of the
+        rank). ``attrs``: ``ci_prob``, ``ci_kind``.
+    """
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     epp = _epp(idata, "leaderboard")
     draws = stacked_draws(idata, "epp")
@@ -77,7 +97,21 @@ def _task_deviation(idata, task):
 
 def win_probability(idata, a, b) -> xr.DataArray:
     """Posterior draws of P(a beats b in a new round) = logistic(epp_a - epp_b);
-    ``.mean()`` is the posterior predictive probability."""
+    ``.mean()`` is the posterior predictive probability.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the Bayesian EPP model (:func:`irteval.fit` of
+        :func:`irteval.models.bradley_terry`); a fit of another family is refused.
+    a, b : player label
+        Two different players of the fit.
+
+    Returns
+    -------
+    xarray.DataArray
+        ``p_win``, dims (chain, draw).
+    """
     epp = _epp(idata, "win_probability")
     if a == b:
         raise ValueError(f"win_probability({a!r}, {b!r}): give two different players")
@@ -92,8 +126,16 @@ def win_probability(idata, a, b) -> xr.DataArray:
 
 @dataclass(frozen=True)
 class PairwiseProbabilities(UnpacksWithWarning):
-    """Result of :func:`pairwise_probabilities`: players x players DataFrames ``win`` =
-    P(row beats column in a new round) and ``superior`` = P(epp_row - epp_column > rope)."""
+    """Result of :func:`pairwise_probabilities`: players x players DataFrames, indexed by
+    player in the fit's order, NaN on the diagonal.
+
+    Attributes
+    ----------
+    win : pandas.DataFrame
+        P(row beats column in a new round).
+    superior : pandas.DataFrame
+        P(epp_row - epp_column > rope).
+    """
 
     win: pd.DataFrame
     superior: pd.DataFrame
@@ -105,7 +147,23 @@ def pairwise_probabilities(idata, *, rope=0.0) -> PairwiseProbabilities:
     row is better by more than the region of practical equivalence ``rope`` (on the EPP
     scale). For a ``hierarchy=`` fit, a round of a typical task (its deviations 0; a new
     task's spread tau pulls the chance towards 1/2); for the Davidson likelihood, P(win |
-    no tie)."""
+    no tie).
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the Bayesian EPP model (:func:`irteval.fit` of
+        :func:`irteval.models.bradley_terry`); a fit of another family is refused.
+    rope : float, default 0.0
+        Half-width of the region of practical equivalence on the EPP scale, finite and
+        >= 0.
+
+    Returns
+    -------
+    PairwiseProbabilities
+        ``win`` and ``superior``, players x players DataFrames (rows and columns in the
+        fit's order, NaN on the diagonal).
+    """
     if not (isinstance(rope, numbers.Real) and np.isfinite(rope) and rope >= 0):
         raise ValueError(f"rope must be a finite number >= 0 (an EPP difference), got {rope!r}")
     epp = _epp(idata, "pairwise_probabilities")
@@ -142,6 +200,7 @@ def observed_pairs(idata):
     return i[met], j[met], matches[i, j][met], wins[i, j][met], present
 
 
+@fill_doc
 def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=None,
                     ci_kind=None, n_draws=None, hdi_prob=None) -> pd.DataFrame:
     """Posterior predictive check of the pair win counts.
@@ -149,20 +208,45 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
     For ``max_draws`` posterior draws, data are replicated from the fitted likelihood
     (Plackett–Luce: score = strength + Gumbel noise for the players present in each round;
     pairwise: wins ~ Binomial(n, p); Davidson: win/loss/tie counts ~ Multinomial) and counted
-    per pair, ties as half wins. One row per pair: ``matches``, observed ``wins`` (ties 1/2),
-    ``predicted`` (posterior mean of n p), the interval of the replicated wins
-    ``rep_lower``/``rep_upper`` and ``p_value`` (two-sided posterior predictive p-value of
-    the pair's wins), indexed by (``player_i``, ``player_j``) (by ``pair``, "round: i vs j",
-    for battles grouped into rounds, the players then in columns). ``attrs``:
-    ``deviance_obs`` and ``deviance_rep`` (means over draws of the deviance against the
-    saturated model) and ``ppp_deviance`` = P(D(replicated) >= D(observed)); values near 0
-    say the pair wins vary more than the model allows (a player or round that does not fit),
-    near 1 less (e.g. the pairwise likelihood, which takes a round's pairs as independent).
+    per pair, ties as half wins. Battles with fractional weights (``weight=``) have no
+    whole replicates and are refused.
 
-    ``by="player"``: one row per player (the fit's order) to find who misfits: ``matches``,
-    ``wins`` and ``predicted`` wins over all its pairs, ``deviance_obs`` / ``deviance_rep``
-    (means over draws of the deviance of its pairs) and ``p_value`` = P(D_rep >= D_obs) of
-    that deviance. (``n_draws`` is the old name of ``max_draws``.)
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the Bayesian EPP model (:func:`irteval.fit` of
+        :func:`irteval.models.bradley_terry`); a fit of another family is refused.
+    by : {"pair", "player"}, default "pair"
+        One row per pair, or per player (to find who misfits).
+    max_draws : int, default 200
+        Replicate the data from at most this many posterior draws (chains pooled), chosen
+        at random with ``random_seed``; all of them when the fit has fewer.
+    {random_seed}
+    {ci_prob}
+    {ci_kind}
+    n_draws : int, optional
+        The old name of ``max_draws``: still taken, with a ``FutureWarning``.
+    {hdi_prob}
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``by="pair"``: one row per pair, indexed by (``player_i``, ``player_j``) (by
+        ``pair``, "round: i vs j", for battles grouped into rounds, the players then in
+        columns): ``matches``, observed ``wins`` (ties 1/2), ``predicted`` (posterior mean of
+        n p), the interval of the replicated wins ``rep_lower``/``rep_upper`` and ``p_value``
+        (two-sided posterior predictive p-value of the pair's wins).
+
+        ``by="player"``: one row per player (the fit's order), indexed by player:
+        ``matches``, ``wins`` and ``predicted`` wins over all its pairs, ``deviance_obs`` /
+        ``deviance_rep`` (means over draws of the deviance of its pairs) and ``p_value`` =
+        P(D_rep >= D_obs) of that deviance.
+
+        ``attrs``: ``ci_prob``, ``ci_kind``, ``deviance_obs`` and ``deviance_rep`` (means
+        over draws of the deviance against the saturated model) and ``ppp_deviance`` =
+        P(D(replicated) >= D(observed)); values near 0 say the pair wins vary more than the
+        model allows (a player or round that does not fit), near 1 less (e.g. the pairwise
+        likelihood, which takes a round's pairs as independent).
     """
     if by not in ("pair", "player"):
         raise ValueError(f"goodness_of_fit(): by={by!r} is not 'pair' or 'player'")

@@ -24,6 +24,7 @@ from scipy.special import expit, logit, xlogy
 from .. import _intervals
 from .._attrs import FrameInAttrs
 from .._compat import IndexesWithWarning
+from .._docs import fill_doc
 from .._validation import count, plain, seeded_rng, spelling_hint, warn_user
 from ..data import Battles, Scores
 from ..data.scores import OUTCOME_SCORE, outcome_counts, player_groups
@@ -43,7 +44,19 @@ def binomial_deviance(w, n, p, *, q=None, per_pair=False):
 
 def components(scores: Scores | Battles):
     """Strongly connected components of the 'ever beat' graph (edge i -> j when i won or
-    tied at least once against j), as a list of player-label lists, largest first."""
+    tied at least once against j).
+
+    Parameters
+    ----------
+    scores : irteval.Scores or irteval.Battles
+        The data.
+
+    Returns
+    -------
+    list of list
+        The components as lists of player labels, largest first; one component when the
+        MLE of :func:`mle_epp` exists.
+    """
     return _components(scores.pairs(), scores.players)
 
 
@@ -124,26 +137,38 @@ def _information(p, i, j, flat, n, w, out):
     return np.bincount(i, resid, n_players) - np.bincount(j, resid, n_players)
 
 
+@fill_doc
 def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
             ci_kind="wald") -> pd.DataFrame:
     """Maximum-likelihood EPP with Wald standard errors and intervals.
 
-    ``ci_prob``: mass of the intervals (default ArviZ's ``stats.ci_prob``, as for the
-    posterior summaries); ``ci_kind``: ``"wald"`` (epp +- z se), the only kind so far.
+    When the win graph is not strongly connected (:func:`components`) a
+    ``SeparationWarning`` says so, and each component is fitted on its own.
 
-    Returns a DataFrame indexed by player, in the data's order (``.sort_values("epp",
-    ascending=False)`` ranks them; :func:`~irteval.leaderboard` is sorted): ``epp``, ``se``,
-    ``wald_lower``, ``wald_upper``,
-    ``elo`` (1500 + epp * 400 / ln 10), ``component`` (0 = the largest strongly connected
-    component). ``attrs`` holds ``cov`` (covariance of the EPPs, ``pd.DataFrame(attrs["cov"])``;
-    shared by the table's copies, and not JSON: ``table.attrs.pop("cov")`` before
-    ``to_parquet``),
-    ``deviance``,
-    ``df`` and ``p_value`` (chi-square goodness of fit against the saturated model) and
-    ``components``. With ``reference`` that player's EPP is 0 (its se then 0) and its
-    component's EPPs are relative to it; by default the EPPs of each component sum to zero.
-    A player alone in its component (one that lost, or won, every match against every
-    player it can be compared with) has no finite EPP: NaN, last when sorted.
+    Parameters
+    ----------
+    scores : irteval.Scores or irteval.Battles
+        The data.
+    reference : player label, optional
+        That player's EPP is 0 (its se then 0) and its component's EPPs are relative to it;
+        ``None``: the EPPs of each component sum to zero.
+    {ci_prob}
+    ci_kind : {"wald"}, default "wald"
+        ``"wald"`` (epp +- z se), the only kind so far.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by player, in the data's order (``.sort_values("epp", ascending=False)``
+        ranks them; :func:`~irteval.leaderboard` is sorted): ``epp``, ``se``,
+        ``wald_lower``, ``wald_upper``, ``elo`` (1500 + epp * 400 / ln 10), ``component``
+        (0 = the largest strongly connected component). A player alone in its component
+        (one that lost, or won, every match against every player it can be compared with)
+        has no finite EPP: NaN, last when sorted. ``attrs`` holds ``cov`` (covariance of the
+        EPPs, ``pd.DataFrame(attrs["cov"])``; shared by the table's copies, and not JSON:
+        ``table.attrs.pop("cov")`` before ``to_parquet``), ``deviance``, ``df`` and
+        ``p_value`` (chi-square goodness of fit against the saturated model),
+        ``components``, ``ci_prob`` and ``ci_kind``.
     """
     if not isinstance(scores, (Scores, Battles)):
         raise TypeError(f"expected irteval.Scores or irteval.Battles, got "
@@ -211,18 +236,40 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
     return table
 
 
+@fill_doc
 def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob=None,
                   ci_kind="bootstrap", random_seed=0) -> pd.DataFrame:
     """Percentile-bootstrap intervals of the MLE EPP, as arena leaderboards report them: battles
     resampled with replacement (the (pair, outcome) counts redrawn from a multinomial with the
     observed total: weights count as battles, so a replicate redraws round(total weight) of
     them), or for :class:`~irteval.Scores` the rounds resampled with replacement; each
-    replicate refitted by Newton's method (sum-to-zero, or ``reference`` at 0). One row per
-    player, in the data's order: ``epp`` (the MLE of the data), ``boot_mean``, ``boot_sd``,
-    ``bootstrap_lower``, ``bootstrap_upper``.
+    replicate refitted by Newton's method (sum-to-zero, or ``reference`` at 0).
     Replicates whose win graph is not strongly connected have no finite MLE: they are left out
-    and counted in ``attrs["n_separated"]`` (a warning when more than 5%). ``ci_kind``:
-    ``"bootstrap"`` (percentile), the only kind."""
+    and counted in ``attrs["n_separated"]`` (a warning when more than 5%). Data without a
+    finite MLE (:func:`mle_epp` finds several components) are refused.
+
+    Parameters
+    ----------
+    data : irteval.Scores or irteval.Battles
+        The data.
+    n_boot : int, default 200
+        Number of bootstrap replicates (>= 2).
+    reference : player label, optional
+        That player's EPP is 0 in the data and in every replicate; ``None``: the EPPs sum
+        to zero.
+    {ci_prob}
+    ci_kind : {"bootstrap"}, default "bootstrap"
+        ``"bootstrap"`` (percentile), the only kind.
+    random_seed : int, numpy.random.Generator or None, default 0
+        Seeds the resampling; the same seed gives the same intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per player, indexed by player in the data's order: ``epp`` (the MLE of the
+        data), ``boot_mean``, ``boot_sd``, ``bootstrap_lower``, ``bootstrap_upper``.
+        ``attrs``: ``n_boot``, ``n_separated``, ``ci_prob``, ``ci_kind``.
+    """
     count(n_boot, "n_boot", minimum=2)
     if ci_kind != "bootstrap":
         raise ValueError(f"ci_kind={ci_kind!r}: bootstrap_epp gives percentile intervals "
@@ -281,7 +328,21 @@ def _resampled_pairs(data, rng):
 
 @dataclass(frozen=True)
 class WaldTest(IndexesWithWarning):
-    """Result of :func:`wald_test`."""
+    """Result of :func:`wald_test`.
+
+    Attributes
+    ----------
+    difference : float
+        epp_a - epp_b.
+    se : float
+        Standard error of the difference.
+    statistic : float
+        The Wald chi-square statistic, z^2 = (difference / se)^2.
+    df : int
+        Degrees of freedom: 1.
+    p_value : float
+        P(chi2 on 1 df >= statistic).
+    """
 
     difference: float
     se: float
@@ -292,7 +353,21 @@ class WaldTest(IndexesWithWarning):
 
 def wald_test(table: pd.DataFrame, a, b) -> WaldTest:
     """1-df Wald test of EPP_a = EPP_b from a :func:`mle_epp` table:
-    z = (epp_a - epp_b) / se(epp_a - epp_b), chi2 = z^2 on 1 degree of freedom."""
+    z = (epp_a - epp_b) / se(epp_a - epp_b), chi2 = z^2 on 1 degree of freedom.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :func:`mle_epp`, whose ``attrs`` hold the EPPs' covariance (a
+        leaderboard, a bootstrap table or a CSV read back has none, and is refused).
+    a, b : player label
+        Two different players of one strongly connected component.
+
+    Returns
+    -------
+    WaldTest
+        ``difference``, ``se``, ``statistic``, ``df`` and ``p_value``.
+    """
     if not isinstance(table, pd.DataFrame) or "cov" not in table.attrs:
         raise ValueError("wald_test takes the table of irteval.mle_epp(scores), whose attrs "
                          "hold the EPPs' covariance (a leaderboard, a bootstrap table or a CSV "

@@ -8,6 +8,7 @@ import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
 from .. import _intervals
+from .._docs import fill_doc
 from ..data import Battles, Scores
 from .._draws import stacked_draws
 from .._fits import table_or_fit
@@ -34,11 +35,33 @@ def _estimates(board, ci_prob, ci_kind, plot):
     return board, board[point], lower, upper, interval
 
 
+@fill_doc
 def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
     """Forest plot of a leaderboard, best on top: a :func:`~irteval.leaderboard` table (or a
     fit) with the posterior mean, interval and P(best) in the labels, or a classical
     :func:`~irteval.mle_epp` / :func:`~irteval.bootstrap_epp` table with the MLE and its
-    Wald or bootstrap interval."""
+    Wald or bootstrap interval.
+
+    Parameters
+    ----------
+    board : pandas.DataFrame or arviz.InferenceData
+        A :func:`~irteval.leaderboard` table, a fit of the Bayesian EPP model
+        (:func:`irteval.fit` of :func:`irteval.models.bradley_terry`; its leaderboard is
+        computed), or a classical :func:`~irteval.mle_epp` / :func:`~irteval.bootstrap_epp`
+        table (sorted here, best first).
+    {ax}
+    ci_prob : float, optional
+        With a fit: the mass of the leaderboard's intervals, by default ArviZ's
+        ``rcParams["stats.ci_prob"]`` (0.94). With a table: its intervals are drawn, and a
+        value other than the one in its ``attrs`` is refused.
+    ci_kind : {"hdi", "eti"}, optional
+        With a fit: the leaderboard's intervals, ``"hdi"`` (the default, as ArviZ's) or
+        ``"eti"`` (equal-tailed). With a table: its intervals are drawn (a classical one's
+        are ``"wald"`` or ``"bootstrap"``), and a kind other than the one in its ``attrs`` is
+        refused.
+
+    {returns_ax}
+    """
     board, point, lower, upper, interval = _estimates(board, ci_prob, ci_kind,
                                                       "plot_leaderboard")
     ax = ensure_axes(ax, rows=len(board))
@@ -54,9 +77,34 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
     return ax
 
 
+@fill_doc
 def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     """EPP (with its interval) against each player's mean score, as EloML's ranking plot
-    (for :class:`~irteval.Battles`: against the share of battles won)."""
+    (for :class:`~irteval.Battles`: against the share of battles won).
+
+    Parameters
+    ----------
+    board : pandas.DataFrame or arviz.InferenceData
+        A :func:`~irteval.leaderboard` table, a fit of the Bayesian EPP model
+        (:func:`irteval.fit` of :func:`irteval.models.bradley_terry`; its leaderboard is
+        computed), or a classical :func:`~irteval.mle_epp` / :func:`~irteval.bootstrap_epp`
+        table (sorted here, best first).
+    scores : irteval.Scores or irteval.Battles
+        The data the leaderboard was fitted to (every player of ``board`` in it). Scores
+        where lower is better are shown as given, on an inverted axis.
+    {ax}
+    ci_prob : float, optional
+        With a fit: the mass of the leaderboard's intervals, by default ArviZ's
+        ``rcParams["stats.ci_prob"]`` (0.94). With a table: its intervals are drawn, and a
+        value other than the one in its ``attrs`` is refused.
+    ci_kind : {"hdi", "eti"}, optional
+        With a fit: the leaderboard's intervals, ``"hdi"`` (the default, as ArviZ's) or
+        ``"eti"`` (equal-tailed). With a table: its intervals are drawn (a classical one's
+        are ``"wald"`` or ``"bootstrap"``), and a kind other than the one in its ``attrs`` is
+        refused.
+
+    {returns_ax}
+    """
     board, point, lower, upper, interval = _estimates(board, ci_prob, ci_kind,
                                                       "plot_epp_vs_score")
     if not isinstance(scores, (Scores, Battles)):
@@ -93,10 +141,22 @@ def best_first(win):
     return win.loc[order, order]
 
 
+@fill_doc
 def plot_win_heatmap(win, *, ax=None):
     """Heat map of P(row beats column in a new round), players in leaderboard order (best
-    first: by their mean probability of beating the others): a table from
-    :func:`pairwise_probabilities` (its ``win``), or a fit."""
+    first: by their mean probability of beating the others).
+
+    Parameters
+    ----------
+    win : pandas.DataFrame or arviz.InferenceData
+        The players x players table ``pairwise_probabilities(idata).win``
+        (:func:`pairwise_probabilities`), or a fit of the Bayesian EPP model
+        (:func:`irteval.fit` of :func:`irteval.models.bradley_terry`; the table is then
+        computed).
+    {ax}
+
+    {returns_ax}
+    """
     if not isinstance(win, pd.DataFrame):
         win = pairwise_probabilities(win).win
     elif set(win.index) != set(win.columns):
@@ -116,10 +176,28 @@ def plot_win_heatmap(win, *, ax=None):
     return ax
 
 
+@fill_doc
 def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
     """Empirical win ratio of every pair against the model's predicted one (the paper's
     Fig. 5), point size by number of matches, with the posterior predictive deviance check
-    in the title. ``gof``: a :func:`goodness_of_fit` table, or a fit."""
+    in the title.
+
+    Parameters
+    ----------
+    gof : pandas.DataFrame or arviz.InferenceData
+        A :func:`goodness_of_fit` table (``by="pair"``), or a fit of the Bayesian EPP model
+        (:func:`irteval.fit` of :func:`irteval.models.bradley_terry`; the table is then
+        computed).
+    {ax}
+    max_draws : int, default 200
+        With a fit: :func:`goodness_of_fit`'s ``max_draws``, the posterior draws the data are
+        replicated from (chosen at random with ``random_seed``); ignored for a table.
+    random_seed : int, numpy.random.Generator or None, default 0
+        With a fit: :func:`goodness_of_fit`'s seed (the draws kept, the replicated data);
+        ignored for a table.
+
+    {returns_ax}
+    """
     gof = table_or_fit(gof, lambda fit: goodness_of_fit(fit, max_draws=max_draws,
                                                          random_seed=random_seed),
                        ["matches", "wins", "predicted", "rep_lower", "rep_upper"],
@@ -143,8 +221,19 @@ def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
     return ax
 
 
+@fill_doc
 def plot_rank_distribution(idata, *, ax=None):
-    """Posterior probability of each rank (columns) for each player (rows, best first)."""
+    """Posterior probability of each rank (columns) for each player (rows, best first).
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the Bayesian EPP model (:func:`irteval.fit` of
+        :func:`irteval.models.bradley_terry`); a fit of another family is refused.
+    {ax}
+
+    {returns_ax}
+    """
     epp = _epp(idata, "plot_rank_distribution")
     rank = ranks(stacked_draws(idata, "epp")) - 1
     n = rank.shape[1]

@@ -163,10 +163,31 @@ def diagnostics(idata, var_names=None, max_per_dim=None, subset=None, *,
     where they are defined), and ``undefined``: (entries where R-hat or ESS is not, entries
     checked).
 
-    ``max_per_dim``: check at most this many entries along each dimension (a random subset
-    drawn with ``random_seed``; the checks cost ~2 s per thousand parameters of 4 x 1000
-    draws), e.g. 1000 of 20000 instance difficulties. ``subset``: {dim: positions} to check
-    instead along those dims.
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A NUTS fit (:func:`irteval.fit` with ``method="nuts"``) of any model: one with
+        ``sample_stats``; MAP, Laplace and ADVI fits, which draw independently, are refused.
+    var_names : str or list of str, optional
+        The posterior variables to check; by default all of them.
+    max_per_dim : int, optional
+        Check at most this many entries along each dimension (a random subset drawn with
+        ``random_seed``; the checks cost ~2 s per thousand parameters of 4 x 1000 draws),
+        e.g. 1000 of 20000 instance difficulties; ``None``: every entry.
+    subset : dict, optional
+        {dim: positions} to check instead along those dims; a dim the posterior lacks is
+        refused.
+    random_seed : int, numpy.random.Generator or None
+        Seeds the random subset of ``max_per_dim``; the same seed checks the same entries.
+
+    Returns
+    -------
+    dict
+        ``divergences`` (int), ``max_rhat``, ``min_ess_bulk``, ``min_ess_tail`` (floats, NaN
+        where no entry has one; R-hat needs two chains), ``chains``, ``draws`` (per chain),
+        ``undefined`` (a tuple: entries where R-hat or ESS is undefined, not counting those
+        constant in every draw, and entries checked) and, where a subset was checked,
+        ``diagnostics_subset`` (e.g. ``"item: 1000 of 20000"``).
     """
     if "sample_stats" not in idata.groups():
         raise ValueError(f"diagnostics() checks NUTS draws; this fit "

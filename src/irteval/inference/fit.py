@@ -1,10 +1,11 @@
 """One entry point to fit any irteval model: NUTS, ADVI, MAP or a Laplace approximation.
 
 Every method returns an ``arviz.InferenceData`` with the same groups (posterior,
-log_likelihood, observed_data, constant_data, and sample_stats for NUTS), so every
-downstream function and ArviZ itself work on any of them. What is specific to a model (its
-starting points, post-processing, exact marginal form, NUTS defaults) the model declares
-(:class:`irteval.models.base.BaseModel`); this module only dispatches.
+log_likelihood but for MAP, observed_data, constant_data where the model has any, and
+sample_stats for NUTS), so every downstream function and ArviZ itself work on any of them.
+What is specific to a model (its starting points, post-processing, exact marginal form, NUTS
+defaults) the model declares (:class:`irteval.models.base.BaseModel`); this module only
+dispatches.
 """
 
 from __future__ import annotations
@@ -98,6 +99,9 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         Also draw replicated data (group ``posterior_predictive``, for ``az.plot_ppc``), with
         the model's own checks (the binary IRT adds each respondent's accuracy and each item's
         number correct; see its model card). Not for MAP (one point, one replicate).
+    progressbar : bool
+        Show the progress bars (sampling, ADVI) and PyMC's progress lines; ``False``: the fit
+        prints nothing but its warnings.
     advi_iterations : int
         Optimisation steps for ``method="advi"``.
     collapse : bool
@@ -111,6 +115,20 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     **sample_kwargs
         Passed on to ``pymc.sample`` (``method="nuts"`` only); with any of them the model's
         PyMC graph is compiled and sampled, where nutpie would otherwise run its NumPy density.
+
+    Returns
+    -------
+    arviz.InferenceData
+        Groups ``posterior``, ``observed_data``, ``constant_data`` (where the model has any),
+        ``log_likelihood`` (see ``log_likelihood``), ``sample_stats`` (NUTS),
+        ``posterior_predictive`` (with ``posterior_predictive=True``) and, with
+        ``keep_warmup=True``, ``warmup_posterior`` and ``warmup_sample_stats``. ``attrs``
+        record the model (``irteval_family``, ``irteval_model``, its labels' names and
+        priors), the run (``irteval_method``, e.g. ``"nuts:nutpie"``; ``random_seed`` when an
+        int; ``draws`` and ``chains`` but for MAP; ``tune`` and ``target_accept`` for NUTS)
+        and, for NUTS, :func:`irteval.diagnostics`' checks (``divergences``, ``max_rhat``,
+        ``min_ess_bulk``, ``min_ess_tail``), with a ``ConvergenceWarning`` naming the fix
+        when one fails.
     """
     spec = _spec(model)
     draws = spec.default_draws if draws is None else draws

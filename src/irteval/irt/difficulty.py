@@ -10,6 +10,7 @@ import pandas as pd
 import xarray as xr
 
 from .. import _intervals
+from .._docs import fill_doc
 from .._draws import equal_count_bins, stacked_draws
 from .._fits import check_idata, warn_if_point
 from .._validation import count, fixed_seed
@@ -32,7 +33,21 @@ def difficulty_bins(idata, n_bins=5) -> xr.DataArray:
     """Equal-count difficulty bins, per draw: 0 = easiest ... n_bins - 1 = hardest.
 
     For each draw the items are ranked by b and cut into ``n_bins`` groups of (almost)
-    equal size, as the reference code's quantile bins; dims (chain, draw, item).
+    equal size, as the reference code's quantile bins.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a binary IRT model, the 1PL ... 4PL or the multidimensional 2PL
+        (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of another family is
+        refused.
+    n_bins : int, default 5
+        Number of bins, from 1 to the number of items.
+
+    Returns
+    -------
+    xarray.DataArray
+        ``bin``: each item's bin per draw, dims (chain, draw, item).
     """
     check_idata(idata, FAMILY, "difficulty_bins")
     b = idata.posterior["b"]
@@ -47,14 +62,32 @@ def check_bins(n_bins, n_items):
                          f"got {n_bins}")
 
 
+@fill_doc
 def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) -> pd.DataFrame:
     """One row per item: posterior mean, sd and interval of the difficulty b, the observed
     accuracy, and its difficulty bin (of the posterior mean) with the posterior
     probability of being in that bin.
 
-    Columns: ``mean``, ``sd``, ``{ci_kind}_lower``, ``{ci_kind}_upper`` (``hdi_lower`` ... by
-    default; :mod:`irteval._intervals`), ``n_obs``, ``accuracy``, ``bin`` (0 = easiest),
-    ``p_bin``. ``attrs`` holds ``ci_prob`` and ``ci_kind``.
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a binary IRT model, the 1PL ... 4PL or the multidimensional 2PL
+        (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of another family is
+        refused.
+    {ci_prob}
+    {ci_kind}
+    n_bins : int, default 5
+        Number of equal-count difficulty bins (:func:`difficulty_bins`), from 1 to the
+        number of items.
+    {hdi_prob}
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by item (the fit's item name), in the fit's order. Columns: ``mean``,
+        ``sd``, ``{ci_kind}_lower``, ``{ci_kind}_upper`` (``hdi_lower`` ... by default;
+        :mod:`irteval._intervals`), ``n_obs`` (observed answers), ``accuracy``, ``bin``
+        (0 = easiest), ``p_bin``. ``attrs`` holds ``ci_prob`` and ``ci_kind``.
     """
     check_idata(idata, FAMILY, "difficulty")
     warn_if_point(idata, "difficulty")
@@ -80,13 +113,30 @@ def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) ->
     return _intervals.record(table, prob, kind)
 
 
+@fill_doc
 def abilities(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFrame:
     """One row per respondent (the models answering): posterior mean, sd and interval of the
     ability theta, the number of observed answers and the observed accuracy, best first.
 
-    Columns: ``mean``, ``sd``, ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``n_obs``,
-    ``accuracy``. Abilities sum to zero: they are relative to the average respondent. A
-    multidimensional fit gives one row per (``skill``, respondent), best first per skill.
+    Abilities sum to zero: they are relative to the average respondent.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a binary IRT model, the 1PL ... 4PL or the multidimensional 2PL
+        (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of another family is
+        refused.
+    {ci_prob}
+    {ci_kind}
+    {hdi_prob}
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by respondent (the fit's respondent name), best first. A multidimensional
+        fit gives one row per (``skill``, respondent), best first per skill. Columns:
+        ``mean``, ``sd``, ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``n_obs``, ``accuracy``.
+        ``attrs`` holds ``ci_prob`` and ``ci_kind``.
     """
     check_idata(idata, FAMILY, "abilities")
     warn_if_point(idata, "abilities")
@@ -113,15 +163,33 @@ def abilities(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFra
     return _intervals.record(out, prob, kind)
 
 
+@fill_doc
 def difficulty_moments(idata, *, ci_prob=None, ci_kind=None, varied_only=False,
                        hdi_prob=None) -> pd.DataFrame:
     """Posterior of the location and spread of a test set's difficulties.
 
-    For every draw s: mean_i b_i^(s) and sd_i b_i^(s) over the items (all of them, or with
-    ``varied_only=True`` only those answered both right and wrong, as the reference code that
-    drops constant columns before fitting). Rows ``mean`` and ``sd``; columns ``estimate``
-    (the statistic of the posterior-mean difficulties, the classical number), ``posterior_mean``,
-    ``{ci_kind}_lower``, ``{ci_kind}_upper``.
+    For every draw s: mean_i b_i^(s) and sd_i b_i^(s) (ddof=1) over the items.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a binary IRT model, the 1PL ... 4PL or the multidimensional 2PL
+        (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of another family is
+        refused.
+    {ci_prob}
+    {ci_kind}
+    varied_only : bool, default False
+        Use only the items answered both right and wrong, as the reference code that drops
+        constant columns before fitting; ``False``: all of them.
+    {hdi_prob}
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows ``mean`` and ``sd``; columns ``estimate`` (the statistic of the posterior-mean
+        difficulties, the classical number), ``posterior_mean``, ``{ci_kind}_lower``,
+        ``{ci_kind}_upper``. ``attrs`` holds ``n_items`` (the items used), ``ci_prob`` and
+        ``ci_kind``.
     """
     check_idata(idata, FAMILY, "difficulty_moments")
     warn_if_point(idata, "difficulty_moments")
@@ -151,6 +219,7 @@ def moment_draws(b):
     return b.mean("item"), b.std("item", ddof=1)
 
 
+@fill_doc
 def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_draws=200,
                           random_seed=0, hdi_prob=None) -> pd.DataFrame:
     """Per respondent and difficulty bin: observed accuracy and model-implied P(correct).
@@ -158,9 +227,32 @@ def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_dr
     For each posterior draw s the items are binned by b^(s); in bin k respondent j's
     observed accuracy is the share of its observed cells there that are correct, and
     the predicted one is the mean of P_i^(s)(theta_j^(s)) (:mod:`.item_draws`) over the
-    same cells. Columns ``accuracy``/``predicted`` (posterior means) with
-    ``*_lower``/``*_upper`` interval bounds, and the bin's mean difficulty ``b_mean``;
-    draws are thinned to ``max_draws``.
+    same cells.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a one-skill binary IRT model, the 1PL ... 4PL (:func:`irteval.fit` of
+        :func:`irteval.models.onepl`); a fit of another family, or a multidimensional 2PL, is
+        refused.
+    n_bins : int, default 5
+        Number of equal-count difficulty bins per draw, from 1 to the number of items.
+    {ci_prob}
+    {ci_kind}
+    {max_draws}
+    random_seed : int, numpy.random.Generator or None
+        Seeds the random choice of the draws kept; the same seed gives the same result.
+    {hdi_prob}
+
+    Returns
+    -------
+    pandas.DataFrame
+        A (respondent, ``bin``) MultiIndex, ``bin`` 0 = easiest. Columns ``b_mean`` (the
+        bin's mean difficulty, averaged over draws), ``accuracy`` and ``predicted``
+        (posterior means over the draws where the respondent has answers in the bin) with
+        ``accuracy_lower`` / ``accuracy_upper`` and ``predicted_lower`` /
+        ``predicted_upper`` interval bounds. ``attrs`` holds ``irteval_model``, ``ci_prob``
+        and ``ci_kind``.
     """
     check_idata(idata, FAMILY, "characteristic_curves")
     warn_if_point(idata, "characteristic_curves")

@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _intervals
+from .._docs import fill_doc
 from .._draws import stacked_draws
 from ..models.densities import irt_probability
 from .difficulty import observed_cells
@@ -149,33 +150,89 @@ def _chi_square(cell_group, y, expected, variance, n):
     return ((observed - expected) ** 2 / np.maximum(variance, 1e-9)).reshape(n, -1).sum(axis=1)
 
 
+@fill_doc
 def item_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kind=None) -> pd.DataFrame:
     """Fit statistics of every item (instance) of a binary IRT fit (1PL ... 4PL), in its order.
 
-    Columns: ``infit``, ``outfit`` (posterior means, with ``{name}_lower`` / ``{name}_upper``
-    intervals), ``ppp`` (posterior predictive p-value of the item's deviance), ``ppp_groups``
-    (of its observed against expected correct answers in groups of its respondents by
-    ability), ``n_obs`` and ``misfit`` (either p-value below 0.05); definitions in the module
-    docstring. Computed on ``max_draws`` posterior draws chosen with ``random_seed`` (None:
-    all). Sort by ``ppp`` or ``ppp_groups`` to read the worst first.
+    Definitions in the module docstring. Sort by ``ppp`` or ``ppp_groups`` to read the worst
+    first.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a binary IRT model with posterior draws, the 1PL ... 4PL or the
+        multidimensional 2PL (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of
+        another family, or a MAP fit (one point), is refused.
+    {max_draws}
+    {random_seed}
+    {ci_prob}
+    {ci_kind}
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by item (the fit's item name), in the fit's order. Columns: ``infit``,
+        ``outfit`` (posterior means, with ``{name}_lower`` / ``{name}_upper`` intervals),
+        ``ppp`` (posterior predictive p-value of the item's deviance), ``ppp_groups`` (of its
+        observed against expected correct answers in groups of its respondents by ability),
+        ``n_obs`` and ``misfit`` (either p-value below 0.05). ``attrs`` holds ``fit_of``
+        (``"item"``), ``posterior_draws`` (the draws used), ``ci_prob`` and ``ci_kind``.
     """
     return _fit_table(idata, "item", "item_fit", max_draws, random_seed, ci_prob, ci_kind)
 
 
+@fill_doc
 def person_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None,
                ci_kind=None) -> pd.DataFrame:
     """The fit statistics of :func:`item_fit` per respondent (the models answering): which
-    models answer erratically for their ability (fail easy instances, solve hard ones)."""
+    models answer erratically for their ability (fail easy instances, solve hard ones).
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a binary IRT model with posterior draws, the 1PL ... 4PL or the
+        multidimensional 2PL (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of
+        another family, or a MAP fit (one point), is refused.
+    {max_draws}
+    {random_seed}
+    {ci_prob}
+    {ci_kind}
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by respondent (the fit's respondent name), in the fit's order; the columns of
+        :func:`item_fit`, ``ppp_groups`` grouping the respondent's answered items by
+        difficulty b. ``attrs`` holds ``fit_of`` (``"respondent"``), ``posterior_draws``,
+        ``ci_prob`` and ``ci_kind``.
+    """
     return _fit_table(idata, "respondent", "person_fit", max_draws, random_seed, ci_prob, ci_kind)
 
 
+@fill_doc
 def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
     """Yen's Q3 (item x item, labelled): the correlation over respondents of the residuals
     y - P of two items, averaged over ``max_draws`` posterior draws. With missing cells a
     pair's correlation is over the respondents who answered both (pairwise complete), NaN
     where they are fewer than two or where, in some draw, one item's residuals are the same
-    for all of them. The diagonal is 1 (NaN for an item answered once or with such
-    residuals)."""
+    for all of them (each case with a warning).
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a binary IRT model with posterior draws, the 1PL ... 4PL or the
+        multidimensional 2PL (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of
+        another family, or a MAP fit (one point), is refused.
+    {max_draws}
+    random_seed : int, numpy.random.Generator or None
+        Seeds the random choice of the draws kept; the same seed gives the same result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Items x items, both labelled by the fit's items in its order. The diagonal is 1
+        (NaN for an item answered once or with such residuals).
+    """
     item_idx, resp_idx, y, n_draws, cells = _cell_draws(idata, "local_dependence", max_draws,
                                                         random_seed)
     post = idata.posterior

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _intervals
+from .._docs import fill_doc
 from .._fits import warn_if_point
 from .._validation import chosen_labels
 from .item_draws import Items
@@ -20,14 +21,36 @@ from .item_draws import Items
 TEST = "test"
 
 
+@fill_doc
 def information(idata, theta=None, *, items=None, max_draws=200, random_seed=0, ci_prob=None,
                 ci_kind=None) -> pd.DataFrame:
     """Test information (and, with ``items=[...]``, those items' information) at abilities
     ``theta``, with intervals over the posterior draws.
 
-    ``theta`` defaults to 61 points spanning the fitted respondents' abilities, one unit wider
-    on each side. Rows: a (``curve``, ``theta``) MultiIndex, ``curve`` being ``"test"`` or an
-    item label; columns ``mean``, ``{ci_kind}_lower``, ``{ci_kind}_upper``.
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a one-skill binary IRT model, the 1PL ... 4PL (:func:`irteval.fit` of
+        :func:`irteval.models.onepl`); a fit of another family, or a multidimensional 2PL, is
+        refused.
+    theta : float or array-like, optional
+        Finite abilities (a number or a non-empty 1-d array); by default 61 points spanning
+        the fitted respondents' posterior mean abilities, one unit wider on each side.
+    items : list, optional
+        Item labels (or one label) whose own curves to add; none by default. An item
+        labelled ``"test"`` is refused (the test curve's name).
+    {max_draws}
+    random_seed : int, numpy.random.Generator or None
+        Seeds the random choice of the draws kept; the same seed gives the same result.
+    {ci_prob}
+    {ci_kind}
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows: a (``curve``, ``theta``) MultiIndex, ``curve`` being ``"test"`` or an item
+        label; columns ``mean``, ``{ci_kind}_lower``, ``{ci_kind}_upper``. ``attrs`` holds
+        ``item_name``, ``ci_prob`` and ``ci_kind``.
     """
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     fitted = Items.from_idata(idata, "information", max_draws, random_seed)

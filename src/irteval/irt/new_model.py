@@ -27,6 +27,7 @@ import xarray as xr
 from rich.progress import track
 
 from .. import _intervals
+from .._docs import fill_doc
 from .._draws import stacked_draws
 from .._fits import needs_draws
 from .._validation import count, fixed_seed, plain, seeded_rng, spelling_hint, warn_user
@@ -45,11 +46,27 @@ MISFIT_P = 0.01
 
 @dataclass(frozen=True)
 class NewModelScore:
-    """Result of :func:`score_new_model`: posterior draws (dim ``sample``) of the new model's
-    ``ability`` and of its ``accuracy`` on all items of the benchmark (posterior predictive,
-    observed answers counted as observed), ``answered`` (the items it ran, with answers),
-    ``person_fit_p`` (posterior predictive p-value of its answers; small: misfit) and the
-    interval convention."""
+    """Result of :func:`score_new_model` (and :func:`adaptive_test`): the posterior of a new
+    model's ability and full-benchmark accuracy.
+
+    Attributes
+    ----------
+    ability : xarray.DataArray
+        Posterior draws (dim ``sample``) of the new model's ability.
+    accuracy : xarray.DataArray
+        Posterior draws (dim ``sample``) of its accuracy on all items of the benchmark
+        (posterior predictive, observed answers counted as observed).
+    answered : pandas.Series
+        The items it ran (index) with its answers (0.0 / 1.0), named ``answer``.
+    person_fit_p : float
+        Posterior predictive p-value of its answers' log-likelihood; small: misfit.
+    n_items : int
+        Number of items of the benchmark (of the fit).
+    ci_prob : float
+        Mass of the intervals of :meth:`summary`.
+    ci_kind : str
+        ``"hdi"`` or ``"eti"``: the kind of those intervals.
+    """
 
     ability: xr.DataArray
     accuracy: xr.DataArray
@@ -61,7 +78,15 @@ class NewModelScore:
 
     def summary(self) -> pd.DataFrame:
         """Posterior mean, sd and interval of ``ability`` and ``accuracy``; ``naive`` is the
-        accuracy on the answered items alone."""
+        accuracy on the answered items alone.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Rows ``ability`` and ``accuracy``; columns ``mean``, ``sd``, ``{ci_kind}_lower``,
+            ``{ci_kind}_upper``, ``naive`` (NaN for the ability). ``attrs`` holds
+            ``n_answered``, ``n_items``, ``person_fit_p``, ``ci_prob`` and ``ci_kind``.
+        """
         rows = {}
         for name in ("ability", "accuracy"):
             columns = _intervals.estimate_columns(getattr(self, name).values[:, None],
@@ -157,12 +182,34 @@ def _score(items, where, y, answered, rng, prob, kind, theta=None):
                          ci_prob=prob, ci_kind=kind)
 
 
+@fill_doc
 def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=None,
                     ci_kind=None) -> NewModelScore:
     """The posterior of a new model's ability and full-benchmark accuracy from its answers
-    (``{item: 0/1}`` or a Series) to some of the items of a binary IRT fit (module docstring).
+    to some of the items of a binary IRT fit (module docstring).
     Warns when its answers misfit the model (person-fit p-value below 0.01). Vectorised over
-    ``max_draws`` posterior draws; nothing to compile."""
+    ``max_draws`` posterior draws; nothing to compile.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a one-skill binary IRT model with posterior draws, the 1PL ... 4PL
+        (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of another family, a
+        multidimensional 2PL or a MAP fit (one point) is refused.
+    answers : dict or pandas.Series
+        Item label -> 0/1 (``True``, ``"1"``, ``1.0`` count as 1) for at least one item of
+        the fit, each item once; missing (NaN) answers are left out with a warning.
+    {max_draws}
+    {random_seed}
+    {ci_prob}
+    {ci_kind}
+
+    Returns
+    -------
+    NewModelScore
+        Draws of the ability and accuracy, the answers and the person-fit p-value;
+        :meth:`NewModelScore.summary` tabulates them.
+    """
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     items = Items.from_idata(idata, "score_new_model", max_draws, random_seed)
     needs_draws(idata, "score_new_model")  # after the family's check
@@ -184,15 +231,32 @@ def _warn_misfit(score):
 def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.Index:
     """``n`` items to run a new model on.
 
-    - ``"stratified"`` (default): the items sorted by posterior mean difficulty, cut into ``n``
-      bins of equal count, one item drawn at random from each: the subset spans the whole
-      difficulty range as the benchmark does, so a model that fails in its own way is still
-      seen on easy, middle and hard items (robust to misfit of the IRT);
-    - ``"information"``: the ``n`` items of largest expected Fisher information
-      E[I_j(theta)] (:func:`~.item_draws.item_information`) over the posterior draws and
-      the ability distribution of the fitted models (best for a model like them, weakest
-      when the new model misfits);
-    - ``"random"``: a uniform random subset.
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a one-skill binary IRT model, the 1PL ... 4PL (:func:`irteval.fit` of
+        :func:`irteval.models.onepl`); a fit of another family, or a multidimensional 2PL, is
+        refused.
+    n : int, default 100
+        Number of items, from 1 to the number of items of the fit.
+    strategy : {"stratified", "information", "random"}
+        - ``"stratified"`` (default): the items sorted by posterior mean difficulty, cut into
+          ``n`` bins of equal count, one item drawn at random from each: the subset spans the
+          whole difficulty range as the benchmark does, so a model that fails in its own way
+          is still seen on easy, middle and hard items (robust to misfit of the IRT);
+        - ``"information"``: the ``n`` items of largest expected Fisher information
+          E[I_j(theta)] (:func:`~.item_draws.item_information`) over the posterior draws and
+          the ability distribution of the fitted models (best for a model like them, weakest
+          when the new model misfits);
+        - ``"random"``: a uniform random subset.
+    random_seed : int, numpy.random.Generator or None
+        Seeds the choice of the (at most 200) posterior draws used and the random picks of
+        ``"stratified"`` and ``"random"``; the same seed gives the same items.
+
+    Returns
+    -------
+    pandas.Index
+        The chosen item labels, in the fit's order.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy={strategy!r} is not one of {STRATEGIES}")
@@ -221,6 +285,7 @@ def _difficulty_strata(items, n):
     return np.array_split(np.argsort(items.b.mean(axis=0), kind="stable"), n)
 
 
+@fill_doc
 def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy="stratified",
                   min_items=None, max_draws=500, random_seed=0, ci_prob=None, ci_kind=None,
                   progressbar=True):
@@ -240,11 +305,44 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
       fewest items for a model the IRT describes, but the questions then cluster at one
       difficulty and the interval trusts the IRT's extrapolation to the others.
 
-    Returns (trajectory, score): one row per item asked (``item``, ``answer``, accuracy
-    ``mean``, ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``width``), and the final
-    :class:`NewModelScore`; warns, as :func:`score_new_model`, when the answers misfit. An
-    answer that is not 0/1 stops the test with a ValueError whose ``.answers`` holds the
-    answers before it. ``progressbar=False`` hides the progress bar."""
+    Warns, as :func:`score_new_model`, when the answers misfit.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a one-skill binary IRT model with posterior draws, the 1PL ... 4PL
+        (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of another family, a
+        multidimensional 2PL or a MAP fit (one point) is refused.
+    answer_fn : callable
+        ``answer_fn(item) -> 0/1``: the new model run on that item (one answer in an array
+        is taken). An answer that is not 0/1 stops the test with a ValueError whose
+        ``.answers`` holds the answers before it.
+    max_items : int, default 200
+        Ask at most this many items (all of the fit's where it has fewer).
+    stop_width : float, default 0.02
+        Stop once the accuracy's interval is narrower than this (after ``min_items``); 0 asks
+        ``max_items``.
+    strategy : {"stratified", "information"}
+        How to choose the next item (above); ``"stratified"`` by default.
+    min_items : int, optional
+        Ask at least this many items (0 allowed) before stopping on ``stop_width``; by
+        default 5, or ``max_items`` if fewer. At most ``max_items``.
+    {max_draws}
+    {random_seed}
+    {ci_prob}
+    {ci_kind}
+    progressbar : bool, default True
+        Show a progress bar; ``False`` hides it.
+
+    Returns
+    -------
+    trajectory : pandas.DataFrame
+        One row per item asked, index ``step`` (1, 2, ...): ``item``, ``answer``, accuracy
+        ``mean``, ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``width``. ``attrs`` holds
+        ``ci_prob`` and ``ci_kind``.
+    score : NewModelScore
+        The posterior after the last answer.
+    """
     if strategy not in ADAPTIVE_STRATEGIES:
         raise ValueError(f"strategy={strategy!r} is not one of {ADAPTIVE_STRATEGIES}")
     count(max_items, "adaptive_test(): max_items")

@@ -9,6 +9,7 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from .. import _intervals
+from .._docs import fill_doc
 from .._draws import evenly_spaced, stacked_draws
 from .._fits import check_idata, check_table, one_draw, table_or_fit, warn_if_point
 from .._validation import chosen_labels, count
@@ -23,13 +24,33 @@ from .item_draws import FAMILY, Items
 MAX_NAMED = 12
 
 
+@fill_doc
 def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kind=None,
                              max_draws=200, random_seed=0, hdi_prob=None):
     """P(correct | ability) of the chosen items: posterior mean curve and a band (the
     interval of P at each ability over the draws), with the respondents' posterior mean
-    abilities as a rug. By default five items spread from the easiest to the hardest; labels
-    give each item's posterior mean b over every draw, curves and bands ``max_draws`` draws
-    chosen at random (``random_seed``)."""
+    abilities as a rug. Labels give each item's posterior mean b over every draw, curves and
+    bands ``max_draws`` draws chosen at random (``random_seed``).
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of a one-skill binary IRT model, the 1PL ... 4PL (:func:`irteval.fit` of
+        :func:`irteval.models.onepl`); a fit of another family, or a multidimensional 2PL, is
+        refused.
+    items : list, optional
+        Item labels (or one label) to draw; by default five items spread from the easiest to
+        the hardest (by posterior mean b).
+    {ax}
+    {ci_prob}
+    {ci_kind}
+    {max_draws}
+    random_seed : int, numpy.random.Generator or None
+        Seeds the random choice of the draws kept; the same seed gives the same plot.
+    {hdi_prob}
+
+    {returns_ax}
+    """
     check_idata(idata, FAMILY, "plot_item_characteristic")
     warn_if_point(idata, "plot_item_characteristic")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
@@ -69,14 +90,35 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     return ax
 
 
+@fill_doc
 def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_kind=None,
                                  max_draws=100, random_seed=0, hdi_prob=None):
     """Density of the difficulties with a posterior band (the paper's Fig. 3): each draw's
     b is histogrammed on shared bins; the line is the mean density over draws, the band its
-    interval. A dict {name: idata} gives one curve per dataset, sorted by mean difficulty;
-    labels give the posterior mean of the mean and sd of b over the items (every draw, as
-    :func:`difficulty_moments`), the densities ``max_draws`` draws chosen at random
-    (``random_seed``)."""
+    interval. Labels give the posterior mean of the mean and sd of b over the items (every
+    draw, as :func:`difficulty_moments`), the densities ``max_draws`` draws chosen at random
+    (``random_seed``).
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData or dict of str to arviz.InferenceData
+        A fit of a binary IRT model, the 1PL ... 4PL or the multidimensional 2PL
+        (:func:`irteval.fit` of :func:`irteval.models.onepl`), named by its ``item_name``;
+        or {name: fit}, one curve per dataset, sorted by mean difficulty. A fit of another
+        family is refused.
+    {ax}
+    bins : int, default 40
+        Number of histogram bins, shared by every draw and dataset; they span the pooled
+        draws (without their outermost 0.1% where every fit keeps at least 100 draws).
+    {ci_prob}
+    {ci_kind}
+    {max_draws}
+    random_seed : int, numpy.random.Generator or None
+        Seeds the random choice of the draws kept; the same seed gives the same plot.
+    {hdi_prob}
+
+    {returns_ax}
+    """
     fits = idata if isinstance(idata, dict) else {idata.attrs.get("item_name", "items"): idata}
     for fit in fits.values():
         check_idata(fit, FAMILY, "plot_difficulty_distribution")
@@ -107,12 +149,36 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
     return ax
 
 
+@fill_doc
 def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None, ci_prob=None,
                                ci_kind=None, hdi_prob=None):
     """Observed accuracy per difficulty bin (solid, with its band) and the model-implied
-    P(correct) (dashed, with interval bars) for the chosen respondents (default: up to six
-    spread by ability). ``curves``: a :func:`characteristic_curves` table, or the fit
-    (computed once here, with ``n_bins``, default 5)."""
+    P(correct) (dashed, with interval bars) for the chosen respondents.
+
+    Parameters
+    ----------
+    curves : pandas.DataFrame or arviz.InferenceData
+        A :func:`characteristic_curves` table, or the fit (a one-skill binary IRT fit, as
+        :func:`characteristic_curves` takes), whose table is computed here.
+    respondents : list, optional
+        Respondent labels (or one label) to draw; by default up to six spread by ability.
+        Up to 12 are named at their lines' ends.
+    {ax}
+    n_bins : int, optional
+        With a fit: the difficulty bins of its table, by default 5 (one per item where there
+        are fewer). With a table: refused unless it is the table's number of bins.
+    ci_prob : float, optional
+        Mass of the intervals computed from a fit, by default ArviZ's
+        ``rcParams["stats.ci_prob"]`` (0.94). A table's own intervals are drawn: a value
+        contradicting its ``attrs`` is refused (recompute the table); for a table without
+        them (read from CSV) it names the intervals in the title.
+    ci_kind : {"hdi", "eti"}, optional
+        ``"hdi"``: highest-density intervals (the default, as ArviZ's); ``"eti"``:
+        equal-tailed ones. With a table, as ``ci_prob``.
+    {hdi_prob}
+
+    {returns_ax}
+    """
     if isinstance(curves, pd.DataFrame):
         _intervals.check_matches(curves, ci_prob, ci_kind, hdi_prob)
         table = curves
@@ -174,12 +240,32 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
     return ax
 
 
+@fill_doc
 def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
-    """Infit against outfit mean squares from :func:`irteval.item_fit` or
-    :func:`irteval.person_fit` (or a fit, whose :func:`irteval.item_fit` is computed): one
-    point per row, misfitting rows (either posterior predictive p-value below 0.05) in red
-    with their intervals, the ``n_labels`` of smallest p-value among them labelled; dashed
-    lines at 1 (the model's expectation); both axes on a log scale."""
+    """Infit against outfit mean squares: one point per row, misfitting rows (either
+    posterior predictive p-value below 0.05) in red with their intervals, the ``n_labels`` of
+    smallest p-value among them labelled; dashed lines at 1 (the model's expectation); both
+    axes on a log scale.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame or arviz.InferenceData
+        A table of :func:`irteval.item_fit` or :func:`irteval.person_fit`, or a fit (as
+        :func:`irteval.item_fit` takes), whose :func:`irteval.item_fit` is computed here.
+    {ax}
+    n_labels : int, default 8
+        Label at most this many misfitting rows, smallest p-value first (0: none).
+    ci_prob : float, optional
+        Mass of the intervals computed from a fit, by default ArviZ's
+        ``rcParams["stats.ci_prob"]`` (0.94). A table's own intervals are drawn: a value
+        contradicting its ``attrs`` is refused (recompute the table); for a table without
+        them (read from CSV) it names the intervals in the title.
+    ci_kind : {"hdi", "eti"}, optional
+        ``"hdi"``: highest-density intervals (the default, as ArviZ's); ``"eti"``:
+        equal-tailed ones. With a table, as ``ci_prob``.
+
+    {returns_ax}
+    """
     table = table_or_fit(table, lambda fit: item_fit(fit, ci_prob=ci_prob, ci_kind=ci_kind),
                          ["infit", "outfit", "ppp", "misfit", "infit_lower", "infit_upper",
                           "outfit_lower", "outfit_upper"], "plot_fit",
@@ -223,10 +309,28 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     return ax
 
 
+@fill_doc
 def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None):
-    """Information curves from :func:`irteval.information` (or a fit, whose test information
-    is computed): the test curve (left axis) and any item curves (right axis), each with its
-    band."""
+    """Information curves: the test curve (left axis) and any item curves (right axis), each
+    with its band.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame or arviz.InferenceData
+        A table of :func:`irteval.information`, or a fit (as :func:`irteval.information`
+        takes), whose test information is computed here.
+    {ax}
+    ci_prob : float, optional
+        Mass of the intervals computed from a fit, by default ArviZ's
+        ``rcParams["stats.ci_prob"]`` (0.94). A table's own intervals are drawn: a value
+        contradicting its ``attrs`` is refused (recompute the table); for a table without
+        them (read from CSV) it names the intervals in the title.
+    ci_kind : {"hdi", "eti"}, optional
+        ``"hdi"``: highest-density intervals (the default, as ArviZ's); ``"eti"``:
+        equal-tailed ones. With a table, as ``ci_prob``.
+
+    {returns_ax}
+    """
     table = table_or_fit(table, lambda fit: information(fit, ci_prob=ci_prob, ci_kind=ci_kind),
                          ["mean"], "plot_information", "irteval.information(idata)", ci_prob,
                          ci_kind)

@@ -243,20 +243,25 @@ def bradley_terry(scores: Scores | Battles, *, likelihood=None, reference=None,
 
     Parameters
     ----------
+    scores : irteval.Scores or irteval.Battles
+        The data: players scored in rounds, or battles between pairs of players.
     likelihood : {"plackett_luce", "pairwise", "davidson"}, optional
         Default: ``"plackett_luce"`` for scores; ``"pairwise"`` for battles, where it is exact
         (each battle one independent comparison, ties half wins); ``"davidson"`` makes ties a
-        third outcome.
+        third outcome (whole battle weights only). Battles have no rounds to rank:
+        ``"plackett_luce"`` is refused for them.
     reference : player label, optional
         Report ``epp`` relative to this player (its EPP is then 0); by default the EPPs
         sum to zero.
-    prior_scale : float
-        Standard deviation of the zero-sum normal prior on the strengths.
+    prior_scale : float, default 4.0
+        Standard deviation of the zero-sum normal prior on the strengths (> 0).
     hierarchy : None, "round", or a mapping round -> task (dict or Series)
         The Model/Task scheme: strength in a round of task t = global strength + a deviation
         of task t with spread ``tau`` (estimated); ``epp`` is then the global EPP and
         ``deviation`` (task, player) the per-task departures. ``"round"``: every round is its
-        own task.
+        own task; a mapping must give a task for every round. For Scores with the
+        Plackett–Luce likelihood and for Battles grouped into rounds (``round=``) with the
+        pairwise one; ``None`` (the default): no hierarchy.
 
     Returns
     -------
@@ -264,7 +269,8 @@ def bradley_terry(scores: Scores | Battles, *, likelihood=None, reference=None,
         A :class:`pymc.Model` with free ``strength`` (sums to zero) and ``epp`` = strength
         (minus the reference's). Plackett–Luce: observed ``rank`` (dims round, player);
         pairwise: observed ``wins`` (dim pair); Davidson: ``log_nu`` and observed
-        ``outcomes`` (dims pair, outcome).
+        ``outcomes`` (dims pair, outcome). With ``hierarchy``: ``tau``, ``deviation_z`` and
+        the deterministic ``deviation`` (task, player).
     """
     return BradleyTerry(scores, likelihood=likelihood, reference=reference,
                         prior_scale=prior_scale, hierarchy=hierarchy)

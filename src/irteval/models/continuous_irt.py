@@ -297,6 +297,33 @@ def continuous_irt(responses: Responses, *, prior_tau=PRIORS["tau"], prior_lam=P
     ``n_starts`` optimisations of the marginal posterior: all near the best one
     (``init="best"``), or each at a different one (``init="dispersed"``, to look for other
     modes); :func:`irteval.fit` warns when chains end in different modes.
+
+    Parameters
+    ----------
+    responses : irteval.Responses
+        Continuous responses (``Responses.from_wide(..., kind="continuous")``): datasets as
+        respondents, algorithms as items; missing cells are left out of the likelihood. An
+        item with one value of z on every respondent is refused.
+    prior_tau : float, default 5.0
+        Standard deviation of the normal prior on the intercepts tau_j (> 0).
+    prior_lam : float, default 5.0
+        Standard deviation of the normal prior on the loadings lambda_j (> 0).
+    prior_s : float, default 1.0
+        Standard deviation of the normal prior on the log residual sds log s_j (> 0).
+    init : {"best", "dispersed"}, default "best"
+        Where NUTS chains start: all near the best optimum, or each at a different one
+        (by default sampled with PyMC's NUTS, the only backend here that takes a starting point
+        per chain).
+    n_starts : int, default 10
+        Number of optimisations of the marginal posterior (one from the first principal
+        component, the rest random).
+
+    Returns
+    -------
+    ContinuousIRT
+        A :class:`pymc.Model` with free ``tau``, ``lam`` and ``s`` (item) and observed ``z``
+        (dims respondent, item; the traits integrated out), the raw ``performance`` and the
+        bounds ``lower``, ``upper`` in its data.
     """
     return ContinuousIRT(responses, prior_tau=prior_tau, prior_lam=prior_lam, prior_s=prior_s,
                          init=init, n_starts=n_starts)

@@ -207,5 +207,29 @@ def polytomous_irt(responses: Responses, *, model="gpcm", prior_a=PRIORS["a"],
     ~ N(0, prior_c) (the graded model: its first one, then gaps ~ LogNormal(0, 1)). The
     posterior holds ``theta`` (dataset easiness), ``a`` (discrimination), ``c`` (step
     intercepts) and, added by :func:`irteval.fit`, ``d`` (thresholds c / a) per item and
-    step, after the reflection is fixed."""
+    step, after the reflection is fixed.
+
+    Parameters
+    ----------
+    responses : irteval.Responses
+        Ordinal responses (``kind="ordinal"``): datasets as respondents, algorithms as
+        items; missing cells are left out of the likelihood. Each item keeps the levels from
+        its lowest to its highest used one; an item with one level on every respondent is
+        refused.
+    model : {"gpcm", "graded"}, default "gpcm"
+        The generalised partial credit model or Samejima's graded response model.
+    prior_a : float, default 2.0
+        Standard deviation of the normal prior on the discriminations a_j (> 0).
+    prior_c : float, default 3.0
+        Standard deviation of the normal prior on the step intercepts (the graded model:
+        on the first one) (> 0).
+
+    Returns
+    -------
+    PolytomousIRT
+        A :class:`pymc.Model` with free ``theta`` (respondent), ``a`` (item) and ``c``
+        (item, step; the graded model: free ``c_first`` and ``c_gap``, deterministic
+        ``c``), and observed ``x`` (dims respondent, item: each item's level above its
+        lowest used one).
+    """
     return PolytomousIRT(responses, model=model, prior_a=prior_a, prior_c=prior_c)

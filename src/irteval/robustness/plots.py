@@ -9,18 +9,40 @@ import numpy as np
 from scipy.cluster.hierarchy import dendrogram
 
 from .. import _intervals
+from .._docs import fill_doc
 from .._validation import chosen_labels
 from ..plotting import given_axes, label_figure, panel_axes, panels, short
 from .scc import check_scc, scc_summary
 from .taxonomy import Taxonomy
 
 
+@fill_doc
 def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_prob=None,
              ax=None):
     """System Characteristic Curves (the paper's Fig. 4): for each model a panel of kappa
     against the proportion of perturbed instances, one line per difficulty bin, with
-    bands over the posterior draws. ``axes`` (or ``ax``): one per model, the user's figure
-    title kept. Returns the Axes (a new grid's array without them)."""
+    bands over the posterior draws.
+
+    Parameters
+    ----------
+    scc : xarray.Dataset
+        The per-draw SCCs of :func:`~irteval.robustness.scc` or
+        :func:`~irteval.robustness.scc_from_predictions`.
+    models : list, optional
+        Labels of the models to draw, one panel each (one label alone is taken too);
+        ``None``: every model. Unknown or repeated labels are refused.
+    axes, ax : matplotlib.axes.Axes or array of them, optional
+        One Axes per model (``ax=`` is ArviZ's name for it: give one of the two), the
+        user's figure title kept; ``None``: a new grid of panels.
+    {ci_prob}
+    {ci_kind}
+    {hdi_prob}
+
+    Returns
+    -------
+    matplotlib.axes.Axes or numpy.ndarray of them
+        The Axes given; without them, the new grid's 2-d array of Axes.
+    """
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     check_scc(scc, "plot_scc")
     table = scc_summary(scc, ci_prob=prob, ci_kind=kind)
@@ -56,11 +78,21 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
     return axes
 
 
+@fill_doc
 def plot_dendrogram(tax, *, ax=None):
     """Dendrogram of a :func:`~irteval.robustness.taxonomy` (the paper's Fig. 5), cut (dashed)
     into its k groups; each label carries the posterior probability of the model's place
     (:meth:`~irteval.robustness.Taxonomy.summary`): of sharing its group with the group's
-    other members, or, alone in its group, of being alone."""
+    other members, or, alone in its group, of being alone.
+
+    Parameters
+    ----------
+    tax : Taxonomy
+        The result of :func:`~irteval.robustness.taxonomy`; anything else is refused.
+    {ax}
+
+    {returns_ax}
+    """
     if not isinstance(tax, Taxonomy):
         raise TypeError(f"plot_dendrogram takes the result of irteval.robustness.taxonomy, got "
                         f"a {type(tax).__name__}")

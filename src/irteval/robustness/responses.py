@@ -30,7 +30,38 @@ def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_
     are one-hot encoded in front of every model, and the models are fitted to the data as
     :mod:`irteval.robustness.folds` says (a model that cannot run is skipped, with a warning).
     Runs (estimator, fold) jobs through joblib, so a Dask or Ray backend scales it out.
-    (``random_state`` is the old name of ``random_seed``.)
+
+    Parameters
+    ----------
+    estimators : dict
+        ``{name: scikit-learn classifier}``, two at least (e.g.
+        :func:`~irteval.robustness.zoo`); each is cloned and fitted per fold.
+    X : pandas.DataFrame or array-like
+        The instances, one label each, without missing or infinite values; columns not in
+        ``nominal`` numeric.
+    y : array-like or pandas.Series
+        The class of each row of ``X`` (two classes at least); a Series is matched to ``X``
+        by its index.
+    nominal : list of str, default ()
+        Nominal columns of ``X``, one-hot encoded in front of every model.
+    cv : int, default 5
+        Number of stratified folds (from 2 to the number of instances; some class needs
+        ``cv`` members).
+    random_seed : int, numpy.random.Generator or None, default 0
+        Seeds the folds (shuffled); the same seed gives the same responses.
+    n_jobs : int, optional
+        Workers for the (estimator, fold) fits, through joblib: ``None`` runs in this
+        process unless a ``joblib.parallel_config`` says otherwise, ``-1`` uses every core.
+    progressbar : bool, default True
+        Show a progress bar.
+    random_state : int, optional
+        The old name of ``random_seed``: still taken, with a ``FutureWarning``.
+
+    Returns
+    -------
+    irteval.Responses
+        Binary responses: items the instances, respondents (named ``"model"``) the models
+        that ran.
     """
     random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
     if not isinstance(X, pd.DataFrame):

@@ -21,6 +21,7 @@ from sklearn.base import clone
 
 from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
+from .._docs import fill_doc
 from .._draws import equal_count_bins, stacked_draws
 from .._fits import check_idata, warn_if_point
 from .._validation import fixed_seed
@@ -35,7 +36,16 @@ PROPORTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 @dataclass(frozen=True)
 class NoisyPredictions(UnpacksWithWarning):
     """Out-of-fold predictions, instances x models: on the clean and on the perturbed
-    instances."""
+    instances (the result of :func:`noisy_predictions`; unpacking it as a pair still works,
+    with a ``FutureWarning``).
+
+    Attributes
+    ----------
+    clean : pandas.DataFrame
+        Instances (``X``'s index) x models: each model's prediction on the clean instance.
+    perturbed : pandas.DataFrame
+        The same on the perturbed instance.
+    """
 
     clean: pd.DataFrame
     perturbed: pd.DataFrame
@@ -55,7 +65,48 @@ def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), integer_noise=
     """Out-of-fold predictions of every model on the clean and on the perturbed instances;
     the noise of each test fold uses that fold's training statistics
     (:func:`~irteval.robustness.perturb`, which also explains ``noise``, ``nominal`` and
-    ``integer_noise``). (``random_state`` is the old name of ``random_seed``.)
+    ``integer_noise``).
+
+    Parameters
+    ----------
+    estimators : dict
+        ``{name: scikit-learn classifier}``, not empty; each is cloned and fitted per fold,
+        its hyper-parameters clipped to what the smallest training fold allows (with a
+        warning); a model that fails on the data is skipped, with a warning.
+    X : pandas.DataFrame
+        The instances, labelled by the index (one label each), without missing or infinite
+        values; columns not in ``nominal`` numeric.
+    y : array-like or pandas.Series
+        The class of each row of ``X`` (two classes at least); a Series is matched to ``X``
+        by its index.
+    noise : float, default 0.2
+        The noise magnitude eps (>= 0): numeric columns get Normal(0, eps * training sd)
+        noise, nominal ones are redrawn from the training fold with probability
+        1 - exp(-eps) (:func:`~irteval.robustness.perturb`).
+    nominal : list of str, default ()
+        Nominal columns of ``X``: one-hot encoded in front of every model, and redrawn by the
+        noise.
+    integer_noise : {"redraw", "gaussian"}, default "redraw"
+        How the other integer and boolean columns are perturbed: redrawn like the nominal
+        ones (the reference code's rule) or with Gaussian noise like floats.
+    cv : int, default 5
+        Number of stratified folds (from 2 to the number of instances; some class needs
+        ``cv`` members).
+    random_seed : int, numpy.random.Generator or None, default 0
+        Seeds the folds and the noise; the same seed gives the same predictions.
+    n_jobs : int, optional
+        Workers for the (model, fold) fits, through joblib: ``None`` runs in this process
+        unless a ``joblib.parallel_config`` says otherwise (a Dask or Ray backend scales it
+        out), ``-1`` uses every core.
+    progressbar : bool, default True
+        Show a progress bar.
+    random_state : int, optional
+        The old name of ``random_seed``: still taken, with a ``FutureWarning``.
+
+    Returns
+    -------
+    NoisyPredictions
+        ``clean`` and ``perturbed`` predictions, instances x models (the models that ran).
     """
     random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
     check_noise(noise)
@@ -101,7 +152,63 @@ def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), integer_noise="redraw
         progressbar=True, random_state=None) -> xr.Dataset:
     """System Characteristic Curves of ``estimators`` on ``(X, y)`` given a difficulty fit
     ``idata`` of the same instances: :func:`noisy_predictions` then
-    :func:`scc_from_predictions` (see both for the arguments)."""
+    :func:`scc_from_predictions`. Every check on the fit and the grid runs before the models
+    train.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the binary IRT (:func:`irteval.fit` of :func:`irteval.models.onepl`) on
+        responses of the same instances (e.g. :func:`cross_val_responses` of ``X``): its
+        items must be ``X``'s rows, each once; a fit of another family is refused.
+    estimators : dict
+        ``{name: scikit-learn classifier}``, not empty; each is cloned and fitted per fold,
+        its hyper-parameters clipped to what the smallest training fold allows (with a
+        warning); a model that fails on the data is skipped, with a warning.
+    X : pandas.DataFrame
+        The instances, labelled by the index (one label each), without missing or infinite
+        values; columns not in ``nominal`` numeric.
+    y : array-like or pandas.Series
+        The class of each row of ``X`` (two classes at least); a Series is matched to ``X``
+        by its index.
+    noise : float, default 0.2
+        The noise magnitude eps (>= 0): numeric columns get Normal(0, eps * training sd)
+        noise, nominal ones are redrawn from the training fold with probability
+        1 - exp(-eps) (:func:`~irteval.robustness.perturb`).
+    nominal : list of str, default ()
+        Nominal columns of ``X``: one-hot encoded in front of every model, and redrawn by the
+        noise.
+    integer_noise : {"redraw", "gaussian"}, default "redraw"
+        How the other integer and boolean columns are perturbed: redrawn like the nominal
+        ones (the reference code's rule) or with Gaussian noise like floats.
+    cv : int, default 5
+        Number of stratified folds (from 2 to the number of instances; some class needs
+        ``cv`` members).
+    proportions : sequence of float, default (0, 0.2, 0.4, 0.6, 0.8, 1)
+        Shares of each bin perturbed: distinct, in [0, 1] (sorted here).
+    n_bins : int, default 5
+        Equal-count difficulty bins (0 = easiest), from 1 to the number of instances.
+    max_draws : int or None, default 100
+        Use at most this many posterior draws of the difficulties (chains pooled), chosen at
+        random with ``random_seed``; ``None``: every draw.
+    random_seed : int, numpy.random.Generator or None, default 0
+        Seeds every random choice (the folds, the noise, the draws kept and the perturbed
+        subsets); the same seed gives the same curves.
+    n_jobs : int, optional
+        Workers for the (model, fold) fits and for the draws, through joblib: ``None`` runs
+        in this process unless a ``joblib.parallel_config`` says otherwise, ``-1`` uses every
+        core.
+    progressbar : bool, default True
+        Show a progress bar.
+    random_state : int, optional
+        The old name of ``random_seed``: still taken, with a ``FutureWarning``.
+
+    Returns
+    -------
+    xarray.Dataset
+        ``kappa``, ``agreement`` and ``macro_f1`` over dims (model, bin, proportion, sample),
+        as :func:`scc_from_predictions`.
+    """
     random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
     # every check on the fit and the grid before the models train
     proportions = _checked_grid(idata, proportions, n_bins, "scc")
@@ -116,6 +223,7 @@ def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), integer_noise="redraw
                                 random_seed=random_seed, n_jobs=n_jobs, progressbar=progressbar)
 
 
+@fill_doc
 def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_bins=5,
                          max_draws=100, random_seed=0, n_jobs=None,
                          progressbar=True, random_state=None) -> xr.Dataset:
@@ -133,6 +241,35 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
     maximum-likelihood estimates run off; here they have a proper posterior and sit in the
     extreme bins (optdigits: the 17 that every model got right, posterior mean b -6.6, in
     bin 0 of 1124 instances). To follow the reference, subset the instances first.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of the binary IRT (:func:`irteval.fit` of :func:`irteval.models.onepl`) of the
+        predicted instances; a fit of another family is refused.
+    clean, perturbed : pandas.DataFrame
+        Predictions, instances x models (:func:`noisy_predictions`' ``clean`` and
+        ``perturbed``): the fit's items as index, each once (matched by label), the same model
+        columns in the same order, no missing values.
+    proportions : sequence of float, default (0, 0.2, 0.4, 0.6, 0.8, 1)
+        Shares of each bin perturbed: distinct, in [0, 1] (sorted here).
+    n_bins : int, default 5
+        Equal-count difficulty bins, from 1 to the number of instances.
+    {max_draws}
+    random_seed : int, numpy.random.Generator or None, default 0
+        Seeds the draws kept and the perturbed subsets; the same seed gives the same curves.
+    n_jobs : int, optional
+        Workers for the draws, through joblib: ``None`` runs in this process unless a
+        ``joblib.parallel_config`` says otherwise, ``-1`` uses every core.
+    progressbar : bool, default True
+        Show a progress bar.
+    random_state : int, optional
+        The old name of ``random_seed``: still taken, with a ``FutureWarning``.
+
+    Returns
+    -------
+    xarray.Dataset
+        ``kappa``, ``agreement`` and ``macro_f1`` over dims (model, bin, proportion, sample).
     """
     random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
     proportions = _checked_grid(idata, proportions, n_bins, "scc_from_predictions")
@@ -222,9 +359,25 @@ def check_scc(scc, caller):
                         f"(an xarray Dataset), got a {type(scc).__name__}")
 
 
+@fill_doc
 def scc_summary(scc, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFrame:
-    """One row per (model, bin, proportion): posterior means of kappa, agreement and
-    macro-F1, and the interval of kappa (``kappa_lower``, ``kappa_upper``) over the draws."""
+    """Posterior means of the SCCs, and the interval of kappa over the draws, as a tidy table.
+
+    Parameters
+    ----------
+    scc : xarray.Dataset
+        The per-draw SCCs of :func:`scc` or :func:`scc_from_predictions`.
+    {ci_prob}
+    {ci_kind}
+    {hdi_prob}
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (model, bin, proportion) (a MultiIndex): posterior means ``kappa``,
+        ``agreement`` and ``macro_f1``, and the interval of kappa (``kappa_lower``,
+        ``kappa_upper``) over the draws. ``attrs`` holds ``ci_prob`` and ``ci_kind``.
+    """
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     check_scc(scc, "scc_summary")
     table = scc.mean("sample").to_dataframe()
@@ -237,7 +390,21 @@ def scc_summary(scc, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFra
 
 def p_hardest_most_sensitive(scc, proportion=1.0) -> pd.Series:
     """Per model, the posterior probability that its kappa at ``proportion`` is lowest in
-    the hardest bin (the paper's main finding), from :func:`scc` draws."""
+    the hardest bin (the paper's main finding), from :func:`scc` draws.
+
+    Parameters
+    ----------
+    scc : xarray.Dataset
+        The per-draw SCCs of :func:`scc` or :func:`scc_from_predictions`, with two bins at
+        least.
+    proportion : float, default 1.0
+        The share perturbed at which to compare the bins: one of the SCCs' proportions.
+
+    Returns
+    -------
+    pandas.Series
+        Indexed by model, named ``p_hardest_most_sensitive``.
+    """
     check_scc(scc, "p_hardest_most_sensitive")
     if scc.sizes["bin"] < 2:
         raise ValueError("p_hardest_most_sensitive compares the hardest bin with the others: "

@@ -22,14 +22,21 @@ from .scc import check_scc
 
 @dataclass(frozen=True)
 class Taxonomy(IndexesWithWarning):
-    """Result of :func:`taxonomy`.
+    """Result of :func:`taxonomy` (indexing it as a dict, ``tax["groups"]``, still works, with a
+    ``FutureWarning``).
 
-    groups : Series, model -> group 1..k, from the posterior mean kappas averaged over
-        datasets.
-    co_assignment : DataFrame, model x model: share of draws in which the two share a group.
-    linkage : ndarray, scipy linkage matrix of the mean kappas (for a dendrogram).
-    kappa : DataFrame, the averaged models x (bin, proportion) kappa matrix.
-    alone : Series, model -> share of draws in which no other model shares its group.
+    Attributes
+    ----------
+    groups : pandas.Series
+        Model -> group 1..k, from the posterior mean kappas averaged over datasets.
+    co_assignment : pandas.DataFrame
+        Model x model: share of draws in which the two share a group.
+    linkage : numpy.ndarray
+        SciPy linkage matrix of the mean kappas (for a dendrogram).
+    kappa : pandas.DataFrame
+        The averaged models x (bin, proportion) kappa matrix (posterior mean).
+    alone : pandas.Series
+        Model -> share of draws in which no other model shares its group.
     """
 
     groups: pd.Series
@@ -63,8 +70,21 @@ def taxonomy(scc, *, k=3) -> Taxonomy:
 
     Per draw s, the kappas of draw s of every dataset are averaged over the datasets and the
     models clustered (complete linkage, Euclidean, ``k`` groups); results with different
-    numbers of draws are paired on the first draws of the shortest. Returns a
-    :class:`Taxonomy`.
+    numbers of draws are paired on the first draws of the shortest.
+
+    Parameters
+    ----------
+    scc : xarray.Dataset or list of them
+        The per-draw SCCs of :func:`~irteval.robustness.scc` (or
+        :func:`~irteval.robustness.scc_from_predictions`), one per dataset, with the same
+        models, bins and proportions (matched by label).
+    k : int, default 3
+        Number of groups, from 2 to the number of models.
+
+    Returns
+    -------
+    Taxonomy
+        The groups, the co-assignment probabilities, the linkage and the averaged kappas.
     """
     sets = list(scc) if isinstance(scc, (list, tuple)) else [scc]
     if not sets:

@@ -112,8 +112,16 @@ FAMILIES = {
 def zoo(population=False):
     """Fresh (unfitted) estimators keyed by name.
 
-    One representative per family by default; with ``population=True`` every
-    configuration of every family (about 60), for estimating difficulty.
+    Parameters
+    ----------
+    population : bool, default False
+        ``False``: one representative per family; ``True``: every configuration of every
+        family (about 60), for estimating difficulty.
+
+    Returns
+    -------
+    dict
+        ``{configuration name: unfitted scikit-learn classifier}``.
     """
     out = {}
     for _, configs in FAMILIES.values():
@@ -128,7 +136,18 @@ def families():
 
 
 def family_of(name):
-    """The family of a configuration name from :func:`zoo`."""
+    """The family of a configuration name from :func:`zoo`.
+
+    Parameters
+    ----------
+    name : str
+        A configuration name of ``zoo(population=True)``; an unknown one is refused.
+
+    Returns
+    -------
+    str
+        The family, a key of :data:`FAMILIES` (``"knn"``, ``"random_forest"``...).
+    """
     for family, (_, configs) in FAMILIES.items():
         if any(name == n for n, _ in configs):
             return family
