@@ -111,6 +111,9 @@ def test_difficulty_command_on_a_long_csv(difficulty_run):
     assert az.from_netcdf(out / "posterior.nc").posterior.sizes["item"] == 40
     assert (out / "characteristic_curves.png").stat().st_size > 1000
     assert written(out) == sorted(outputs.files("difficulty"))
+    moments = ie.difficulty_moments(az.from_netcdf(out / "posterior.nc"))  # was ddof=0
+    assert (f"sd over instances {moments.loc['sd', 'posterior_mean']:.3f} (averaged over draws"
+            in printed)
 
 
 def test_load_results_reads_an_output_folder_back(difficulty_run, tmp_path):

@@ -64,6 +64,7 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
         plot_difficulty_distribution,
         plot_item_characteristic,
     )
+    from ..irt.difficulty import moment_draws
 
     print(resp)
     check_bins(bins, resp.n_items, resp.item_name)
@@ -94,10 +95,9 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     print(f"\ndifficulty distribution ({'MAP' if point else 'posterior means'}):")
     print(table["mean"].describe(percentiles=[.1, .25, .5, .75, .9]).round(3).to_string())
     if not point:  # the plot's legend: b's spread within each draw, wider than the means'
-        b = idata.posterior["b"]
-        print(f"per posterior draw: mean {float(b.mean()):.3f}, sd over {resp.item_name}s "
-              f"{float(b.std('item').mean()):.3f} (averaged over draws; the posterior means "
-              "above shrink)")
+        mean, sd = moment_draws(idata.posterior["b"])
+        print(f"per posterior draw: mean {float(mean.mean()):.3f}, sd over {resp.item_name}s "
+              f"{float(sd.mean()):.3f} (averaged over draws; the posterior means above shrink)")
     print("\nper bin (0 = easiest):")
     per_bin = table.groupby("bin").agg(n=("mean", "size"), b_mean=("mean", "mean"),
                                        accuracy=("accuracy", "mean"),
