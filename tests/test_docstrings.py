@@ -88,3 +88,24 @@ def test_placeholders_are_filled_at_the_right_indentation():
         """{no_such_entry}"""
     with pytest.raises(KeyError, match="no_such_entry"):
         _docs.fill_doc(g)
+
+
+def test_module_entries_are_filled_and_never_override_shared_ones():
+    @_docs.fill_doc(own="own : int\n    A module's entry.")
+    def f(own, ci_prob=None):
+        """Summary.
+
+        Parameters
+        ----------
+        {own}
+        {ci_prob}
+        """
+    assert "        own : int\n            A module's entry.\n        ci_prob : float" in f.__doc__
+    assert documented(f.__doc__) == {"own", "ci_prob"}
+
+    def g():
+        """{own}"""
+    with pytest.raises(KeyError, match="own"):  # a module's entry is its own, not shared
+        _docs.fill_doc(g)
+    with pytest.raises(ValueError, match=r"\['ci_prob'\].*SHARED"):
+        _docs.fill_doc(ci_prob="ci_prob : float\n    Another text.")

@@ -37,7 +37,7 @@ from scipy.integrate import trapezoid
 from scipy.special import expit
 
 from .. import _intervals
-from .._docs import fill_doc
+from .._docs import SHARED, fill_doc, parameters_section
 from .._draws import stacked_draws
 from .._fits import check_idata, check_table, fit_family, needs_draws, warn_if_point
 from .._validation import fixed_seed
@@ -46,6 +46,17 @@ from ..models.polytomous_irt import category_logp
 from .metrics import AIRT_FAMILIES, names
 
 THRESHOLDS = np.linspace(0, 1, 101)
+
+#: docstring entries of the summaries of the curves (model_goodness, effectiveness): the
+#: Parameters section they share
+GOODNESS_DOCS = {"curve_summary_parameters": parameters_section(
+    """\
+idata : arviz.InferenceData or xarray.Dataset
+    A fit of the continuous or the polytomous IRT (:func:`irteval.fit` of
+    :func:`irteval.models.continuous_irt` or :func:`irteval.models.polytomous_irt`; a fit
+    of another family is refused), or its :func:`airt_curves` (then ``max_draws`` and
+    ``random_seed`` are not used).""",
+    *(SHARED[name] for name in ("ci_prob_and_kind", "max_draws", "random_seed", "hdi_prob")))}
 
 
 def _scaled(idata):
@@ -171,24 +182,13 @@ def curves_from(source, max_draws, random_seed, caller):
     return _compute_curves(source, max_draws, random_seed)
 
 
-@fill_doc
+@fill_doc(**GOODNESS_DOCS)
 def model_goodness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_seed=0,
                    hdi_prob=None) -> pd.DataFrame:
     """How well the model describes each algorithm: the area under the ECDF of its absolute
     scaled residuals (AUCDF, 1 = perfect) and their MSE.
 
-    Parameters
-    ----------
-    idata : arviz.InferenceData or xarray.Dataset
-        A fit of the continuous or the polytomous IRT (:func:`irteval.fit` of
-        :func:`irteval.models.continuous_irt` or :func:`irteval.models.polytomous_irt`; a fit
-        of another family is refused), or its :func:`airt_curves` (then ``max_draws`` and
-        ``random_seed`` are not used).
-    {ci_prob}
-    {ci_kind}
-    {max_draws}
-    {random_seed}
-    {hdi_prob}
+    {curve_summary_parameters}
 
     Returns
     -------
@@ -206,24 +206,13 @@ def model_goodness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_s
     return _intervals.record(out, prob, kind)
 
 
-@fill_doc
+@fill_doc(**GOODNESS_DOCS)
 def effectiveness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_seed=0,
                   hdi_prob=None) -> pd.DataFrame:
     """Actual and predicted effectiveness of each algorithm: the areas under its effectiveness
     curves (AUAEC, AUPEC).
 
-    Parameters
-    ----------
-    idata : arviz.InferenceData or xarray.Dataset
-        A fit of the continuous or the polytomous IRT (:func:`irteval.fit` of
-        :func:`irteval.models.continuous_irt` or :func:`irteval.models.polytomous_irt`; a fit
-        of another family is refused), or its :func:`airt_curves` (then ``max_draws`` and
-        ``random_seed`` are not used).
-    {ci_prob}
-    {ci_kind}
-    {max_draws}
-    {random_seed}
-    {hdi_prob}
+    {curve_summary_parameters}
 
     Returns
     -------

@@ -106,18 +106,14 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of the continuous or the polytomous IRT (:func:`irteval.fit` of
-        :func:`irteval.models.continuous_irt` or :func:`irteval.models.polytomous_irt`); a fit
-        of another family is refused.
+    {idata_airt}
     epsilon : float, default 0.01
         Tolerance (>= 0) in performance units (the level for the polytomous IRT): an
         algorithm is strong within epsilon of the best smoothed performance at a grid point,
         weak within epsilon of the worst.
     n_grid : int, default 80
         Number of grid points (>= 2) from the smallest to the largest difficulty.
-    {ci_prob}
-    {ci_kind}
+    {ci_prob_and_kind}
     max_draws : int or None, default 500
         The per-draw LTOs and curve bands use at most this many posterior draws (chains
         pooled), chosen at random with ``random_seed``; ``None``: every draw. The

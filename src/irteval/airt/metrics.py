@@ -35,12 +35,8 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of the continuous or the polytomous IRT (:func:`irteval.fit` of
-        :func:`irteval.models.continuous_irt` or :func:`irteval.models.polytomous_irt`); a fit
-        of another family is refused.
-    {ci_prob}
-    {ci_kind}
+    {idata_airt}
+    {ci_prob_and_kind}
     {hdi_prob}
 
     Returns

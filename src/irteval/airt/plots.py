@@ -10,7 +10,7 @@ from matplotlib.lines import Line2D
 from scipy.integrate import trapezoid
 
 from .. import _intervals
-from .._docs import fill_doc
+from .._docs import fill_doc, panel_labels
 from .._draws import stacked_draws
 from .._fits import check_idata, check_table
 from .._validation import chosen_labels, count, fixed_seed
@@ -22,7 +22,30 @@ from .goodness import curves_from, effectiveness
 from .latent_trait import LatentTrait, latent_trait
 from .metrics import AIRT_FAMILIES
 
+#: docstring entries of the AIRT plots
+AIRT_PLOT_DOCS = {
+    "panel_algorithms": panel_labels("algorithms", "algorithm"),
+    "panel_items": panel_labels("items", "algorithm"),
+    "theta_range": """\
+theta_range : tuple of float, default (-3, 3)
+    The range of theta (dataset easiness) on the x axis.""",
+    "lt": """\
+lt : LatentTrait or arviz.InferenceData
+    The result of :func:`latent_trait`, or the fit (continuous or polytomous IRT), whose
+    :func:`latent_trait` is then computed with its defaults.""",
+    "curves": """\
+curves : xarray.Dataset or arviz.InferenceData
+    The :func:`airt_curves` of a fit, or the fit itself: a fit of the continuous or the
+    polytomous IRT (:func:`irteval.fit` of :func:`irteval.models.continuous_irt` or
+    :func:`irteval.models.polytomous_irt`), whose curves are then computed with
+    ``max_draws`` and ``random_seed`` (unused for a Dataset).""",
+    "highlight": """\
+highlight : int, default 5
+    How many algorithms (>= 0) to draw in colour.""",
+}
 
+
+@fill_doc(**AIRT_PLOT_DOCS)
 def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n=121,
                      ax=None):
     """The continuous response model's density f(z | theta) = Normal(z; gamma (theta - beta),
@@ -34,22 +57,17 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
     ----------
     idata : arviz.InferenceData
         A fit of the continuous IRT (:func:`irteval.fit` of
-        :func:`irteval.models.continuous_irt`); a fit of another family is refused.
-    algorithms : list, optional
-        Labels of the algorithms to draw, one panel each (one label alone is taken too);
-        ``None``: every algorithm. Unknown or repeated labels are refused.
+        :func:`irteval.models.continuous_irt`); a fit of another family, the polytomous IRT
+        included, is refused.
+    {panel_algorithms}
     axes, ax : matplotlib.axes.Axes or array of them, optional
         One Axes per algorithm (``ax=`` is ArviZ's name for it: give one of the two), the
         labels then on them, the user's figure title kept; ``None``: a new grid of panels.
-    theta_range : tuple of float, default (-3, 3)
-        The range of theta (dataset easiness) on the x axis.
+    {theta_range}
     n : int, default 121
         Grid points along theta and along z.
 
-    Returns
-    -------
-    matplotlib.axes.Axes or numpy.ndarray of them
-        The Axes given; without them, the new grid's 2-d array of Axes.
+    {returns_panels}
     """
     check_idata(idata, "continuous_irt", "plot_crm_heatmap")
     post = idata.posterior
@@ -86,7 +104,7 @@ def _chosen(post, algorithms):
     return chosen_labels(algorithms, post["item"].values, "algorithms")
 
 
-@fill_doc
+@fill_doc(**AIRT_PLOT_DOCS)
 def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n=121,
                          ci_prob=None, ci_kind=None, max_draws=200, random_seed=0, ax=None):
     """Category response curves of the polytomous IRT, P(x_ij = k | theta) per algorithm:
@@ -99,26 +117,19 @@ def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n
     idata : arviz.InferenceData
         A fit of the polytomous IRT (:func:`irteval.fit` of
         :func:`irteval.models.polytomous_irt`); a fit of another family is refused.
-    items : list, optional
-        Labels of the algorithms to draw, one panel each (one label alone is taken too);
-        ``None``: every algorithm. Unknown or repeated labels are refused.
+    {panel_items}
     axes, ax : matplotlib.axes.Axes or array of them, optional
         One Axes per algorithm (``ax=`` is ArviZ's name for it: give one of the two), the
         labels and the legend then on them, the user's figure title kept; ``None``: a new
         grid of panels.
-    theta_range : tuple of float, default (-3, 3)
-        The range of theta (dataset easiness) on the x axis.
+    {theta_range}
     n : int, default 121
         Grid points along theta.
-    {ci_prob}
-    {ci_kind}
+    {ci_prob_and_kind}
     {max_draws}
     {random_seed}
 
-    Returns
-    -------
-    matplotlib.axes.Axes or numpy.ndarray of them
-        The Axes given; without them, the new grid's 2-d array of Axes.
+    {returns_panels}
     """
     check_idata(idata, "polytomous_irt", "plot_category_curves")
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
@@ -185,7 +196,7 @@ def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=
                     short_labels(highlight), colours)
 
 
-@fill_doc
+@fill_doc(**AIRT_PLOT_DOCS)
 def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     """Smoothed performance of each algorithm over the dataset-difficulty spectrum (the
     paper's Fig. 14): the portfolio members (P(in portfolio) > 0.5, as
@@ -195,9 +206,7 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
 
     Parameters
     ----------
-    lt : LatentTrait or arviz.InferenceData
-        The result of :func:`latent_trait`, or the fit (continuous or polytomous IRT), whose
-        :func:`latent_trait` is then computed with its defaults.
+    {lt}
     {ax}
     algorithms : list, optional
         Labels of the algorithms to draw in colour (one label alone is taken too); ``None``:
@@ -235,16 +244,14 @@ def _latent(lt, plot):
                     f"{type(lt).__name__}")
 
 
-@fill_doc
+@fill_doc(**AIRT_PLOT_DOCS)
 def plot_strengths(lt: LatentTrait, *, ax=None):
     """Where on the difficulty spectrum each algorithm is strong (blue: within epsilon of the
     best) or weak (orange: within epsilon of the worst) — the paper's Fig. 15.
 
     Parameters
     ----------
-    lt : LatentTrait or arviz.InferenceData
-        The result of :func:`latent_trait`, or the fit (continuous or polytomous IRT), whose
-        :func:`latent_trait` is then computed with its defaults.
+    {lt}
     {ax}
 
     {returns_ax}
@@ -278,7 +285,7 @@ def _summary_curves(draws, prob, kind):
     return frame(draws.mean("sample").values), frame(lower), frame(upper)
 
 
-@fill_doc
+@fill_doc(**AIRT_PLOT_DOCS)
 def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, max_draws=200,
                   random_seed=0):
     """ECDF of the absolute scaled residuals per algorithm (the paper's Fig. 16), posterior
@@ -288,16 +295,10 @@ def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, m
 
     Parameters
     ----------
-    curves : xarray.Dataset or arviz.InferenceData
-        The :func:`airt_curves` of a fit, or the fit itself: a fit of the continuous or the
-        polytomous IRT (:func:`irteval.fit` of :func:`irteval.models.continuous_irt` or
-        :func:`irteval.models.polytomous_irt`), whose curves are then computed with
-        ``max_draws`` and ``random_seed`` (unused for a Dataset).
+    {curves}
     {ax}
-    highlight : int, default 5
-        How many algorithms (>= 0) to draw in colour.
-    {ci_prob}
-    {ci_kind}
+    {highlight}
+    {ci_prob_and_kind}
     {max_draws}
     {random_seed}
 
@@ -317,7 +318,7 @@ def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, m
     return ax
 
 
-@fill_doc
+@fill_doc(**AIRT_PLOT_DOCS)
 def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=None,
                        ci_kind=None, max_draws=200, random_seed=0):
     """Effectiveness curves (the paper's Fig. 18): share of datasets on which an algorithm's
@@ -327,18 +328,12 @@ def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=N
 
     Parameters
     ----------
-    curves : xarray.Dataset or arviz.InferenceData
-        The :func:`airt_curves` of a fit, or the fit itself: a fit of the continuous or the
-        polytomous IRT (:func:`irteval.fit` of :func:`irteval.models.continuous_irt` or
-        :func:`irteval.models.polytomous_irt`), whose curves are then computed with
-        ``max_draws`` and ``random_seed`` (unused for a Dataset).
+    {curves}
     {ax}
     kind : {"actual", "predicted"}, default "actual"
         Which curves: the data's (no bands) or the model's (posterior mean with bands).
-    highlight : int, default 5
-        How many algorithms (>= 0) to draw in colour.
-    {ci_prob}
-    {ci_kind}
+    {highlight}
+    {ci_prob_and_kind}
     {max_draws}
     {random_seed}
 
@@ -366,7 +361,7 @@ def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=N
     return ax
 
 
-@fill_doc
+@fill_doc(**AIRT_PLOT_DOCS)
 def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=200,
                      random_seed=0, hdi_prob=None, n_labels=10):
     """AUAEC (actual) against AUPEC (predicted) per algorithm with the posterior interval of
@@ -383,8 +378,7 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
         the curves or the fit, :func:`effectiveness` is computed here (``max_draws`` and
         ``random_seed`` are used for a fit only).
     {ax}
-    {ci_prob}
-    {ci_kind}
+    {ci_prob_and_kind}
     {max_draws}
     {random_seed}
     {hdi_prob}

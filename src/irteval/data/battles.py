@@ -14,12 +14,34 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._docs import fill_doc
 from .._validation import (check_columns, check_frame, check_labels, factorize, numeric_values,
                            plain, spelling_hint, warn_user, where)
 from .scores import pair_table, player_totals
 
 #: winner values read as a tie unless ``ties=`` says otherwise (LMSYS arena's markers)
 TIES = ("tie", "draw", "tie (bothbad)", "both_bad")
+
+
+#: docstring entries of Battles.from_long and Battles.from_counts
+BATTLES_BUILD_DOCS = {
+    "player_a_b": """\
+player_a, player_b : str
+    The columns of the two players' labels (a player against itself is refused).""",
+    "round": """\
+round : str, optional
+    A column grouping the battles (a prompt category, a date), for the hierarchical
+    model (``models.bradley_terry(battles, hierarchy="round")``); ``None``: no
+    grouping.""",
+    "player_name": """\
+player_name : str, default "player"
+    What the players are, in tables and messages (``"model"``).""",
+    "returns_battles": """\
+Returns
+-------
+irteval.Battles
+    The battles as unordered pair counts (per round with ``round``).""",
+}
 
 
 @dataclass(frozen=True)
@@ -65,6 +87,7 @@ class Battles:
     round_name: str = "round"
 
     @classmethod
+    @fill_doc(**BATTLES_BUILD_DOCS)
     def from_long(cls, df, *, player_a, player_b, winner, ties=TIES, weight=None, round=None,
                   player_name="player"):
         """Build from a table with one row per battle (an LLM arena's ``model_a, model_b,
@@ -74,8 +97,7 @@ class Battles:
         ----------
         df : pandas.DataFrame
             One row per battle.
-        player_a, player_b : str
-            The columns of the two players' labels (a player against itself is refused).
+        {player_a_b}
         winner : str
             The column of the outcome: the winning player's label, or ``"a"`` / ``"b"``, or
             the names of the ``player_a`` / ``player_b`` columns (``"model_a"``); a value in
@@ -85,17 +107,10 @@ class Battles:
             ``[]`` for none; one string is refused: give a list).
         weight : str, optional
             A column of positive counts (weights) of the battles; ``None``: 1 per row.
-        round : str, optional
-            A column grouping the battles (a prompt category, a date), for the hierarchical
-            model (``models.bradley_terry(battles, hierarchy="round")``); ``None``: no
-            grouping.
-        player_name : str, default "player"
-            What the players are, in tables and messages (``"model"``).
+        {round}
+        {player_name}
 
-        Returns
-        -------
-        irteval.Battles
-            The battles as unordered pair counts (per round with ``round``).
+        {returns_battles}
         """
         check_frame(df)
         check_columns(df, {"player_a": player_a, "player_b": player_b, "winner": winner,
@@ -142,6 +157,7 @@ class Battles:
                               _rounds(df, round))
 
     @classmethod
+    @fill_doc(**BATTLES_BUILD_DOCS)
     def from_counts(cls, df, *, player_a, player_b, wins_a, wins_b, ties=None, round=None,
                     player_name="player"):
         """Build from a table with one row per pair of players and their counts.
@@ -153,23 +169,15 @@ class Battles:
         ----------
         df : pandas.DataFrame
             One row per pair of players.
-        player_a, player_b : str
-            The columns of the two players' labels (a player against itself is refused).
+        {player_a_b}
         wins_a, wins_b : str
             The columns of the wins of ``player_a`` and of ``player_b`` (counts >= 0).
         ties : str, optional
             The column of the pair's ties (counts >= 0); ``None``: no ties.
-        round : str, optional
-            A column grouping the rows (a prompt category, a date), for the hierarchical
-            model (``models.bradley_terry(battles, hierarchy="round")``); ``None``: no
-            grouping.
-        player_name : str, default "player"
-            What the players are, in tables and messages (``"model"``).
+        {round}
+        {player_name}
 
-        Returns
-        -------
-        irteval.Battles
-            The battles as unordered pair counts (per round with ``round``).
+        {returns_battles}
         """
         check_frame(df)
         check_columns(df, {"player_a": player_a, "player_b": player_b, "wins_a": wins_a,

@@ -14,6 +14,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from .._docs import fill_doc, matrix_df
 from .._validation import (axis_names, check_columns, check_frame, chosen_labels,
                            labelled_matrix, long_cells, numeric_matrix, percent, plain, warn_user,
                            where)
@@ -21,6 +22,45 @@ from .levels import ordinal_codes
 from .scaling import AIRT_NUDGE, TRANSFORMS, resolve_bounds, to_z
 
 KINDS = ("binary", "continuous", "ordinal")
+
+#: docstring entries of Responses.from_long and Responses.from_wide: the options of each
+#: kind, from_wide's matrix, and what they return
+RESPONSES_BUILD_DOCS = {
+    "kind_options": """\
+bounds : {"column", "global"}, tuple or dict, default "column"
+    ``kind="continuous"``: each item's bounds (lo, hi) on the performance:
+    ``"column"`` (the item's observed min and max), ``"global"`` (the min and max of
+    all values), one pair ``(lo, hi)`` for every item, or ``{item: (lo, hi)}`` (or a
+    DataFrame indexed by item with columns ``lower``, ``upper``); a value outside its
+    bounds is refused (:func:`irteval.data.scaling.resolve_bounds`).
+transform : {"logit", "airt"}, default "logit"
+    ``kind="continuous"``: the map to the model scale :attr:`z`
+    (:func:`irteval.data.scaling.to_z`): ``"logit"``, the logit of the value scaled
+    to [0, 1] and clipped to [clip, 1 - clip]; ``"airt"``, airt's preprocessing
+    (values on a bound moved 0.01 raw units inside it).
+clip : float, default 0.01
+    ``kind="continuous"``, ``transform="logit"``: in (0, 0.5), how far the scaled
+    values are kept from 0 and 1; refused with ``transform="airt"``.
+levels : sequence of numbers, optional
+    ``kind="ordinal"``: the ordered set of integer levels (increasing; every one
+    used); ``None``: every integer from the lowest value to the highest (with
+    ``cuts``: 1 .. cuts). Not with ``cuts``.
+cuts : int, optional
+    ``kind="ordinal"``: bin the values, continuous performances (higher is better),
+    into this many levels 1 .. cuts (>= 2; a level left empty is refused) by
+    ``cut_rule`` (:func:`irteval.data.levels.ordinal_codes`); ``None``: the values
+    are integer levels already.
+cut_rule : {"equal_width", "quantile"}, default "equal_width"
+    ``kind="ordinal"`` with ``cuts``: airt's ``make_polyIRT_data`` rules, equal-width
+    bins over the range of all values, or cut points at their quantiles k / cuts.""",
+    "df_matrix": matrix_df("response", "respondent", "item"),
+    "returns_responses": """\
+Returns
+-------
+irteval.Responses
+    The observed cells. An option of another kind than ``kind`` (``cuts=`` with
+    ``kind="continuous"``, say) is refused rather than ignored.""",
+}
 
 
 @dataclass(frozen=True)
@@ -65,6 +105,7 @@ class Responses:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
+    @fill_doc(**RESPONSES_BUILD_DOCS)
     def from_long(cls, df, *, respondent, item, value, kind="binary", bounds="column",
                   transform="logit", clip=0.01, levels=None, cuts=None, cut_rule="equal_width"):
         """Build from a long table with one row per (respondent, item) cell.
@@ -91,38 +132,9 @@ class Responses:
             What the values are: right/wrong answers (:func:`irteval.models.onepl`),
             performances within bounds (:func:`irteval.models.continuous_irt`) or ordered
             performance levels (:func:`irteval.models.polytomous_irt`).
-        bounds : {"column", "global"}, tuple or dict, default "column"
-            ``kind="continuous"``: each item's bounds (lo, hi) on the performance:
-            ``"column"`` (the item's observed min and max), ``"global"`` (the min and max of
-            all values), one pair ``(lo, hi)`` for every item, or ``{item: (lo, hi)}`` (or a
-            DataFrame indexed by item with columns ``lower``, ``upper``); a value outside its
-            bounds is refused (:func:`irteval.data.scaling.resolve_bounds`).
-        transform : {"logit", "airt"}, default "logit"
-            ``kind="continuous"``: the map to the model scale :attr:`z`
-            (:func:`irteval.data.scaling.to_z`): ``"logit"``, the logit of the value scaled
-            to [0, 1] and clipped to [clip, 1 - clip]; ``"airt"``, airt's preprocessing
-            (values on a bound moved 0.01 raw units inside it).
-        clip : float, default 0.01
-            ``kind="continuous"``, ``transform="logit"``: in (0, 0.5), how far the scaled
-            values are kept from 0 and 1; refused with ``transform="airt"``.
-        levels : sequence of numbers, optional
-            ``kind="ordinal"``: the ordered set of integer levels (increasing; every one
-            used); ``None``: every integer from the lowest value to the highest (with
-            ``cuts``: 1 .. cuts). Not with ``cuts``.
-        cuts : int, optional
-            ``kind="ordinal"``: bin the values, continuous performances (higher is better),
-            into this many levels 1 .. cuts (>= 2; a level left empty is refused) by
-            ``cut_rule`` (:func:`irteval.data.levels.ordinal_codes`); ``None``: the values
-            are integer levels already.
-        cut_rule : {"equal_width", "quantile"}, default "equal_width"
-            ``kind="ordinal"`` with ``cuts``: airt's ``make_polyIRT_data`` rules, equal-width
-            bins over the range of all values, or cut points at their quantiles k / cuts.
+        {kind_options}
 
-        Returns
-        -------
-        irteval.Responses
-            The observed cells. An option of another kind than ``kind`` (``cuts=`` with
-            ``kind="continuous"``, say) is refused rather than ignored.
+        {returns_responses}
         """
         check_frame(df)
         _check_kind(kind, bounds=bounds, transform=transform, clip=clip, levels=levels,
@@ -141,6 +153,7 @@ class Responses:
         )
 
     @classmethod
+    @fill_doc(**RESPONSES_BUILD_DOCS)
     def from_wide(cls, df, *, respondent=None, item=None, rows=None, kind="binary",
                   bounds="column", transform="logit", clip=0.01, levels=None, cuts=None,
                   cut_rule="equal_width"):
@@ -152,9 +165,7 @@ class Responses:
 
         Parameters
         ----------
-        df : pandas.DataFrame
-            The response matrix, a row per respondent (or item) and a column per item (or
-            respondent); optionally a column of row labels.
+        {df_matrix}
         respondent, item : str, optional
             The names of the respondents (the models answering; AIRT: the datasets) and of
             the items (the instances; AIRT: the algorithms), used in tables, plots and
@@ -173,36 +184,9 @@ class Responses:
             (:func:`irteval.models.continuous_irt`; AIRT: datasets are respondents,
             algorithms items) or ordered performance levels
             (:func:`irteval.models.polytomous_irt`).
-        bounds : {"column", "global"}, tuple or dict, default "column"
-            ``kind="continuous"``: each item's bounds (lo, hi) on the performance:
-            ``"column"`` (the item's observed min and max), ``"global"`` (the min and max of
-            all values), one pair ``(lo, hi)`` for every item, or ``{item: (lo, hi)}`` (or a
-            DataFrame indexed by item with columns ``lower``, ``upper``); a value outside its
-            bounds is refused (:mod:`irteval.data.scaling`).
-        transform : {"logit", "airt"}, default "logit"
-            ``kind="continuous"``: the map to the model scale :attr:`z`: ``"logit"``, the
-            logit of the value scaled to [0, 1] and clipped to [clip, 1 - clip]; ``"airt"``,
-            airt's preprocessing (values on a bound moved 0.01 raw units inside it).
-        clip : float, default 0.01
-            ``kind="continuous"``, ``transform="logit"``: in (0, 0.5), how far the scaled
-            values are kept from 0 and 1; refused with ``transform="airt"``.
-        levels : sequence of numbers, optional
-            ``kind="ordinal"``: the ordered set of integer levels (increasing; every one
-            used); ``None``: every integer from the lowest value to the highest (with
-            ``cuts``: 1 .. cuts). Not with ``cuts``.
-        cuts : int, optional
-            ``kind="ordinal"``: bin the cells, continuous performances (higher is better),
-            into this many levels 1 .. cuts (>= 2; a level left empty is refused) by
-            ``cut_rule``; ``None``: the cells are integer levels already.
-        cut_rule : {"equal_width", "quantile"}, default "equal_width"
-            ``kind="ordinal"`` with ``cuts``: airt's ``make_polyIRT_data`` rules, equal-width
-            bins over the range of the whole matrix, or cut points at its quantiles k / cuts.
+        {kind_options}
 
-        Returns
-        -------
-        irteval.Responses
-            The observed cells. An option of another kind than ``kind`` (``cuts=`` with
-            ``kind="continuous"``, say) is refused rather than ignored.
+        {returns_responses}
         """
         check_frame(df)
         _check_kind(kind, bounds=bounds, transform=transform, clip=clip, levels=levels,

@@ -16,11 +16,27 @@ import pandas as pd
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
+from .._docs import fill_doc, matrix_df
 from .._validation import (axis_names, check_columns, check_frame, labelled_matrix, long_cells,
                            numeric_matrix, percent, warn_user)
 
 
 SCORE_FIX = "scores must be numbers (an accuracy, AUC, error, run time)"
+
+
+#: docstring entries of Scores.from_long and Scores.from_wide
+SCORES_BUILD_DOCS = {
+    "higher_is_better": """\
+higher_is_better : bool, default True
+    False for scores where lower is better (errors, run times).""",
+    "df_matrix": matrix_df("score", "player", "round"),
+    "returns_scores": """\
+Returns
+-------
+irteval.Scores
+    At least two players; a player or round without any score is refused, and rounds
+    with fewer than two scored players (no match) are kept with a warning.""",
+}
 
 
 @dataclass(frozen=True)
@@ -51,6 +67,7 @@ class Scores:
     round_name: str = "round"
 
     @classmethod
+    @fill_doc(**SCORES_BUILD_DOCS)
     def from_long(cls, df, *, player, round, score, higher_is_better=True):
         """Build from a long table with one row per (player, round).
 
@@ -68,14 +85,9 @@ class Scores:
             messages (``player_name``, ``round_name``).
         score : str
             The column of the scores (numbers: an accuracy, AUC, error, run time).
-        higher_is_better : bool, default True
-            False for scores where lower is better (errors, run times).
+        {higher_is_better}
 
-        Returns
-        -------
-        irteval.Scores
-            At least two players; a player or round without any score is refused, and rounds
-            with fewer than two scored players (no match) are kept with a warning.
+        {returns_scores}
         """
         check_frame(df)
         check_columns(df, {"player": player, "round": round, "score": score})
@@ -86,6 +98,7 @@ class Scores:
                           higher_is_better)
 
     @classmethod
+    @fill_doc(**SCORES_BUILD_DOCS)
     def from_wide(cls, df, *, player=None, round=None, rows="player",
                   higher_is_better=True):
         """Build from a matrix of scores: rows are players (or rounds with ``rows="round"``).
@@ -95,9 +108,7 @@ class Scores:
 
         Parameters
         ----------
-        df : pandas.DataFrame
-            The score matrix, a row per player (or round) and a column per round (or
-            player); optionally a column of row labels.
+        {df_matrix}
         player, round : str, optional
             The names of players and rounds in tables and messages (``player_name``,
             ``round_name``); the rows' one also names the column that holds the row labels,
@@ -105,14 +116,9 @@ class Scores:
             ``df.columns.name``), else ``"player"`` and ``"round"``.
         rows : {"player", "round"}, default "player"
             What a row is.
-        higher_is_better : bool, default True
-            False for scores where lower is better (errors, run times).
+        {higher_is_better}
 
-        Returns
-        -------
-        irteval.Scores
-            At least two players; a player or round without any score is refused, and rounds
-            with fewer than two scored players (no match) are kept with a warning.
+        {returns_scores}
         """
         check_frame(df)
         if rows not in ("player", "round"):

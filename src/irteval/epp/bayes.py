@@ -43,15 +43,12 @@ def leaderboard(idata, *, task=None, ci_prob=None, ci_kind=None,
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of the Bayesian EPP model (:func:`irteval.fit` of
-        :func:`irteval.models.bradley_terry`); a fit of another family is refused.
+    {idata_epp}
     task : task label, optional
         For a fit with ``hierarchy=``, the board of that task (global EPP plus the task's
         deviation) instead of the global one; ``None``: the global board. Refused for a fit
         without ``hierarchy=``.
-    {ci_prob}
-    {ci_kind}
+    {ci_prob_and_kind}
     {hdi_prob}
 
     Returns
@@ -95,15 +92,14 @@ def _task_deviation(idata, task):
     return deviation - (deviation[:, [ref]] if ref >= 0 else 0.0)
 
 
+@fill_doc
 def win_probability(idata, a, b) -> xr.DataArray:
     """Posterior draws of P(a beats b in a new round) = logistic(epp_a - epp_b);
     ``.mean()`` is the posterior predictive probability.
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of the Bayesian EPP model (:func:`irteval.fit` of
-        :func:`irteval.models.bradley_terry`); a fit of another family is refused.
+    {idata_epp}
     a, b : player label
         Two different players of the fit.
 
@@ -141,6 +137,7 @@ class PairwiseProbabilities(UnpacksWithWarning):
     superior: pd.DataFrame
 
 
+@fill_doc
 def pairwise_probabilities(idata, *, rope=0.0) -> PairwiseProbabilities:
     """``win`` = P(row beats column in a new round) (posterior mean of logistic(epp_i -
     epp_j)), and ``superior`` = P(epp_i - epp_j > rope), the posterior probability that the
@@ -151,9 +148,7 @@ def pairwise_probabilities(idata, *, rope=0.0) -> PairwiseProbabilities:
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of the Bayesian EPP model (:func:`irteval.fit` of
-        :func:`irteval.models.bradley_terry`); a fit of another family is refused.
+    {idata_epp}
     rope : float, default 0.0
         Half-width of the region of practical equivalence on the EPP scale, finite and
         >= 0.
@@ -213,17 +208,14 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of the Bayesian EPP model (:func:`irteval.fit` of
-        :func:`irteval.models.bradley_terry`); a fit of another family is refused.
+    {idata_epp}
     by : {"pair", "player"}, default "pair"
         One row per pair, or per player (to find who misfits).
     max_draws : int, default 200
         Replicate the data from at most this many posterior draws (chains pooled), chosen
         at random with ``random_seed``; all of them when the fit has fewer.
     {random_seed}
-    {ci_prob}
-    {ci_kind}
+    {ci_prob_and_kind}
     n_draws : int, optional
         The old name of ``max_draws``: still taken, with a ``FutureWarning``.
     {hdi_prob}

@@ -16,6 +16,14 @@ from .._validation import plain
 from ..plotting import ensure_axes, label_points, row_fontsize, short, short_labels
 from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
 
+#: docstring entries of the leaderboard plots (plot_leaderboard, plot_epp_vs_score)
+BOARD_DOCS = {"board": """\
+board : pandas.DataFrame or arviz.InferenceData
+    A :func:`~irteval.leaderboard` table, a fit of the Bayesian EPP model
+    (:func:`irteval.fit` of :func:`irteval.models.bradley_terry`; its leaderboard is
+    computed), or a classical :func:`~irteval.mle_epp` / :func:`~irteval.bootstrap_epp`
+    table (sorted here, best first)."""}
+
 
 def _estimates(board, ci_prob, ci_kind, plot):
     """(board, point, lower, upper, interval) of a leaderboard: a :func:`leaderboard` table
@@ -35,7 +43,7 @@ def _estimates(board, ci_prob, ci_kind, plot):
     return board, board[point], lower, upper, interval
 
 
-@fill_doc
+@fill_doc(**BOARD_DOCS)
 def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
     """Forest plot of a leaderboard, best on top: a :func:`~irteval.leaderboard` table (or a
     fit) with the posterior mean, interval and P(best) in the labels, or a classical
@@ -44,21 +52,10 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
 
     Parameters
     ----------
-    board : pandas.DataFrame or arviz.InferenceData
-        A :func:`~irteval.leaderboard` table, a fit of the Bayesian EPP model
-        (:func:`irteval.fit` of :func:`irteval.models.bradley_terry`; its leaderboard is
-        computed), or a classical :func:`~irteval.mle_epp` / :func:`~irteval.bootstrap_epp`
-        table (sorted here, best first).
+    {board}
     {ax}
-    ci_prob : float, optional
-        With a fit: the mass of the leaderboard's intervals, by default ArviZ's
-        ``rcParams["stats.ci_prob"]`` (0.94). With a table: its intervals are drawn, and a
-        value other than the one in its ``attrs`` is refused.
-    ci_kind : {"hdi", "eti"}, optional
-        With a fit: the leaderboard's intervals, ``"hdi"`` (the default, as ArviZ's) or
-        ``"eti"`` (equal-tailed). With a table: its intervals are drawn (a classical one's
-        are ``"wald"`` or ``"bootstrap"``), and a kind other than the one in its ``attrs`` is
-        refused.
+    {plot_ci_prob}
+    {plot_ci_kind}
 
     {returns_ax}
     """
@@ -77,31 +74,20 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
     return ax
 
 
-@fill_doc
+@fill_doc(**BOARD_DOCS)
 def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     """EPP (with its interval) against each player's mean score, as EloML's ranking plot
     (for :class:`~irteval.Battles`: against the share of battles won).
 
     Parameters
     ----------
-    board : pandas.DataFrame or arviz.InferenceData
-        A :func:`~irteval.leaderboard` table, a fit of the Bayesian EPP model
-        (:func:`irteval.fit` of :func:`irteval.models.bradley_terry`; its leaderboard is
-        computed), or a classical :func:`~irteval.mle_epp` / :func:`~irteval.bootstrap_epp`
-        table (sorted here, best first).
+    {board}
     scores : irteval.Scores or irteval.Battles
         The data the leaderboard was fitted to (every player of ``board`` in it). Scores
         where lower is better are shown as given, on an inverted axis.
     {ax}
-    ci_prob : float, optional
-        With a fit: the mass of the leaderboard's intervals, by default ArviZ's
-        ``rcParams["stats.ci_prob"]`` (0.94). With a table: its intervals are drawn, and a
-        value other than the one in its ``attrs`` is refused.
-    ci_kind : {"hdi", "eti"}, optional
-        With a fit: the leaderboard's intervals, ``"hdi"`` (the default, as ArviZ's) or
-        ``"eti"`` (equal-tailed). With a table: its intervals are drawn (a classical one's
-        are ``"wald"`` or ``"bootstrap"``), and a kind other than the one in its ``attrs`` is
-        refused.
+    {plot_ci_prob}
+    {plot_ci_kind}
 
     {returns_ax}
     """
@@ -227,9 +213,7 @@ def plot_rank_distribution(idata, *, ax=None):
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of the Bayesian EPP model (:func:`irteval.fit` of
-        :func:`irteval.models.bradley_terry`); a fit of another family is refused.
+    {idata_epp}
     {ax}
 
     {returns_ax}

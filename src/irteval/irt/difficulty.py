@@ -29,6 +29,7 @@ def observed_cells(idata):
     return const["item_idx"].values, const["respondent_idx"].values, y.values.astype(float)
 
 
+@fill_doc
 def difficulty_bins(idata, n_bins=5) -> xr.DataArray:
     """Equal-count difficulty bins, per draw: 0 = easiest ... n_bins - 1 = hardest.
 
@@ -37,10 +38,7 @@ def difficulty_bins(idata, n_bins=5) -> xr.DataArray:
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of a binary IRT model, the 1PL ... 4PL or the multidimensional 2PL
-        (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of another family is
-        refused.
+    {idata_binary}
     n_bins : int, default 5
         Number of bins, from 1 to the number of items.
 
@@ -70,12 +68,8 @@ def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) ->
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of a binary IRT model, the 1PL ... 4PL or the multidimensional 2PL
-        (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of another family is
-        refused.
-    {ci_prob}
-    {ci_kind}
+    {idata_binary}
+    {ci_prob_and_kind}
     n_bins : int, default 5
         Number of equal-count difficulty bins (:func:`difficulty_bins`), from 1 to the
         number of items.
@@ -122,12 +116,8 @@ def abilities(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFra
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of a binary IRT model, the 1PL ... 4PL or the multidimensional 2PL
-        (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of another family is
-        refused.
-    {ci_prob}
-    {ci_kind}
+    {idata_binary}
+    {ci_prob_and_kind}
     {hdi_prob}
 
     Returns
@@ -172,12 +162,8 @@ def difficulty_moments(idata, *, ci_prob=None, ci_kind=None, varied_only=False,
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of a binary IRT model, the 1PL ... 4PL or the multidimensional 2PL
-        (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of another family is
-        refused.
-    {ci_prob}
-    {ci_kind}
+    {idata_binary}
+    {ci_prob_and_kind}
     varied_only : bool, default False
         Use only the items answered both right and wrong, as the reference code that drops
         constant columns before fitting; ``False``: all of them.
@@ -231,17 +217,12 @@ def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_dr
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of a one-skill binary IRT model, the 1PL ... 4PL (:func:`irteval.fit` of
-        :func:`irteval.models.onepl`); a fit of another family, or a multidimensional 2PL, is
-        refused.
+    {idata_one_skill}
     n_bins : int, default 5
         Number of equal-count difficulty bins per draw, from 1 to the number of items.
-    {ci_prob}
-    {ci_kind}
+    {ci_prob_and_kind}
     {max_draws}
-    random_seed : int, numpy.random.Generator or None
-        Seeds the random choice of the draws kept; the same seed gives the same result.
+    {random_seed_draws}
     {hdi_prob}
 
     Returns

@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _intervals
-from .._docs import fill_doc
+from .._docs import SHARED, fill_doc, parameters_section
 from .._draws import stacked_draws
 from ..models.densities import irt_probability
 from .difficulty import observed_cells
@@ -55,6 +55,12 @@ from .item_draws import FAMILY, Items, answer_logp
 MISFIT_P = 0.05
 #: ability (difficulty) groups of the grouped check, at most
 MAX_GROUPS = 5
+
+#: docstring entries of the fit tables (item_fit, person_fit): the Parameters section they
+#: share
+FIT_TABLE_DOCS = {"fit_table_parameters": parameters_section(*(
+    SHARED[name] for name in ("idata_binary_draws", "max_draws", "random_seed",
+                              "ci_prob_and_kind")))}
 
 
 def _cell_draws(idata, caller, max_draws, random_seed):
@@ -150,23 +156,14 @@ def _chi_square(cell_group, y, expected, variance, n):
     return ((observed - expected) ** 2 / np.maximum(variance, 1e-9)).reshape(n, -1).sum(axis=1)
 
 
-@fill_doc
+@fill_doc(**FIT_TABLE_DOCS)
 def item_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kind=None) -> pd.DataFrame:
     """Fit statistics of every item (instance) of a binary IRT fit (1PL ... 4PL), in its order.
 
     Definitions in the module docstring. Sort by ``ppp`` or ``ppp_groups`` to read the worst
     first.
 
-    Parameters
-    ----------
-    idata : arviz.InferenceData
-        A fit of a binary IRT model with posterior draws, the 1PL ... 4PL or the
-        multidimensional 2PL (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of
-        another family, or a MAP fit (one point), is refused.
-    {max_draws}
-    {random_seed}
-    {ci_prob}
-    {ci_kind}
+    {fit_table_parameters}
 
     Returns
     -------
@@ -181,22 +178,13 @@ def item_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kind=None)
     return _fit_table(idata, "item", "item_fit", max_draws, random_seed, ci_prob, ci_kind)
 
 
-@fill_doc
+@fill_doc(**FIT_TABLE_DOCS)
 def person_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None,
                ci_kind=None) -> pd.DataFrame:
     """The fit statistics of :func:`item_fit` per respondent (the models answering): which
     models answer erratically for their ability (fail easy instances, solve hard ones).
 
-    Parameters
-    ----------
-    idata : arviz.InferenceData
-        A fit of a binary IRT model with posterior draws, the 1PL ... 4PL or the
-        multidimensional 2PL (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of
-        another family, or a MAP fit (one point), is refused.
-    {max_draws}
-    {random_seed}
-    {ci_prob}
-    {ci_kind}
+    {fit_table_parameters}
 
     Returns
     -------
@@ -219,13 +207,9 @@ def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of a binary IRT model with posterior draws, the 1PL ... 4PL or the
-        multidimensional 2PL (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of
-        another family, or a MAP fit (one point), is refused.
+    {idata_binary_draws}
     {max_draws}
-    random_seed : int, numpy.random.Generator or None
-        Seeds the random choice of the draws kept; the same seed gives the same result.
+    {random_seed_draws}
 
     Returns
     -------

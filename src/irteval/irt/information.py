@@ -29,10 +29,7 @@ def information(idata, theta=None, *, items=None, max_draws=200, random_seed=0, 
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of a one-skill binary IRT model, the 1PL ... 4PL (:func:`irteval.fit` of
-        :func:`irteval.models.onepl`); a fit of another family, or a multidimensional 2PL, is
-        refused.
+    {idata_one_skill}
     theta : float or array-like, optional
         Finite abilities (a number or a non-empty 1-d array); by default 61 points spanning
         the fitted respondents' posterior mean abilities, one unit wider on each side.
@@ -40,10 +37,8 @@ def information(idata, theta=None, *, items=None, max_draws=200, random_seed=0, 
         Item labels (or one label) whose own curves to add; none by default. An item
         labelled ``"test"`` is refused (the test curve's name).
     {max_draws}
-    random_seed : int, numpy.random.Generator or None
-        Seeds the random choice of the draws kept; the same seed gives the same result.
-    {ci_prob}
-    {ci_kind}
+    {random_seed_draws}
+    {ci_prob_and_kind}
 
     Returns
     -------

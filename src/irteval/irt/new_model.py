@@ -192,17 +192,13 @@ def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=No
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of a one-skill binary IRT model with posterior draws, the 1PL ... 4PL
-        (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of another family, a
-        multidimensional 2PL or a MAP fit (one point) is refused.
+    {idata_one_skill_draws}
     answers : dict or pandas.Series
         Item label -> 0/1 (``True``, ``"1"``, ``1.0`` count as 1) for at least one item of
         the fit, each item once; missing (NaN) answers are left out with a warning.
     {max_draws}
     {random_seed}
-    {ci_prob}
-    {ci_kind}
+    {ci_prob_and_kind}
 
     Returns
     -------
@@ -228,15 +224,13 @@ def _warn_misfit(score):
                   "it on more items")
 
 
+@fill_doc
 def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.Index:
     """``n`` items to run a new model on.
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of a one-skill binary IRT model, the 1PL ... 4PL (:func:`irteval.fit` of
-        :func:`irteval.models.onepl`); a fit of another family, or a multidimensional 2PL, is
-        refused.
+    {idata_one_skill}
     n : int, default 100
         Number of items, from 1 to the number of items of the fit.
     strategy : {"stratified", "information", "random"}
@@ -309,10 +303,7 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of a one-skill binary IRT model with posterior draws, the 1PL ... 4PL
-        (:func:`irteval.fit` of :func:`irteval.models.onepl`); a fit of another family, a
-        multidimensional 2PL or a MAP fit (one point) is refused.
+    {idata_one_skill_draws}
     answer_fn : callable
         ``answer_fn(item) -> 0/1``: the new model run on that item (one answer in an array
         is taken). An answer that is not 0/1 stops the test with a ValueError whose
@@ -329,10 +320,8 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
         default 5, or ``max_items`` if fewer. At most ``max_items``.
     {max_draws}
     {random_seed}
-    {ci_prob}
-    {ci_kind}
-    progressbar : bool, default True
-        Show a progress bar; ``False`` hides it.
+    {ci_prob_and_kind}
+    {progressbar}
 
     Returns
     -------

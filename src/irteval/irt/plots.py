@@ -34,19 +34,14 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
 
     Parameters
     ----------
-    idata : arviz.InferenceData
-        A fit of a one-skill binary IRT model, the 1PL ... 4PL (:func:`irteval.fit` of
-        :func:`irteval.models.onepl`); a fit of another family, or a multidimensional 2PL, is
-        refused.
+    {idata_one_skill}
     items : list, optional
         Item labels (or one label) to draw; by default five items spread from the easiest to
         the hardest (by posterior mean b).
     {ax}
-    {ci_prob}
-    {ci_kind}
+    {ci_prob_and_kind}
     {max_draws}
-    random_seed : int, numpy.random.Generator or None
-        Seeds the random choice of the draws kept; the same seed gives the same plot.
+    {random_seed_draws}
     {hdi_prob}
 
     {returns_ax}
@@ -110,11 +105,9 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
     bins : int, default 40
         Number of histogram bins, shared by every draw and dataset; they span the pooled
         draws (without their outermost 0.1% where every fit keeps at least 100 draws).
-    {ci_prob}
-    {ci_kind}
+    {ci_prob_and_kind}
     {max_draws}
-    random_seed : int, numpy.random.Generator or None
-        Seeds the random choice of the draws kept; the same seed gives the same plot.
+    {random_seed_draws}
     {hdi_prob}
 
     {returns_ax}
@@ -167,14 +160,8 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
     n_bins : int, optional
         With a fit: the difficulty bins of its table, by default 5 (one per item where there
         are fewer). With a table: refused unless it is the table's number of bins.
-    ci_prob : float, optional
-        Mass of the intervals computed from a fit, by default ArviZ's
-        ``rcParams["stats.ci_prob"]`` (0.94). A table's own intervals are drawn: a value
-        contradicting its ``attrs`` is refused (recompute the table); for a table without
-        them (read from CSV) it names the intervals in the title.
-    ci_kind : {"hdi", "eti"}, optional
-        ``"hdi"``: highest-density intervals (the default, as ArviZ's); ``"eti"``:
-        equal-tailed ones. With a table, as ``ci_prob``.
+    {plot_ci_prob}
+    {plot_ci_kind}
     {hdi_prob}
 
     {returns_ax}
@@ -255,14 +242,8 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     {ax}
     n_labels : int, default 8
         Label at most this many misfitting rows, smallest p-value first (0: none).
-    ci_prob : float, optional
-        Mass of the intervals computed from a fit, by default ArviZ's
-        ``rcParams["stats.ci_prob"]`` (0.94). A table's own intervals are drawn: a value
-        contradicting its ``attrs`` is refused (recompute the table); for a table without
-        them (read from CSV) it names the intervals in the title.
-    ci_kind : {"hdi", "eti"}, optional
-        ``"hdi"``: highest-density intervals (the default, as ArviZ's); ``"eti"``:
-        equal-tailed ones. With a table, as ``ci_prob``.
+    {plot_ci_prob}
+    {plot_ci_kind}
 
     {returns_ax}
     """
@@ -320,14 +301,8 @@ def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None):
         A table of :func:`irteval.information`, or a fit (as :func:`irteval.information`
         takes), whose test information is computed here.
     {ax}
-    ci_prob : float, optional
-        Mass of the intervals computed from a fit, by default ArviZ's
-        ``rcParams["stats.ci_prob"]`` (0.94). A table's own intervals are drawn: a value
-        contradicting its ``attrs`` is refused (recompute the table); for a table without
-        them (read from CSV) it names the intervals in the title.
-    ci_kind : {"hdi", "eti"}, optional
-        ``"hdi"``: highest-density intervals (the default, as ArviZ's); ``"eti"``:
-        equal-tailed ones. With a table, as ``ci_prob``.
+    {plot_ci_prob}
+    {plot_ci_kind}
 
     {returns_ax}
     """

@@ -9,14 +9,14 @@ import numpy as np
 from scipy.cluster.hierarchy import dendrogram
 
 from .. import _intervals
-from .._docs import fill_doc
+from .._docs import fill_doc, panel_labels
 from .._validation import chosen_labels
 from ..plotting import given_axes, label_figure, panel_axes, panels, short
 from .scc import check_scc, scc_summary
 from .taxonomy import Taxonomy
 
 
-@fill_doc
+@fill_doc(panel_models=panel_labels("models", "model"))
 def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_prob=None,
              ax=None):
     """System Characteristic Curves (the paper's Fig. 4): for each model a panel of kappa
@@ -28,20 +28,14 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
     scc : xarray.Dataset
         The per-draw SCCs of :func:`~irteval.robustness.scc` or
         :func:`~irteval.robustness.scc_from_predictions`.
-    models : list, optional
-        Labels of the models to draw, one panel each (one label alone is taken too);
-        ``None``: every model. Unknown or repeated labels are refused.
+    {panel_models}
     axes, ax : matplotlib.axes.Axes or array of them, optional
         One Axes per model (``ax=`` is ArviZ's name for it: give one of the two), the
         user's figure title kept; ``None``: a new grid of panels.
-    {ci_prob}
-    {ci_kind}
+    {ci_prob_and_kind}
     {hdi_prob}
 
-    Returns
-    -------
-    matplotlib.axes.Axes or numpy.ndarray of them
-        The Axes given; without them, the new grid's 2-d array of Axes.
+    {returns_panels}
     """
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     check_scc(scc, "plot_scc")

@@ -9,9 +9,11 @@ import pandas as pd
 from sklearn.base import clone
 
 from .._compat import renamed
+from .._docs import fill_doc
 from .._validation import fixed_seed
 from ..data import Responses
 from .folds import check_data, fold_results, prepare
+from .scc import NOISE_DOCS
 
 
 def _fit_predict(estimator, train, test, fold, *, X, y):
@@ -19,6 +21,7 @@ def _fit_predict(estimator, train, test, fold, *, X, y):
     return model.predict(X.iloc[test])
 
 
+@fill_doc(**NOISE_DOCS)
 def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_jobs=None,
                         progressbar=True, random_state=None):
     """Stratified k-fold predictions of each estimator on each instance -> binary Responses.
@@ -39,23 +42,17 @@ def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_
     X : pandas.DataFrame or array-like
         The instances, one label each, without missing or infinite values; columns not in
         ``nominal`` numeric.
-    y : array-like or pandas.Series
-        The class of each row of ``X`` (two classes at least); a Series is matched to ``X``
-        by its index.
+    {y}
     nominal : list of str, default ()
         Nominal columns of ``X``, one-hot encoded in front of every model.
-    cv : int, default 5
-        Number of stratified folds (from 2 to the number of instances; some class needs
-        ``cv`` members).
+    {cv}
     random_seed : int, numpy.random.Generator or None, default 0
         Seeds the folds (shuffled); the same seed gives the same responses.
     n_jobs : int, optional
         Workers for the (estimator, fold) fits, through joblib: ``None`` runs in this
         process unless a ``joblib.parallel_config`` says otherwise, ``-1`` uses every core.
-    progressbar : bool, default True
-        Show a progress bar.
-    random_state : int, optional
-        The old name of ``random_seed``: still taken, with a ``FutureWarning``.
+    {progressbar}
+    {random_state}
 
     Returns
     -------

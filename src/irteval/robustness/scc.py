@@ -32,6 +32,43 @@ from .folds import check_data, check_noise, fold_results, prepare
 
 PROPORTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
+#: docstring entries of the noisy training (noisy_predictions, scc, cross_val_responses)
+NOISE_DOCS = {
+    "estimators": """\
+estimators : dict
+    ``{name: scikit-learn classifier}``, not empty; each is cloned and fitted per fold,
+    its hyper-parameters clipped to what the smallest training fold allows (with a
+    warning); a model that fails on the data is skipped, with a warning.""",
+    "X": """\
+X : pandas.DataFrame
+    The instances, labelled by the index (one label each), without missing or infinite
+    values; columns not in ``nominal`` numeric.""",
+    "y": """\
+y : array-like or pandas.Series
+    The class of each row of ``X`` (two classes at least); a Series is matched to ``X``
+    by its index.""",
+    "noise": """\
+noise : float, default 0.2
+    The noise magnitude eps (>= 0): numeric columns get Normal(0, eps * training sd)
+    noise, nominal ones are redrawn from the training fold with probability
+    1 - exp(-eps) (:func:`~irteval.robustness.perturb`).""",
+    "nominal": """\
+nominal : list of str, default ()
+    Nominal columns of ``X``: one-hot encoded in front of every model, and redrawn by the
+    noise.""",
+    "integer_noise": """\
+integer_noise : {"redraw", "gaussian"}, default "redraw"
+    How the other integer and boolean columns are perturbed: redrawn like the nominal
+    ones (the reference code's rule) or with Gaussian noise like floats.""",
+    "cv": """\
+cv : int, default 5
+    Number of stratified folds (from 2 to the number of instances; some class needs
+    ``cv`` members).""",
+}
+#: what scc passes on to noisy_predictions, in the order both take it
+NOISE_DOCS["noisy_training"] = "\n".join(NOISE_DOCS[name] for name in (
+    "estimators", "X", "y", "noise", "nominal", "integer_noise", "cv"))
+
 
 @dataclass(frozen=True)
 class NoisyPredictions(UnpacksWithWarning):
@@ -59,6 +96,7 @@ def _fit_predict_twice(estimator, train, test, fold, *, X, y, noise, nominal, in
     return model.predict(X.iloc[test]), model.predict(noisy)
 
 
+@fill_doc(**NOISE_DOCS)
 def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), integer_noise="redraw", cv=5,
                       random_seed=0, n_jobs=None, progressbar=True,
                       random_state=None) -> NoisyPredictions:
@@ -69,39 +107,15 @@ def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), integer_noise=
 
     Parameters
     ----------
-    estimators : dict
-        ``{name: scikit-learn classifier}``, not empty; each is cloned and fitted per fold,
-        its hyper-parameters clipped to what the smallest training fold allows (with a
-        warning); a model that fails on the data is skipped, with a warning.
-    X : pandas.DataFrame
-        The instances, labelled by the index (one label each), without missing or infinite
-        values; columns not in ``nominal`` numeric.
-    y : array-like or pandas.Series
-        The class of each row of ``X`` (two classes at least); a Series is matched to ``X``
-        by its index.
-    noise : float, default 0.2
-        The noise magnitude eps (>= 0): numeric columns get Normal(0, eps * training sd)
-        noise, nominal ones are redrawn from the training fold with probability
-        1 - exp(-eps) (:func:`~irteval.robustness.perturb`).
-    nominal : list of str, default ()
-        Nominal columns of ``X``: one-hot encoded in front of every model, and redrawn by the
-        noise.
-    integer_noise : {"redraw", "gaussian"}, default "redraw"
-        How the other integer and boolean columns are perturbed: redrawn like the nominal
-        ones (the reference code's rule) or with Gaussian noise like floats.
-    cv : int, default 5
-        Number of stratified folds (from 2 to the number of instances; some class needs
-        ``cv`` members).
+    {noisy_training}
     random_seed : int, numpy.random.Generator or None, default 0
         Seeds the folds and the noise; the same seed gives the same predictions.
     n_jobs : int, optional
         Workers for the (model, fold) fits, through joblib: ``None`` runs in this process
         unless a ``joblib.parallel_config`` says otherwise (a Dask or Ray backend scales it
         out), ``-1`` uses every core.
-    progressbar : bool, default True
-        Show a progress bar.
-    random_state : int, optional
-        The old name of ``random_seed``: still taken, with a ``FutureWarning``.
+    {progressbar}
+    {random_state}
 
     Returns
     -------
@@ -147,6 +161,7 @@ def _agreement(a, b, n_classes):
     return (p_o - p_e) / (1 - p_e), p_o, f1
 
 
+@fill_doc(**NOISE_DOCS)
 def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), integer_noise="redraw", cv=5,
         proportions=PROPORTIONS, n_bins=5, max_draws=100, random_seed=0, n_jobs=None,
         progressbar=True, random_state=None) -> xr.Dataset:
@@ -161,29 +176,7 @@ def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), integer_noise="redraw
         A fit of the binary IRT (:func:`irteval.fit` of :func:`irteval.models.onepl`) on
         responses of the same instances (e.g. :func:`cross_val_responses` of ``X``): its
         items must be ``X``'s rows, each once; a fit of another family is refused.
-    estimators : dict
-        ``{name: scikit-learn classifier}``, not empty; each is cloned and fitted per fold,
-        its hyper-parameters clipped to what the smallest training fold allows (with a
-        warning); a model that fails on the data is skipped, with a warning.
-    X : pandas.DataFrame
-        The instances, labelled by the index (one label each), without missing or infinite
-        values; columns not in ``nominal`` numeric.
-    y : array-like or pandas.Series
-        The class of each row of ``X`` (two classes at least); a Series is matched to ``X``
-        by its index.
-    noise : float, default 0.2
-        The noise magnitude eps (>= 0): numeric columns get Normal(0, eps * training sd)
-        noise, nominal ones are redrawn from the training fold with probability
-        1 - exp(-eps) (:func:`~irteval.robustness.perturb`).
-    nominal : list of str, default ()
-        Nominal columns of ``X``: one-hot encoded in front of every model, and redrawn by the
-        noise.
-    integer_noise : {"redraw", "gaussian"}, default "redraw"
-        How the other integer and boolean columns are perturbed: redrawn like the nominal
-        ones (the reference code's rule) or with Gaussian noise like floats.
-    cv : int, default 5
-        Number of stratified folds (from 2 to the number of instances; some class needs
-        ``cv`` members).
+    {noisy_training}
     proportions : sequence of float, default (0, 0.2, 0.4, 0.6, 0.8, 1)
         Shares of each bin perturbed: distinct, in [0, 1] (sorted here).
     n_bins : int, default 5
@@ -198,10 +191,8 @@ def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), integer_noise="redraw
         Workers for the (model, fold) fits and for the draws, through joblib: ``None`` runs
         in this process unless a ``joblib.parallel_config`` says otherwise, ``-1`` uses every
         core.
-    progressbar : bool, default True
-        Show a progress bar.
-    random_state : int, optional
-        The old name of ``random_seed``: still taken, with a ``FutureWarning``.
+    {progressbar}
+    {random_state}
 
     Returns
     -------
@@ -261,10 +252,8 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
     n_jobs : int, optional
         Workers for the draws, through joblib: ``None`` runs in this process unless a
         ``joblib.parallel_config`` says otherwise, ``-1`` uses every core.
-    progressbar : bool, default True
-        Show a progress bar.
-    random_state : int, optional
-        The old name of ``random_seed``: still taken, with a ``FutureWarning``.
+    {progressbar}
+    {random_state}
 
     Returns
     -------
@@ -367,8 +356,7 @@ def scc_summary(scc, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFra
     ----------
     scc : xarray.Dataset
         The per-draw SCCs of :func:`scc` or :func:`scc_from_predictions`.
-    {ci_prob}
-    {ci_kind}
+    {ci_prob_and_kind}
     {hdi_prob}
 
     Returns
