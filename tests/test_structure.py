@@ -2,6 +2,7 @@
 interval convention, fits checked for their family."""
 
 import copy
+import dataclasses
 import inspect
 import re
 import warnings
@@ -255,3 +256,30 @@ def test_plots_given_another_table_name_the_right_one(plot, table, source):
                                          f"irteval.*{source}"):
         plot(table)
     plt.close("all")
+
+
+def test_result_dataclasses_print_on_one_screen():
+    """Each field's kind and size, not 1000-row tables (the dataclass default printed all)."""
+    rows = pd.Index([f"d{i}" for i in range(1000)], name="dataset")
+    frame = pd.DataFrame(np.zeros((1000, 3)), index=rows)
+    draws = xr.DataArray(np.zeros((4, 250)), dims=("chain", "draw"))
+    results = [
+        ie.LatentTrait(*[frame] * 7, epsilon=0.05),
+        ie.NewModelScore(ability=draws, accuracy=draws, answered=frame[0], person_fit_p=0.3,
+                         n_items=20, ci_prob=0.94, ci_kind="hdi"),
+        ie.PairwiseProbabilities(win=frame, superior=frame),
+        ie.robustness.NoisyPredictions(clean=frame, perturbed=frame),
+        ie.robustness.Taxonomy(groups=frame[0], co_assignment=frame, linkage=np.zeros((999, 4)),
+                               kappa=frame, alone=frame[0]),
+    ]
+    for result in results:
+        text = repr(result)
+        lines = text.splitlines()
+        assert len(lines) == len(dataclasses.fields(result)) + 2, text
+        assert lines[0] == f"{type(result).__name__}(" and lines[-1] == ")"
+    assert "    spectrum: DataFrame (dataset: 1000) x 3 columns\n" in repr(results[0])
+    assert "    performance_range: (0.0, 1.0)\n" in repr(results[0])
+    assert "    ability: DataArray (chain: 4, draw: 250)\n" in repr(results[1])
+    assert "    answered: Series (dataset: 1000)\n" in repr(results[1])
+    assert "    person_fit_p: 0.3\n" in repr(results[1])
+    assert "    linkage: ndarray (999, 4)\n" in repr(results[4])

@@ -26,14 +26,15 @@ from .. import _intervals
 from .._docs import fill_doc
 from .._draws import stacked_draws, thin
 from .._fits import check_idata, warn_if_point
+from .._repr import ShortRepr
 from .._validation import count, warn_user
 from ..parallel import map_draws
 from .metrics import AIRT_FAMILIES, names, observed_performance
 from .smoothing import fit_curves
 
 
-@dataclass(frozen=True)
-class LatentTrait:
+@dataclass(frozen=True, repr=False)
+class LatentTrait(ShortRepr):
     """Result of :func:`latent_trait`.
 
     Attributes

@@ -16,6 +16,7 @@ from .._compat import UnpacksWithWarning, renamed
 from .._docs import fill_doc
 from .._draws import stacked_draws
 from .._fits import check_idata, warn_if_point
+from .._repr import ShortRepr
 from .._validation import count, plain, seeded_rng, spelling_hint
 from ..data.scores import OUTCOME_SCORE, fractional, win_matrices
 from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
@@ -120,8 +121,8 @@ def win_probability(idata, a, b) -> xr.DataArray:
     return xr.apply_ufunc(expit, diff.drop_vars("player", errors="ignore")).rename("p_win")
 
 
-@dataclass(frozen=True)
-class PairwiseProbabilities(UnpacksWithWarning):
+@dataclass(frozen=True, repr=False)
+class PairwiseProbabilities(ShortRepr, UnpacksWithWarning):
     """Result of :func:`pairwise_probabilities`: players x players DataFrames, indexed by
     player in the fit's order, NaN on the diagonal.
 

@@ -30,6 +30,7 @@ from .. import _intervals
 from .._docs import fill_doc
 from .._draws import stacked_draws
 from .._fits import needs_draws
+from .._repr import ShortRepr
 from .._validation import count, fixed_seed, plain, seeded_rng, spelling_hint, warn_user
 from ..models.onepl_marginal import z_grid
 from .item_draws import Items, answer_logp
@@ -44,8 +45,8 @@ MIN_ITEMS = 5
 MISFIT_P = 0.01
 
 
-@dataclass(frozen=True)
-class NewModelScore:
+@dataclass(frozen=True, repr=False)
+class NewModelScore(ShortRepr):
     """Result of :func:`score_new_model` (and :func:`adaptive_test`): the posterior of a new
     model's ability and full-benchmark accuracy.
 

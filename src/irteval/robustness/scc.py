@@ -24,6 +24,7 @@ from .._compat import UnpacksWithWarning, renamed
 from .._docs import fill_doc
 from .._draws import equal_count_bins, stacked_draws
 from .._fits import check_idata, warn_if_point
+from .._repr import ShortRepr
 from .._validation import fixed_seed
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
@@ -70,8 +71,8 @@ NOISE_DOCS["noisy_training"] = "\n".join(NOISE_DOCS[name] for name in (
     "estimators", "X", "y", "noise", "nominal", "integer_noise", "cv"))
 
 
-@dataclass(frozen=True)
-class NoisyPredictions(UnpacksWithWarning):
+@dataclass(frozen=True, repr=False)
+class NoisyPredictions(ShortRepr, UnpacksWithWarning):
     """Out-of-fold predictions, instances x models: on the clean and on the perturbed
     instances (the result of :func:`noisy_predictions`; unpacking it as a pair still works,
     with a ``FutureWarning``).

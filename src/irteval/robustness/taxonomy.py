@@ -16,12 +16,13 @@ import xarray as xr
 from scipy.cluster.hierarchy import fcluster, linkage
 
 from .._compat import IndexesWithWarning
+from .._repr import ShortRepr
 from .._validation import count
 from .scc import check_scc
 
 
-@dataclass(frozen=True)
-class Taxonomy(IndexesWithWarning):
+@dataclass(frozen=True, repr=False)
+class Taxonomy(ShortRepr, IndexesWithWarning):
     """Result of :func:`taxonomy` (indexing it as a dict, ``tax["groups"]``, still works, with a
     ``FutureWarning``).
 
