@@ -283,8 +283,10 @@ def test_plots_take_axes_and_return_them(recovery):
         fig, ax = plt.subplots()
         assert plot(arg, ax=ax, **kwargs) is ax and ax.has_data()
         plt.close(fig)
-    axes = ie.plot_crm_heatmap(idata, ["algo0", "algo11"])
-    assert axes.size == 2
+    axes = ie.plot_crm_heatmap(idata, ["algo0", "algo11"], n_grid=40)
+    assert axes.size == 2 and axes.ravel()[0].images[0].get_array().shape == (40, 40)
+    with pytest.warns(FutureWarning, match="n= is deprecated.*use n_grid="):
+        ie.plot_crm_heatmap(idata, ["algo0"], n=40)
     fig, pair = plt.subplots(1, 2)
     fig.suptitle("the user's title")
     assert ie.plot_crm_heatmap(idata, ["algo0", "algo11"], ax=pair) is pair  # ArviZ's name

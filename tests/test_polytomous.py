@@ -171,11 +171,18 @@ def _check_downstream(idata):
     table = ie.portfolio(lt)
     assert set(table.index) == set(post["item"].values) and table["in_portfolio"].any()
     assert lt.spectrum.index.name == "dataset"
-    axes = ie.plot_category_curves(idata, items=["a0", "a3"], max_draws=40)
+    axes = ie.plot_category_curves(idata, algorithms=["a0", "a3"], max_draws=40, n_grid=30)
     assert [ax.get_title() for ax in axes.ravel()[:2]] == ["a0", "a3"]
     assert len(axes.ravel()[0].lines) == 3 and len(axes.ravel()[1].lines) == 4
+    assert len(axes.ravel()[0].lines[0].get_xdata()) == 30
+    with pytest.warns(FutureWarning, match="items= is deprecated.*use algorithms="):
+        old = ie.plot_category_curves(idata, items=["a3"], max_draws=40, n=30)
+    np.testing.assert_allclose(old.ravel()[0].lines[0].get_ydata(),
+                               axes.ravel()[1].lines[0].get_ydata())
     with pytest.raises(ValueError, match="unknown algorithms"):
-        ie.plot_category_curves(idata, items=["nope"])
+        ie.plot_category_curves(idata, algorithms=["nope"])
+    with pytest.raises(ValueError, match="n_grid=1: give a whole number of at least 2"):
+        ie.plot_category_curves(idata, n_grid=1)
     with pytest.raises(ValueError, match="fit of irteval.models.continuous_irt"):
         ie.loo_by_algorithm(idata)
     plt.close("all")

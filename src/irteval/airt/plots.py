@@ -10,6 +10,7 @@ from matplotlib.lines import Line2D
 from scipy.integrate import trapezoid
 
 from .. import _intervals
+from .._compat import renamed
 from .._docs import fill_doc, panel_labels
 from .._draws import stacked_draws
 from .._fits import check_idata, check_table
@@ -25,7 +26,12 @@ from .metrics import AIRT_FAMILIES
 #: docstring entries of the AIRT plots
 AIRT_PLOT_DOCS = {
     "panel_algorithms": panel_labels("algorithms", "algorithm"),
-    "panel_items": panel_labels("items", "algorithm"),
+    "items": """\
+items : list, optional
+    The old name of ``algorithms``: still taken, with a ``FutureWarning``.""",
+    "n": """\
+n : int, optional
+    The old name of ``n_grid``: still taken, with a ``FutureWarning``.""",
     "theta_range": """\
 theta_range : tuple of float, default (-3, 3)
     The range of theta (dataset easiness) on the x axis.""",
@@ -46,8 +52,8 @@ highlight : int, default 5
 
 
 @fill_doc(**AIRT_PLOT_DOCS)
-def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n=121,
-                     ax=None):
+def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n_grid=121,
+                     ax=None, n=None):
     """The continuous response model's density f(z | theta) = Normal(z; gamma (theta - beta),
     |gamma / alpha|) per algorithm at the posterior means (the paper's Fig. 10): a
     discriminating algorithm is a narrow rising band, an anomalous one falls, a
@@ -64,12 +70,14 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
         One Axes per algorithm (``ax=`` is ArviZ's name for it: give one of the two), the
         labels then on them, the user's figure title kept; ``None``: a new grid of panels.
     {theta_range}
-    n : int, default 121
+    n_grid : int, default 121
         Grid points along theta and along z.
+    {n}
 
     {returns_panels}
     """
     check_idata(idata, "continuous_irt", "plot_crm_heatmap")
+    n = count(renamed(n_grid, n, "n", "n_grid"), "n_grid", minimum=2)
     post = idata.posterior
     names = _chosen(post, algorithms)
     tau, lam, s = (post[v].mean(("chain", "draw")).sel(item=names).values
@@ -105,8 +113,9 @@ def _chosen(post, algorithms):
 
 
 @fill_doc(**AIRT_PLOT_DOCS)
-def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n=121,
-                         ci_prob=None, ci_kind=None, max_draws=200, random_seed=0, ax=None):
+def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 3),
+                         n_grid=121, ci_prob=None, ci_kind=None, max_draws=200, random_seed=0,
+                         ax=None, items=None, n=None):
     """Category response curves of the polytomous IRT, P(x_ij = k | theta) per algorithm:
     posterior mean over ``max_draws`` draws with its interval band, one colour per level (the
     user's labels, light = low, dark = high). An anomalous algorithm (a < 0) reaches its top
@@ -117,24 +126,28 @@ def plot_category_curves(idata, items=None, *, axes=None, theta_range=(-3, 3), n
     idata : arviz.InferenceData
         A fit of the polytomous IRT (:func:`irteval.fit` of
         :func:`irteval.models.polytomous_irt`); a fit of another family is refused.
-    {panel_items}
+    {panel_algorithms}
     axes, ax : matplotlib.axes.Axes or array of them, optional
         One Axes per algorithm (``ax=`` is ArviZ's name for it: give one of the two), the
         labels and the legend then on them, the user's figure title kept; ``None``: a new
         grid of panels.
     {theta_range}
-    n : int, default 121
+    n_grid : int, default 121
         Grid points along theta.
     {ci_prob_and_kind}
     {max_draws}
     {random_seed}
+    {items}
+    {n}
 
     {returns_panels}
     """
     check_idata(idata, "polytomous_irt", "plot_category_curves")
+    algorithms = renamed(algorithms, items, "items", "algorithms")
+    n = count(renamed(n_grid, n, "n", "n_grid"), "n_grid", minimum=2)
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     post, const = idata.posterior, idata.constant_data
-    names = _chosen(post, items)
+    names = _chosen(post, algorithms)
     where = [list(post["item"].values).index(name) for name in names]
     random_seed = fixed_seed(random_seed)  # a and c from the same draws
     a, c = (stacked_draws(idata, v, max_draws, random_seed)[:, where] for v in ("a", "c"))
@@ -390,7 +403,7 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
     if isinstance(table, pd.DataFrame):
         check_table(table, ["auaec", "aupec", "aupec_lower", "aupec_upper"],
                     "plot_auaec_aupec", "irteval.effectiveness(idata)")
-        _intervals.check_matches(table, ci_prob, ci_kind, hdi_prob)
+        ci_prob = _intervals.check_matches(table, ci_prob, ci_kind, hdi_prob)
     else:
         if hasattr(table, "posterior"):  # the error names the plot, not effectiveness
             check_idata(table, AIRT_FAMILIES, "plot_auaec_aupec")
