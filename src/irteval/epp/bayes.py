@@ -212,9 +212,9 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
     {idata_epp}
     by : {"pair", "player"}, default "pair"
         One row per pair, or per player (to find who misfits).
-    max_draws : int, default 200
+    max_draws : int or None, default 200
         Replicate the data from at most this many posterior draws (chains pooled), chosen
-        at random with ``random_seed``; all of them when the fit has fewer.
+        at random with ``random_seed``; all of them when the fit has fewer, or for None.
     {random_seed}
     {ci_prob_and_kind}
     n_draws : int, optional
@@ -243,13 +243,15 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
     """
     if by not in ("pair", "player"):
         raise ValueError(f"goodness_of_fit(): by={by!r} is not 'pair' or 'player'")
-    max_draws = count(renamed(max_draws, n_draws, "n_draws", "max_draws"),
-                      "goodness_of_fit(): max_draws")
+    max_draws = renamed(max_draws, n_draws, "n_draws", "max_draws")
+    if max_draws is not None:
+        count(max_draws, "goodness_of_fit(): max_draws")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     players = _epp(idata, "goodness_of_fit")["player"].values
     post = idata.posterior.stack(sample=("chain", "draw"))
     rng = seeded_rng(random_seed)
-    keep = rng.choice(post.sizes["sample"], min(max_draws, post.sizes["sample"]), replace=False)
+    n_kept = post.sizes["sample"] if max_draws is None else min(max_draws, post.sizes["sample"])
+    keep = rng.choice(post.sizes["sample"], n_kept, replace=False)
     strength = post["strength"].transpose("sample", "player").values[keep]
     i, j, n, w, present = observed_pairs(idata)
     odd = fractional(n)

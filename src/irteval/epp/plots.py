@@ -175,9 +175,10 @@ def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
         (:func:`irteval.fit` of :func:`irteval.models.bradley_terry`; the table is then
         computed).
     {ax}
-    max_draws : int, default 200
+    max_draws : int or None, default 200
         With a fit: :func:`goodness_of_fit`'s ``max_draws``, the posterior draws the data are
-        replicated from (chosen at random with ``random_seed``); ignored for a table.
+        replicated from (chosen at random with ``random_seed``; None: all); ignored for a
+        table.
     random_seed : int, numpy.random.Generator or None, default 0
         With a fit: :func:`goodness_of_fit`'s seed (the draws kept, the replicated data);
         ignored for a table.
