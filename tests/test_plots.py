@@ -195,4 +195,12 @@ def test_tables_read_back_and_classical_leaderboards_plot(laplace_fits, tmp_path
     ie.item_fit(onepl).to_csv(tmp_path / "fit.csv")
     table = pd.read_csv(tmp_path / "fit.csv", index_col=0)
     assert ie.plot_fit(table).get_title() == "item fit (interval bars on the misfits)"
+    ie.characteristic_curves(onepl, ci_prob=0.9).to_csv(tmp_path / "curves.csv")
+    table = pd.read_csv(tmp_path / "curves.csv", index_col=[0, 1])
+    with pytest.warns(FutureWarning, match="hdi_prob= is deprecated"):
+        ax = ie.plot_characteristic_curves(table, hdi_prob=0.9)  # the old name's value counts
+    assert "90% interval band" in ax.get_legend().get_texts()[0].get_text()
+    with pytest.raises(ValueError, match="hdi_prob must be a number between 0 and 1, got 2"), \
+            pytest.warns(FutureWarning):
+        ie.plot_characteristic_curves(table, hdi_prob=2)
     plt.close("all")

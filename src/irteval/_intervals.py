@@ -28,7 +28,8 @@ def resolve(ci_prob=None, ci_kind=None, hdi_prob=None):
         ci_prob = hdi_prob
     prob = az.rcParams["stats.ci_prob"] if ci_prob is None else ci_prob
     if not (isinstance(prob, (int, float, np.number)) and 0 < prob < 1):
-        raise ValueError(f"ci_prob must be a number between 0 and 1, got {prob!r}")
+        name = "ci_prob" if hdi_prob is None else "hdi_prob"
+        raise ValueError(f"{name} must be a number between 0 and 1, got {prob!r}")
     kind = az.rcParams.get("stats.ci_kind", "hdi") if ci_kind is None else ci_kind
     if kind not in CI_KINDS:
         raise ValueError(f"ci_kind must be one of {CI_KINDS}, got {kind!r}")
@@ -113,10 +114,12 @@ def note(interval, point, what="band"):
 
 def check_matches(table, ci_prob, ci_kind, hdi_prob=None):
     """A plot given a precomputed table draws the table's intervals: refuse ci_prob/ci_kind
-    (or the old hdi_prob) that contradict them (recompute the table instead)."""
+    (or the old hdi_prob) that contradict them (recompute the table instead). Returns the
+    probability given (ci_prob, or hdi_prob's value), for the label of a table without attrs."""
     if hdi_prob is not None:
         ci_prob = resolve(ci_prob, None, hdi_prob)[0]
     for key, value in (("ci_prob", ci_prob), ("ci_kind", ci_kind)):
         if value is not None and table.attrs.get(key) not in (None, value):
             raise ValueError(f"the table was computed with {key}={table.attrs[key]!r}, not "
                              f"{value!r}; recompute it with {key}={value!r} or drop {key}")
+    return ci_prob

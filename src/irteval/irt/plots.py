@@ -167,7 +167,7 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
     {returns_ax}
     """
     if isinstance(curves, pd.DataFrame):
-        _intervals.check_matches(curves, ci_prob, ci_kind, hdi_prob)
+        ci_prob = _intervals.check_matches(curves, ci_prob, ci_kind, hdi_prob)
         table = curves
         if n_bins is not None and "bin" in table.index.names \
                 and n_bins != table.index.get_level_values("bin").nunique():
