@@ -9,6 +9,7 @@ import arviz as az
 import numpy as np
 import pandas as pd
 import pytest
+import xarray as xr
 
 import irteval as ie
 from irteval import calibration as cal
@@ -24,13 +25,31 @@ def test_a_large_log_likelihood_is_skipped_with_one_line_saying_how(monkeypatch)
     monkeypatch.setattr(fit_module, "LOG_LIKELIHOOD_MAX", 1000)  # 2 x 50 draws x 150 cells
     with pytest.warns(UserWarning, match=r"log-likelihood was not stored: 100 draws x 150 "
                                          r"observations .* log_likelihood=True .* "
-                                         r"pm.compute_log_likelihood"):
+                                         r"irteval.add_log_likelihood\(idata, model\)"):
         idata = ie.fit(ie.models.onepl(resp), draws=50, tune=50, chains=2, random_seed=0,
                        progressbar=False)
     assert "log_likelihood" not in idata.groups()
     forced = quiet_fit(ie.models.onepl(resp), draws=50, tune=50, chains=2, random_seed=0,
                        log_likelihood=True)
     assert forced.log_likelihood["y"].shape == (2, 50, 30, 5)
+    later = ie.add_log_likelihood(idata, ie.models.onepl(resp), progressbar=False)
+    xr.testing.assert_allclose(later.log_likelihood["y"], forced.log_likelihood["y"])
+    with pytest.raises(ValueError, match="already has a log_likelihood group; del idata"):
+        ie.add_log_likelihood(idata, ie.models.onepl(resp))
+
+
+def test_a_log_likelihood_added_later_keeps_the_cell_labels():
+    """pm.compute_log_likelihood numbers the cells of a matrix with missing answers 0, 1, ...:
+    add_log_likelihood labels them as fit does."""
+    resp, _ = simulate(30, 5, seed=1, missing=0.2)
+    model = ie.models.onepl(resp)
+    kw = dict(draws=50, tune=50, chains=2, random_seed=0)
+    forced = quiet_fit(model, log_likelihood=True, **kw)
+    later = ie.add_log_likelihood(quiet_fit(model, log_likelihood=False, **kw), model,
+                                  progressbar=False)
+    xr.testing.assert_allclose(later.log_likelihood, forced.log_likelihood)
+    assert set(later.log_likelihood["y"].coords) >= {"obs_item", "obs_respondent"}
+    assert later.log_likelihood["obs_item"].values[0] in resp.items
     with pytest.raises(ValueError, match="log_likelihood must be 'auto', True or False"):
         ie.fit(ie.models.onepl(resp), log_likelihood="yes")
 

@@ -2,6 +2,6 @@
 (:mod:`.approximations`) and checks the draws (:mod:`.diagnostics`)."""
 
 from .diagnostics import diagnostics
-from .fit import METHODS, SAMPLERS, fit
+from .fit import METHODS, SAMPLERS, add_log_likelihood, fit
 
-__all__ = ["METHODS", "SAMPLERS", "diagnostics", "fit"]
+__all__ = ["METHODS", "SAMPLERS", "add_log_likelihood", "diagnostics", "fit"]

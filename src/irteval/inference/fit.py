@@ -163,11 +163,7 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     if posterior_predictive:
         with quiet_pymc(not progressbar):
             spec.posterior_predictive(idata, model, seeds.predictive)
-    for dim, coords in spec.cell_coords().items():
-        # strings as given: xarray's check of object arrays took 0.1 s for each of 500 000
-        # labels (it turns other objects, such as Timestamps, into types netCDF can store)
-        assign_coords(idata, {name: xr.Variable(dim, values, fastpath=pd.api.types.infer_dtype(
-            values, skipna=False) == "string") for name, values in coords.items()})
+    _label_cells(idata, spec)
     idata.attrs.update(spec.fit_attrs())
     idata.attrs.update(_run_attrs(method, random_seed, run))
     if method == "nuts":
@@ -175,6 +171,48 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         check_nuts(idata, spec.diagnostic_vars,
                    subset=spec.diagnostic_subset(marginal is not None))
     return idata
+
+
+def add_log_likelihood(idata, model, *, progressbar=True):
+    """The pointwise log-likelihood of a fit made without it (``log_likelihood=False``, or
+    too large for the default), for ``az.loo`` and :func:`irteval.compare_models`:
+    ``pymc.compute_log_likelihood`` with each cell labelled by the user's labels (``obs_item``,
+    ``obs_respondent``, ...) as :func:`fit` labels them, where PyMC's numbers cells only.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of ``model`` by :func:`fit` without a ``log_likelihood`` group; changed in
+        place.
+    model : pymc.Model
+        The model that was fitted (from :mod:`irteval.models`).
+    progressbar : bool, default True
+        Show PyMC's progress bar.
+
+    Returns
+    -------
+    arviz.InferenceData
+        ``idata``, with its ``log_likelihood`` group.
+    """
+    spec = _spec(model)
+    if "log_likelihood" in idata.groups():
+        raise ValueError("idata already has a log_likelihood group; del idata.log_likelihood "
+                         "first to compute it again")
+    if idata.attrs.get("irteval_method") == "map":
+        warn_user("a MAP fit is one point: az.loo needs posterior draws (fit with "
+                  "method='nuts', 'laplace' or 'advi')")
+    pm.compute_log_likelihood(idata, model=model, progressbar=progressbar)
+    _label_cells(idata, spec)
+    return idata
+
+
+def _label_cells(idata, spec):
+    """The model's labels of each cell (``obs_item``, ...) on every group with its cells."""
+    for dim, coords in spec.cell_coords().items():
+        # strings as given: xarray's check of object arrays took 0.1 s for each of 500 000
+        # labels (it turns other objects, such as Timestamps, into types netCDF can store)
+        assign_coords(idata, {name: xr.Variable(dim, values, fastpath=pd.api.types.infer_dtype(
+            values, skipna=False) == "string") for name, values in coords.items()})
 
 
 def _run_settings(spec, method, collapse, sampler, tune, target_accept, sample_kwargs):
@@ -324,7 +362,7 @@ def _store_log_likelihood(log_likelihood, method, model, spec, idata):
     warn_user(f"the pointwise log-likelihood was not stored: {n_draws} draws x "
               f"{size // n_draws} observations would take {size * 8 / 1e9:.1f} GB; fit with "
               "log_likelihood=True (irteval's commands: --log-likelihood) for az.loo / "
-              "az.compare, or add it later with pm.compute_log_likelihood(idata, model=model)")
+              "az.compare, or add it later with irteval.add_log_likelihood(idata, model)")
     return False
 
 
