@@ -116,31 +116,11 @@ class BradleyTerry(BaseModel):
 
     def __init__(self, scores: Scores | Battles, *, likelihood=None, reference=None,
                  prior_scale=PRIOR_SCALE, hierarchy=None):
-        if not isinstance(scores, (Scores, Battles)):
-            raise TypeError(f"expected irteval.Scores or irteval.Battles, got "
-                            f"{type(scores).__name__}; build one with Scores.from_long, "
-                            "Scores.from_wide, Battles.from_long or Battles.from_counts")
-        battles = isinstance(scores, Battles)
+        likelihood = _checked_likelihood(scores, likelihood, hierarchy, reference)
         prior_scale = positive(prior_scale, "prior_scale")
-        if likelihood is None:
-            likelihood = "pairwise" if battles else "plackett_luce"
-        if battles and likelihood == "plackett_luce":
-            raise ValueError("Battles have no rounds to rank: use likelihood='pairwise' (exact "
-                             "for battles, the default) or 'davidson' (ties as an outcome)")
-        if likelihood not in LIKELIHOODS:
-            raise ValueError(f"likelihood={likelihood!r} is not one of {LIKELIHOODS}")
-        if hierarchy is not None and likelihood != ("pairwise" if battles else "plackett_luce"):
-            raise ValueError("hierarchy= is implemented for per-round Scores with "
-                             "likelihood='plackett_luce' and for Battles with a round= grouping "
-                             "and likelihood='pairwise'; not for this combination yet")
-        if hierarchy is not None and battles and scores.round is None:
-            raise ValueError("hierarchy= needs battles grouped into rounds: pass round= (a "
-                             "column such as the prompt category) to Battles.from_long")
         task_of_round = None if hierarchy is None else _tasks(scores, hierarchy)
-        if reference is not None and reference not in scores.players:
-            raise ValueError(f"reference {reference!r} is not a player")
         _warn_extremes(scores)
-        coords, pair_coords = {"player": np.asarray(scores.players)}, None
+        coords, pairs, pair_coords = {"player": np.asarray(scores.players)}, None, None
         if task_of_round is not None:
             coords["task"] = np.asarray(task_of_round[1])
         if likelihood == "plackett_luce":
@@ -169,45 +149,56 @@ class BradleyTerry(BaseModel):
         strength = pm.ZeroSumNormal("strength", sigma=prior_scale, dims="player")
         shift = 0.0 if reference is None else strength[scores.players.get_loc(reference)]
         pm.Deterministic("epp", strength - shift, dims="player")
+        deviation = None
         if task_of_round is not None:
             tau = pm.HalfNormal("tau", TAU_SCALE)
             z = pm.ZeroSumNormal("deviation_z", sigma=1.0, dims=("task", "player"))
             deviation = pm.Deterministic("deviation", tau * z, dims=("task", "player"))
         if likelihood == "plackett_luce":
-            rank = competition_ranks(scores.matrix)
-            in_round = strength
-            if task_of_round is not None:
-                task = pm.Data("round_task", task_of_round[0], dims="round")  # task codes
-                in_round = strength + deviation[task]
-            pm.CustomDist("rank", in_round, (rank >= 0).astype(np.int8),
-                          logp=plackett_luce_logp, random=plackett_luce_random,
-                          signature="(n),(n)->(n)", dtype="int64", observed=rank,
-                          dims=("round", "player"))
-            return
+            self._add_rankings(strength, deviation)
+        else:
+            self._add_pairs(strength, deviation, pairs)
+
+    def _add_rankings(self, strength, deviation):
+        """The Plackett-Luce likelihood of every round's ranking (players absent from a round
+        left out of it)."""
+        rank = competition_ranks(self.scores.matrix)
+        in_round = strength
+        if deviation is not None:
+            task = pm.Data("round_task", self.task_of_round[0], dims="round")  # task codes
+            in_round = strength + deviation[task]
+        pm.CustomDist("rank", in_round, (rank >= 0).astype(np.int8),
+                      logp=plackett_luce_logp, random=plackett_luce_random,
+                      signature="(n),(n)->(n)", dtype="int64", observed=rank,
+                      dims=("round", "player"))
+
+    def _add_pairs(self, strength, deviation, pairs):
+        """The wins of every pair: binomial (``"pairwise"``) or wins/losses/ties multinomial
+        (``"davidson"``)."""
         i = pm.Data("pair_i", pairs["i"].to_numpy(), dims="pair")
         j = pm.Data("pair_j", pairs["j"].to_numpy(), dims="pair")
         matches = pm.Data("matches", pairs["matches"].to_numpy(), dims="pair")
         diff = strength[i] - strength[j]
-        if task_of_round is not None:
-            task = pm.Data("pair_task", task_of_round[0][pairs["round"].to_numpy()], dims="pair")
+        if deviation is not None:
+            task = pm.Data("pair_task", self.task_of_round[0][pairs["round"].to_numpy()],
+                           dims="pair")
             diff = diff + deviation[task, i] - deviation[task, j]
-        if likelihood == "pairwise":
+        if self.likelihood == "pairwise":
             pm.CustomDist("wins", matches, diff, logp=_pairwise_logp, random=_pairwise_random,
                           observed=pairs["wins_i"].to_numpy(), dims="pair")
-        else:
-            # tie propensity; P(tie | equal strengths) = nu / (2 + nu)
-            log_nu = pm.Normal("log_nu", 0.0, LOG_NU_SCALE)
-            ties = pairs["ties"].to_numpy()
-            outcomes = outcome_counts(pairs["wins_i"], pairs["matches"], ties)
-            if not np.allclose(outcomes, np.round(outcomes)):
-                raise ValueError("likelihood='davidson' counts wins, losses and ties: the "
-                                 "battle weights must be whole numbers (weight=); use "
-                                 "likelihood='pairwise' for fractional weights")
-            # rounded, not truncated: ten weights of 0.1 sum to 0.9999999999999999
-            self.outcomes = np.rint(outcomes).astype(np.int64)  # (the density reads them)
-            pm.Multinomial("outcomes", n=self.outcomes.sum(axis=1),
-                           p=davidson_probabilities(diff, log_nu), observed=self.outcomes,
-                           dims=("pair", "outcome"))
+            return
+        # tie propensity; P(tie | equal strengths) = nu / (2 + nu)
+        log_nu = pm.Normal("log_nu", 0.0, LOG_NU_SCALE)
+        outcomes = outcome_counts(pairs["wins_i"], pairs["matches"], pairs["ties"].to_numpy())
+        if not np.allclose(outcomes, np.round(outcomes)):
+            raise ValueError("likelihood='davidson' counts wins, losses and ties: the "
+                             "battle weights must be whole numbers (weight=); use "
+                             "likelihood='pairwise' for fractional weights")
+        # rounded, not truncated: ten weights of 0.1 sum to 0.9999999999999999
+        self.outcomes = np.rint(outcomes).astype(np.int64)  # (the density reads them)
+        pm.Multinomial("outcomes", n=self.outcomes.sum(axis=1),
+                       p=davidson_probabilities(diff, log_nu), observed=self.outcomes,
+                       dims=("pair", "outcome"))
 
     def density(self):
         return BradleyTerryDensity(self)
@@ -289,6 +280,33 @@ def _tasks(scores, hierarchy):
                          f"{list(scores.rounds[task.isna().to_numpy()][:5])}; map every round")
     codes, labels = pd.factorize(task)
     return codes, pd.Index(labels, name="task")
+
+
+def _checked_likelihood(scores, likelihood, hierarchy, reference):
+    """The likelihood to use (the data's default where None), refusing what cannot be
+    built, before any work."""
+    if not isinstance(scores, (Scores, Battles)):
+        raise TypeError(f"expected irteval.Scores or irteval.Battles, got "
+                        f"{type(scores).__name__}; build one with Scores.from_long, "
+                        "Scores.from_wide, Battles.from_long or Battles.from_counts")
+    battles = isinstance(scores, Battles)
+    if likelihood is None:
+        likelihood = "pairwise" if battles else "plackett_luce"
+    if battles and likelihood == "plackett_luce":
+        raise ValueError("Battles have no rounds to rank: use likelihood='pairwise' (exact "
+                         "for battles, the default) or 'davidson' (ties as an outcome)")
+    if likelihood not in LIKELIHOODS:
+        raise ValueError(f"likelihood={likelihood!r} is not one of {LIKELIHOODS}")
+    if hierarchy is not None and likelihood != ("pairwise" if battles else "plackett_luce"):
+        raise ValueError("hierarchy= is implemented for per-round Scores with "
+                         "likelihood='plackett_luce' and for Battles with a round= grouping "
+                         "and likelihood='pairwise'; not for this combination yet")
+    if hierarchy is not None and battles and scores.round is None:
+        raise ValueError("hierarchy= needs battles grouped into rounds: pass round= (a "
+                         "column such as the prompt category) to Battles.from_long")
+    if reference is not None and reference not in scores.players:
+        raise ValueError(f"reference {reference!r} is not a player")
+    return likelihood
 
 
 def pair_labels(players, pairs, by_round=False):
