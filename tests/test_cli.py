@@ -13,7 +13,7 @@ import pytest
 
 import irteval as ie
 from irteval.cli import commands, main, outputs
-from irteval.cli import io as cli_io
+from irteval.cli import options
 
 from .conftest import simulate
 
@@ -192,7 +192,7 @@ def test_strict_stops_on_failed_diagnostics_before_writing(difficulty_run, tmp_p
     before = {f: (copy / f).stat().st_mtime_ns for f in written(copy)}
     # 2 x 30 draws cannot reach 100 effective draws per chain
     assert main(["difficulty", str(path), "--out", str(copy), "--overwrite", "--strict",
-                 "--draws", "30", "--tune", "100", "--chains", "2"]) == cli_io.EXIT_STRICT
+                 "--draws", "30", "--tune", "100", "--chains", "2"]) == options.EXIT_STRICT
     captured = capsys.readouterr()
     assert "diagnostics: divergences" in captured.out
     last = captured.err.strip().splitlines()[-1]
@@ -203,7 +203,7 @@ def test_strict_stops_on_failed_diagnostics_before_writing(difficulty_run, tmp_p
     # 3 draws: R-hat and ESS are NaN, which passed every check
     assert main(["difficulty", str(path), "--out", str(copy), "--overwrite", "--strict",
                  "--draws", "3", "--tune", "50", "--chains", "2",
-                 "--target-accept", "0.95"]) == cli_io.EXIT_STRICT
+                 "--target-accept", "0.95"]) == options.EXIT_STRICT
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert "R-hat or ESS is undefined for" in last and "3 per chain" in last
     assert {f: (copy / f).stat().st_mtime_ns for f in written(copy)} == before
@@ -484,7 +484,7 @@ def test_posterior_draws_are_packed_only_where_no_summary_sees_it(tmp_path):
     float32; the others lose under 1% of their smallest posterior sd."""
     import xarray as xr
 
-    from irteval.cli import io as cli_io
+    from irteval.cli import fitting
     from irteval.cli import outputs
 
     rng = np.random.default_rng(0)
@@ -492,7 +492,7 @@ def test_posterior_draws_are_packed_only_where_no_summary_sees_it(tmp_path):
             "beta": rng.standard_cauchy((2, 500, 5)) * 1e3}
     idata = az.from_dict(posterior=post, dims={"b": ["item"], "beta": ["item"]},
                          coords={"item": list("vwxyz")})
-    cli_io.save(idata, outputs.Writer(tmp_path, "difficulty"), {})
+    fitting.save(idata, outputs.Writer(tmp_path, "difficulty"), {})
     back = az.from_netcdf(tmp_path / "posterior.nc").posterior
     raw = xr.open_dataset(tmp_path / "posterior.nc", group="posterior", mask_and_scale=False)
     assert raw["b"].dtype == np.int16 and raw["beta"].dtype == np.float32
@@ -501,15 +501,15 @@ def test_posterior_draws_are_packed_only_where_no_summary_sees_it(tmp_path):
     np.testing.assert_allclose(back["beta"].values, post["beta"], rtol=1e-6)
     wide = rng.normal(np.arange(200)[:, None, None] * 10, 1, (200, 2, 500))  # item first
     spread = az.from_dict(posterior={"b": np.moveaxis(wide, 0, -1)}).posterior["b"]
-    assert cli_io._packed(spread.transpose("b_dim_0", ...))["dtype"] == "float32" \
-        == cli_io._packed(spread)["dtype"]  # each entry's spread, in any order of dims
+    assert fitting._packed(spread.transpose("b_dim_0", ...))["dtype"] == "float32" \
+        == fitting._packed(spread)["dtype"]  # each entry's spread, in any order of dims
     # entries with no draws at all (a step above an algorithm's top level: NaN) are left out,
     # without NumPy's "All-NaN slice" warning reaching the user
     steps = rng.normal(0, 1, (2, 500, 3, 4))
     steps[..., 0, 3] = np.nan
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        packed = cli_io._packed(az.from_dict(posterior={"d": steps}).posterior["d"])
+        packed = fitting._packed(az.from_dict(posterior={"d": steps}).posterior["d"])
     assert packed["dtype"] == "int16"
 
 

@@ -275,7 +275,7 @@ def test_settings_map_ignores_are_said(files, capsys):
 
 
 def test_keywords_in_messages_become_flags():
-    from irteval.cli.io import as_flags
+    from irteval.cli.options import as_flags
 
     assert (as_flags("log_likelihood=True with method='map'; bounds=(0, 1), draws=50")
             == "--log-likelihood with --method map; --bounds 0,1, --draws 50")

@@ -14,7 +14,7 @@ import arviz as az
 import pandas as pd
 import xarray as xr
 
-from .cli.io import read_text_columns
+from .cli.reading import read_text_columns
 from .cli.outputs import TABLES
 
 

@@ -10,7 +10,7 @@ import os
 import sys
 import warnings
 
-from . import difficulty, io, leaderboard, portfolio, robustness, score_new
+from . import difficulty, fitting, leaderboard, options, portfolio, reading, robustness, score_new
 from .outputs import DEMO, files, start_run, warn_earlier_outputs
 
 DESCRIPTION = """\
@@ -77,7 +77,7 @@ def parser():
                                       "Outputs go to OUT/optdigits_difficulty, "
                                       "OUT/optdigits_robustness, OUT/vtab_leaderboard, "
                                       "OUT/minizinc_portfolio and OUT/arena_leaderboard.")
-    io.add_fit_options(demo, draws=500, defaults=(
+    options.add_fit_options(demo, draws=500, defaults=(
         "500 draws and the models' warm-up; the portfolio at least 4000 draws and 2000 "
         "warm-up steps, the arena at least 1000 draws"))
     for workflow in (difficulty, leaderboard, portfolio, robustness, score_new):
@@ -171,11 +171,11 @@ def run(args):
                 for name, X, y, nominal, resp in robustness.data(args)]
         robustness.taxonomy_report(sccs, args.out, groups)
     elif args.command == "portfolio":
-        portfolio.report(io.read_performance(args), args, args.out, epsilon=args.epsilon)
+        portfolio.report(reading.read_performance(args), args, args.out, epsilon=args.epsilon)
     elif args.command == "score-new":
         score_new.report(args)
     elif args.command == "difficulty":
-        difficulty.report(io.read_responses(args), args, args.out, method=args.method,
+        difficulty.report(reading.read_responses(args), args, args.out, method=args.method,
                           model=args.model, bins=args.bins, name=args.responses.stem)
     else:
         leaderboard.report(leaderboard.read_scores(args), args, args.out,
@@ -184,7 +184,7 @@ def run(args):
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
     """Warnings as one line in the command line's words, without Python source lines."""
-    print(f"irteval: warning: {io.as_flags(str(message))}", file=sys.stderr)
+    print(f"irteval: warning: {options.as_flags(str(message))}", file=sys.stderr)
 
 
 def main(argv=None):
@@ -198,11 +198,11 @@ def main(argv=None):
             warnings.showwarning = _show_warning
             run(args)
         warn_earlier_outputs()
-    except io.StrictError as err:
+    except fitting.StrictError as err:
         print(f"irteval: error: {err}", file=sys.stderr)
-        return io.EXIT_STRICT
+        return options.EXIT_STRICT
     except (ValueError, TypeError) as err:  # one line, whatever labels the message quotes
-        message = io.as_flags(str(err)).replace("\r", "\\r").replace("\n", "\\n")
+        message = options.as_flags(str(err)).replace("\r", "\\r").replace("\n", "\\n")
         print(f"irteval: error: {message}", file=sys.stderr)
         return 2
     return 0

@@ -8,7 +8,7 @@ from functools import partial
 from pathlib import Path
 
 from .._intervals import label
-from . import io
+from . import fitting, options
 from .outputs import Writer
 
 
@@ -31,7 +31,7 @@ def add_parser(sub):
     diff.add_argument("--rows", choices=["item", "respondent"], default="item",
                       help="wide: whether rows are instances (item, default) or models; the "
                            "first column holds the row labels")
-    io.add_fit_options(diff, defaults="the model's: 1000 draws; 500 warm-up steps for the "
+    options.add_fit_options(diff, defaults="the model's: 1000 draws; 500 warm-up steps for the "
                                       "1PL and 2PL on nutpie, else 1000")
     _add_irt_options(diff)
     return diff
@@ -43,7 +43,8 @@ def _add_irt_options(p):
                         "map: point estimate")
     p.add_argument("--model", choices=["1pl", "2pl"], default="1pl",
                    help="1pl (Rasch, default) or 2pl (adds item discrimination)")
-    p.add_argument("--bins", type=io.at_least(1), default=5, help="difficulty bins (default 5)")
+    p.add_argument("--bins", type=options.at_least(1), default=5,
+                   help="difficulty bins (default 5)")
 
 
 def check_bins(bins, n_items, item_name):
@@ -72,7 +73,7 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
         nuts_only = {"tune": None, "sampler": None, "target_accept": None,
                      **({"draws": None, "chains": 4, "log_likelihood": None}
                         if method == "map" else {})}
-        given = [io.flag(k) for k, default in nuts_only.items()
+        given = [options.flag(k) for k, default in nuts_only.items()
                  if getattr(args, k, default) != default]
         if given:
             print(f"irteval: warning: {', '.join(given)} "
@@ -83,7 +84,7 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
                   file=sys.stderr)
         if method == "map":  # one point: no draws to store a log-likelihood for
             args.log_likelihood = None
-    idata = io.fit(models.onepl(resp, discrimination=model == "2pl"), args, method=method)
+    idata = fitting.fit(models.onepl(resp, discrimination=model == "2pl"), args, method=method)
     if method == "map":  # asked for, and said below: not each summary's warning again
         warnings.filterwarnings("ignore", message=r".*this fit is one point \(MAP\)")
     table = difficulty(idata, n_bins=bins)
@@ -107,7 +108,7 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     curves = characteristic_curves(idata, n_bins=bins)
     writer.table("difficulty.csv", table)
     writer.table("curves.csv", curves)
-    io.save(idata, writer, {
+    fitting.save(idata, writer, {
         "difficulty_distribution.png": partial(plot_difficulty_distribution,
                                                {name or resp.item_name + "s": idata}),
         "item_characteristic.png": partial(plot_item_characteristic, idata),

@@ -7,7 +7,7 @@ from functools import partial
 from pathlib import Path
 
 from .._intervals import label
-from . import io
+from . import fitting, options, reading
 from .outputs import Writer
 
 
@@ -50,7 +50,7 @@ def add_parser(sub):
                             "intervals) or pairwise (the paper's Bradley-Terry; intervals too "
                             "narrow); battles: pairwise (default, exact); both: davidson "
                             "(pairwise with ties as a third outcome)")
-    io.add_fit_options(board)
+    options.add_fit_options(board)
     return board
 
 
@@ -64,10 +64,10 @@ def read_scores(args):
     for name, default in (SCORE_OPTIONS if battles else BATTLE_OPTIONS).items():
         if getattr(args, name, default) != default:
             raise ValueError(
-                f"{io.flag(name)} is for {'scores' if battles else 'battles'}, and this reads "
+                f"{options.flag(name)} is for {'scores' if battles else 'battles'}, and this reads "
                 f"{'battles (--winner)' if battles else 'scores'}; drop it"
                 + ("" if battles else ", or name the winner's column with --winner"))
-    df = io.read_csv(args.scores, labels=[args.player_a, args.player_b, args.winner] if battles
+    df = reading.read_csv(args.scores, labels=[args.player_a, args.player_b, args.winner] if battles
                      else [args.player, args.round])
     if not battles and args.player not in df.columns \
             and {args.player_a, args.player_b} <= set(df.columns):
@@ -86,11 +86,11 @@ def read_scores(args):
             f"{player!r}, var_name='round', value_name='score').to_csv('long.csv', "
             "index=False)")
     if battles:
-        return io.in_file(args.scores, lambda: Battles.from_long(
+        return reading.in_file(args.scores, lambda: Battles.from_long(
             df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
             ties=[t.strip() for t in args.ties.split(",")], weight=args.weight,
             player_name="model"))
-    return io.in_file(args.scores, lambda: Scores.from_long(
+    return reading.in_file(args.scores, lambda: Scores.from_long(
         df, player=args.player, round=args.round, score=args.score,
         higher_is_better=not args.lower_is_better))
 
@@ -114,7 +114,7 @@ def report(scores, args, out, likelihood=None):
     from ..exceptions import SeparationWarning
 
     print(scores)
-    idata = io.fit(models.bradley_terry(scores, likelihood=likelihood), args)
+    idata = fitting.fit(models.bradley_terry(scores, likelihood=likelihood), args)
     board = leaderboard(idata)
     print(f"\nleaderboard (EPP = logit of P(beats an average player); "
           f"{label(board.attrs['ci_prob'], board.attrs['ci_kind'])}):")
@@ -146,7 +146,7 @@ def report(scores, args, out, likelihood=None):
     if whole:
         writer.table("goodness_of_fit.csv", gof)
         writer.table("player_fit.csv", by_player)
-    io.save(idata, writer, {
+    fitting.save(idata, writer, {
         "leaderboard.png": partial(plot_leaderboard, board),
         "epp_vs_score.png": partial(plot_epp_vs_score, board, scores),
         "win_probability.png": partial(plot_win_heatmap, win),

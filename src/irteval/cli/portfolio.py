@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .._intervals import label
 from ..data.responses import SCALE_OPTIONS
-from . import io
+from . import fitting, options, reading
 from .outputs import Writer
 
 CONTINUOUS = SCALE_OPTIONS["continuous"]  # the defaults of --bounds, --transform, --clip
@@ -37,25 +37,25 @@ def add_parser(sub):
                            "the whole table) or LO,HI")
     port.add_argument("--transform", choices=["logit", "airt"], default=CONTINUOUS["transform"],
                       help="logit of the scaled performance (default) or airt's preprocessing")
-    port.add_argument("--clip", type=io.between(0, 0.5), default=CONTINUOUS["clip"],
+    port.add_argument("--clip", type=options.between(0, 0.5), default=CONTINUOUS["clip"],
                       help="logit transform: scaled values are clipped to [clip, 1 - clip] "
                            "(default 0.01)")
     port.add_argument("--levels", action="store_true",
                       help="the values are ordered integer levels: fit the polytomous IRT")
-    port.add_argument("--cuts", type=io.at_least(2, int),
+    port.add_argument("--cuts", type=options.at_least(2, int),
                       help="bin the performances into CUTS levels (airt's rule, see "
                            "--cut-rule) and fit the polytomous IRT")
     port.add_argument("--cut-rule", choices=["equal_width", "quantile"],
                       default=SCALE_OPTIONS["ordinal"]["cut_rule"],
                       help="--cuts: equal-width bins after global min-max scaling (default) "
                            "or global quantiles")
-    port.add_argument("--model", choices=["gpcm", "graded"], default=io.POLYTOMOUS_MODEL,
+    port.add_argument("--model", choices=["gpcm", "graded"], default=reading.POLYTOMOUS_MODEL,
                       help="polytomous IRT: generalised partial credit (default) or graded "
                            "response")
-    port.add_argument("--epsilon", type=io.at_least(0.0, float), default=0.01,
+    port.add_argument("--epsilon", type=options.at_least(0.0, float), default=0.01,
                       help="performance (levels: level) within epsilon of the best counts as "
                            "strong (0.01)")
-    io.add_fit_options(port, defaults="the model's: 2000 draws and 2000 warm-up steps for "
+    options.add_fit_options(port, defaults="the model's: 2000 draws and 2000 warm-up steps for "
                                       "the continuous IRT, 1000 and 1000 for --levels")
     return port
 
@@ -84,7 +84,7 @@ def report(perf, args, out, epsilon=0.01):
     source = getattr(args, "performance", None)  # the file (the demo's data are bundled)
     metrics_note = "posterior means; consistency and difficulty limits as medians"
     if perf.kind == "ordinal":
-        idata = io.fit(io.in_file(source, lambda: models.polytomous_irt(
+        idata = fitting.fit(reading.in_file(source, lambda: models.polytomous_irt(
             perf, model=getattr(args, "model", "gpcm"))), args)
         cols = ["a", "p_anomalous", "consistency", "difficulty_limit", "difficulty_limit_first"]
         metrics_note += ("; difficulty_limit = -d of the top level, difficulty_limit_first = "
@@ -92,7 +92,7 @@ def report(perf, args, out, epsilon=0.01):
         report_name, heatmap = "portfolio_levels", "category_curves.png"
         plot_model = plot_category_curves
     else:
-        idata = io.fit(io.in_file(source, lambda: models.continuous_irt(perf)), args)
+        idata = fitting.fit(reading.in_file(source, lambda: models.continuous_irt(perf)), args)
         cols = ["alpha", "beta_median", "gamma", "p_anomalous", "consistency",
                 "difficulty_limit"]
         metrics_note += ", as beta is heavy-tailed"
@@ -116,11 +116,11 @@ def report(perf, args, out, epsilon=0.01):
     writer.table("portfolio.csv", board)
     writer.table("spectrum.csv", lt.spectrum)
     writer.table("goodness.csv", goodness)
-    io.save(idata, writer, {
+    fitting.save(idata, writer, {
         "latent_trait.png": partial(plot_latent_trait, lt),
         "strengths.png": partial(plot_strengths, lt),
         "goodness.png": partial(plot_goodness, curves),
         "effectiveness.png": partial(plot_effectiveness, curves),
         "auaec_aupec.png": partial(plot_auaec_aupec, effect)})
-    io.save_figure(writer.path(heatmap), plot_model(idata).ravel()[0].figure, dpi=80)
+    fitting.save_figure(writer.path(heatmap), plot_model(idata).ravel()[0].figure, dpi=80)
     print(f"\n{writer.summary()}")

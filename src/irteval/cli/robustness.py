@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..robustness.folds import check_data
 from ..robustness.perturb import is_integer_coded
-from . import io
+from . import fitting, options, reading
 from .difficulty import check_bins
 from .outputs import Writer
 
@@ -40,24 +40,24 @@ def add_parser(sub):
     rob.add_argument("--families", default="",
                      help="comma-separated families (knn) or their representatives (knn_3) "
                           "(default: all 17; see irteval.robustness.families())")
-    rob.add_argument("--noise", type=io.at_least(0.0, float), default=0.2,
+    rob.add_argument("--noise", type=options.at_least(0.0, float), default=0.2,
                      help="noise magnitude (default 0.2)")
     rob.add_argument("--integer-noise", choices=["redraw", "gaussian"], default="redraw",
                      help="integer columns (optdigits' and letter's features): redrawn from "
                           "their training values like nominal ones, as the paper's code "
                           "(default), or given Gaussian noise like decimal ones")
-    rob.add_argument("--bins", type=io.at_least(2), default=5,
+    rob.add_argument("--bins", type=options.at_least(2), default=5,
                      help="difficulty bins (default 5; two at least: the hardest is compared "
                           "with the others)")
-    rob.add_argument("--scc-draws", type=io.at_least(1), default=50,
+    rob.add_argument("--scc-draws", type=options.at_least(1), default=50,
                      help="posterior draws the SCCs are computed for (default 50)")
-    rob.add_argument("--groups", type=io.at_least(2), default=None,
+    rob.add_argument("--groups", type=options.at_least(2), default=None,
                      help="taxonomy groups (default 3, or the number of families when fewer)")
-    rob.add_argument("--n-jobs", type=io.n_jobs, default=None,
+    rob.add_argument("--n-jobs", type=options.n_jobs, default=None,
                      help="joblib workers for training (-1: every core)")
     # the model's 1000 draws: at 500 the largest R-hat of the 58 models' abilities on
     # wall_robot_navigation passed 1.01 in three of four seeds (bulk ESS over 2000)
-    io.add_fit_options(rob, defaults="the 1PL's: 1000 draws, 500 warm-up steps on nutpie")
+    options.add_fit_options(rob, defaults="the 1PL's: 1000 draws, 500 warm-up steps on nutpie")
     return rob
 
 
@@ -112,20 +112,20 @@ def data(args):
                          "nominal columns and responses")
     if args.csv:
         target = args.target or "class"
-        df = io.read_csv(args.csv, labels=[args.id] if args.id else [])
+        df = reading.read_csv(args.csv, labels=[args.id] if args.id else [])
         for column, flag in ((target, "--target"), (args.id, "--id")):
             if column is not None and column not in df.columns:
                 raise ValueError(f"{args.csv}: {flag} {column!r} is not a column; its "
                                  f"columns are {list(df.columns)[:10]}")
         nominal = [c.strip() for c in args.nominal.split(",") if c.strip()]
-        labels = (io.label_column(df, args.id, args.csv, "--id") if args.id
+        labels = (reading.label_column(df, args.id, args.csv, "--id") if args.id
                   else range(len(df)))
         name = args.id if args.id not in (None, "model") else "instance"  # --id's header
         X = df.drop(columns=[c for c in (target, args.id) if c]).set_axis(
             pd.Index(labels, name=name))
         y = df[target].set_axis(X.index)
         try:  # before any work
-            io.in_file(args.csv, lambda: check_data(X, y, nominal))
+            reading.in_file(args.csv, lambda: check_data(X, y, nominal))
         except ValueError as err:
             ids = [c for c in X.columns if c not in nominal
                    and not pd.api.types.is_numeric_dtype(X[c])
@@ -147,10 +147,10 @@ def data(args):
         if args.responses:
             from ..data import Responses
 
-            wide = io.read_csv(args.responses, labels=lambda columns: columns[:1])
+            wide = reading.read_csv(args.responses, labels=lambda columns: columns[:1])
             wide = wide.set_index(wide.columns[0])
-            wide.index = io.as_labels(wide.index, X.index)  # matched to X's by text
-            resp = io.in_file(args.responses, lambda: Responses.from_wide(
+            wide.index = reading.as_labels(wide.index, X.index)  # matched to X's by text
+            resp = reading.in_file(args.responses, lambda: Responses.from_wide(
                 wide, respondent="model", item=name, rows="item"))
             unknown = resp.items.difference(X.index, sort=False)
             unanswered = X.index.difference(resp.items, sort=False)
@@ -194,10 +194,10 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
                                            random_seed=args.seed, n_jobs=n_jobs)
         print(resp)
         with stage("difficulty: 1PL fit"):
-            idata = io.fit(models.onepl(resp), args)
+            idata = fitting.fit(models.onepl(resp), args)
         table = difficulty(idata, n_bins=bins)
         writer.table("difficulty.csv", table)
-        io.save(idata, writer, {})
+        fitting.save(idata, writer, {})
     else:
         table = difficulty(idata, n_bins=bins)
     varied = (table["accuracy"] > 0) & (table["accuracy"] < 1)
@@ -227,8 +227,8 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
     print("\nkappa with every instance of a bin perturbed (bin 0 = easiest), and "
           "P(hardest bin most sensitive):")
     print(table.round(3).to_string())
-    io.pyplot()
-    io.save_figure(writer.path("scc.png"), plot_scc(scc).ravel()[0].figure, dpi=90)
+    fitting.pyplot()
+    fitting.save_figure(writer.path("scc.png"), plot_scc(scc).ravel()[0].figure, dpi=90)
     print(writer.summary())
     return scc
 
@@ -257,6 +257,6 @@ def taxonomy_report(sccs, out, groups):
     writer = Writer(out, "taxonomy")
     writer.table("taxonomy.csv", table)
     writer.table("co_assignment.csv", tax.co_assignment)
-    io.save_plot(writer.path("dendrogram.png"), partial(plot_dendrogram, tax))
+    fitting.save_plot(writer.path("dendrogram.png"), partial(plot_dendrogram, tax))
     print(writer.summary())
     return tax

@@ -8,7 +8,7 @@ from pathlib import Path
 from .._intervals import label
 from .._fits import fit_family
 from .._validation import plain, spelling_hint, where
-from . import io
+from . import options, reading
 from .outputs import Writer
 
 
@@ -24,7 +24,7 @@ def add_parser(sub):
     new.add_argument("answers", type=Path, help="CSV of answers: --item and --value columns")
     new.add_argument("--item", default="instance", help="column naming the instance")
     new.add_argument("--value", default="correct", help="column with the 0/1 answer")
-    io.add_output_options(new)
+    options.add_output_options(new)
     return new
 
 
@@ -58,14 +58,14 @@ def report(args):
         raise ValueError(f"{args.posterior}: a MAP fit (one point, irteval difficulty --method "
                          "map): scoring needs posterior draws; rerun irteval difficulty "
                          "without --method map (or with --method laplace)")
-    df = io.read_csv(args.answers, labels=[args.item])
+    df = reading.read_csv(args.answers, labels=[args.item])
     for column, flag in ((args.item, "--item"), (args.value, "--value")):
         if column not in df.columns:
             raise ValueError(f"{args.answers}: no column {column!r} ({flag}); its columns are "
                              f"{list(df.columns)[:10]}")
     answers = _answers(df, args)
     known = idata.posterior["item"].values
-    answers.index = io.as_labels(answers.index, known)
+    answers.index = reading.as_labels(answers.index, known)
     unknown = ~answers.index.isin(known)
     if unknown.any():  # before scoring, by line
         lines = df.index[df[args.item].isin(answers.index[unknown].astype(str))]
@@ -74,7 +74,7 @@ def report(args):
             f"in the fit, e.g. {[plain(x) for x in answers.index[unknown][:5]]} on "
             f"{where(lines, range(len(lines)))}; the fit has {len(known)} (e.g. "
             f"{[plain(x) for x in known[:3]]})" + spelling_hint(answers.index[unknown], known))
-    score = io.in_file(args.answers, lambda: score_new_model(idata, answers,
+    score = reading.in_file(args.answers, lambda: score_new_model(idata, answers,
                                                              random_seed=args.seed))
     table = score.summary().rename_axis("quantity")
     misfit = score.person_fit_p < MISFIT_P  # where score_new_model warns

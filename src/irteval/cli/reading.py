@@ -1,100 +1,14 @@
-"""Reading the CSV files the commands are given, fitting with the diagnostics printed, and
-writing posteriors and plots."""
+"""Reading the CSV files the commands are given: text checks, errors naming the file, the
+line and the flag, labels read as written, and the Responses they hold."""
 
 from __future__ import annotations
 
-import argparse
 import csv
 import numbers
 import re
 import sys
-from pathlib import Path
 
-#: exit status when --strict finds failed convergence diagnostics (2: bad input)
-EXIT_STRICT = 3
-#: keywords of irteval's data constructors and of fit that are command-line flags too
-FLAGS = ("respondent", "item", "value", "player", "round", "score", "bounds", "transform",
-         "clip", "nominal", "rows", "noise", "player_a", "player_b", "winner", "ties", "weight",
-         "cuts", "cut_rule", "method", "draws", "tune", "chains", "target_accept", "likelihood",
-         "sampler", "log_likelihood")
-
-
-def n_jobs(text):
-    """An argparse type: joblib's n_jobs, an integer other than 0 (-1: every core)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value == 0:
-        raise argparse.ArgumentTypeError("0 workers cannot run; give 1 or more, or -1 for "
-                                         "every core")
-    return value
-
-
-def between(low, high):
-    """An argparse type: a number strictly between ``low`` and ``high``."""
-    def parse(text):
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if not low < value < high:  # also refuses NaN
-            raise argparse.ArgumentTypeError(f"must lie between {low} and {high}, got {text}")
-        return value
-    return parse
-
-
-def at_least(minimum, kind=int):
-    """An argparse type: a number of ``kind`` that is at least ``minimum``."""
-    def parse(text):
-        try:
-            value = kind(text)
-        except ValueError:
-            what = "an integer" if kind is int else "a number"
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
-        if not value >= minimum:  # also refuses NaN
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {text}")
-        return value
-    return parse
-
-
-def add_output_options(p):
-    """--out, --seed and --overwrite."""
-    p.add_argument("--out", type=Path, default=Path("irteval-output"),
-                   help="output folder (default: irteval-output)")
-    p.add_argument("--seed", type=at_least(0, int), default=0, help="random seed (default 0)")
-    p.add_argument("--overwrite", action="store_true",
-                   help="replace existing output files (default: refuse to)")
-
-
-def add_fit_options(p, draws=None, defaults="the model's: 1000 draws, 1000 warm-up steps"):
-    """The output options, the sampler's settings and --strict; ``defaults``: the command's
-    draws and warm-up steps in words, for the help."""
-    add_output_options(p)
-    p.add_argument("--sampler", choices=["pymc", "nutpie", "numpyro"], default=None,
-                   help="NUTS implementation (default: the model's choice, mostly nutpie; "
-                        "numpyro needs pip install 'irteval[numpyro]')")
-    p.add_argument("--draws", type=at_least(1), default=draws,
-                   help=f"draws per chain (default: {defaults})")
-    p.add_argument("--tune", type=at_least(0), default=None,
-                   help="warm-up steps per chain (default: as for --draws)")
-    p.add_argument("--chains", type=at_least(1), default=4, help="chains (default 4)")
-    p.add_argument("--target-accept", type=between(0, 1), default=None,
-                   help="NUTS target acceptance, in (0, 1) (default: the model's, 0.9 or 0.95); "
-                        "raise it (e.g. 0.99) when a fit reports divergences")
-    p.add_argument("--log-likelihood", action="store_true", default=None,
-                   help="store the pointwise log-likelihood in posterior.nc whatever its size "
-                        "(for az.loo, az.compare, irteval.compare_models); by default it is "
-                        "stored up to 200 MB and a warning says when it is not")
-    p.add_argument("--strict", action="store_true",
-                   help=f"exit with status {EXIT_STRICT} when a fit fails its convergence "
-                        "diagnostics (divergences, R-hat > 1.01, ESS < 100 per chain), "
-                        "before writing its outputs")
-
-
-class StrictError(Exception):
-    """A fit failed its convergence diagnostics under --strict."""
-
+from .options import flag
 
 #: what pandas reads as missing in a value column (its default list)
 NA_TEXT = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
@@ -281,25 +195,6 @@ def record_lines(path, n_records):
     return starts[1:] if len(starts) == n_records + 1 else plain
 
 
-def as_flags(message):
-    """An error message in the command line's words: ``respondent=`` -> ``--respondent``,
-    ``bounds='column'`` -> ``--bounds column``, ``bounds=(0, 1)`` -> ``--bounds 0,1``,
-    ``log_likelihood=True`` -> ``--log-likelihood``."""
-    names = "|".join(FLAGS)
-    message = re.sub(rf"\b({names})=(?:'([^']*)'|\(([^)]*)\)|([0-9.]+\b|\.\.\.))",
-                     lambda m: f"{flag(m[1])} " + (m[2] if m[2] is not None else m[4]
-                                                   if m[4] is not None
-                                                   else m[3].replace(' ', '')),
-                     message)
-    message = re.sub(rf"\b({names})=True\b", lambda m: flag(m[1]), message)
-    return re.sub(rf"\b({names})=", lambda m: flag(m[1]), message)
-
-
-def flag(keyword):
-    """``cut_rule`` -> ``--cut-rule``."""
-    return "--" + keyword.replace("_", "-")
-
-
 def in_file(path, build):
     """``build()``, with a ValueError from it prefixed by the file it was reading (None:
     bundled data, no prefix)."""
@@ -417,106 +312,3 @@ def read_responses(args, path=None, **kwargs):
             hint = (f"; if {path.name} is a long table (a row per answer), name its value "
                     f"column with --value (its columns: {columns[:10]})")
         raise ValueError(f"{path}: {err}{hint}") from err
-
-
-def fit(model, args, **kwargs):
-    """Fit, print the diagnostics and any failed check; under --strict a failed check raises
-    StrictError (before the caller writes anything)."""
-    import warnings
-
-    from ..exceptions import ConvergenceWarning
-    from ..inference import fit as fit_model
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ConvergenceWarning)
-        nuts = kwargs.get("method", "nuts") == "nuts"  # (the command says what others ignore)
-        given = getattr(args, "log_likelihood", None)
-        kwargs.setdefault("log_likelihood", "auto" if given is None else given)
-        idata = fit_model(model, draws=args.draws, tune=args.tune, chains=args.chains,
-                          random_seed=args.seed, sampler=args.sampler if nuts else None,
-                          target_accept=args.target_accept if nuts else None, **kwargs)
-    failed = [as_flags(str(w.message)) for w in caught
-              if issubclass(w.category, ConvergenceWarning)]
-    for w in caught:  # the others as they would have been shown
-        if not issubclass(w.category, ConvergenceWarning):
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    if "max_rhat" in idata.attrs:
-        keys = ("divergences", "max_rhat", "min_ess_bulk", "min_ess_tail")
-        print("diagnostics: " + ", ".join(f"{k} {idata.attrs[k]:.4g}" for k in keys))
-    for message in failed:
-        print(f"irteval: warning: {message}", file=sys.stderr)
-    if failed and args.strict:
-        raise StrictError(f"--strict: {'; '.join(failed)}; the outputs of this fit were not "
-                          "written")
-    return idata
-
-
-def save(idata, writer, plots):
-    """Write the fit to ``posterior.nc`` — posterior draws in float32, or packed to 16 bits
-    where that loses under 1% of the variable's smallest posterior sd (:func:`_packed`;
-    ``arviz.from_netcdf`` decodes them), the other groups in float32, all compressed — and
-    each plot {file name: function(ax)}, through the report's
-    :class:`~irteval.cli.outputs.Writer`."""
-    import numpy as np
-    import xarray as xr
-
-    path = writer.path("posterior.nc")
-    xr.Dataset(attrs=dict(idata.attrs)).to_netcdf(path, mode="w", engine="h5netcdf")
-    for group in idata.groups():
-        ds = idata[group]
-        floats = [k for k, v in ds.data_vars.items() if v.dtype.kind == "f"]
-        if group != "posterior":
-            ds = ds.assign({k: ds[k].astype("float32") for k in floats})
-        encoding = {k: _packed(ds[k]) if group == "posterior" and k in floats else {"zlib": True}
-                    for k, v in ds.data_vars.items() if v.dtype.kind in "fiub"}
-        with np.errstate(over="ignore"):  # beyond float32 (a Laplace fit gone wide, warned of
-            # when it was fitted) is stored as inf
-            ds.to_netcdf(path, mode="a", group=group, engine="h5netcdf", encoding=encoding)
-    for name, plot in plots.items():
-        save_plot(writer.path(name), plot)
-
-
-def _packed(values):
-    """netCDF encoding of posterior draws: int16 with a scale and offset spanning their range
-    where its step, range / 65000, is at most 1% of the smallest posterior spread of an
-    entry (interquartile range / 1.349, the sd of a normal: an error no summary sees);
-    float32 elsewhere: heavy-tailed draws (the AIRT's beta = -tau / gamma spans 10^5 where
-    most entries' spread is ~1) and single draws."""
-    import numpy as np
-
-    lo, hi = float(values.min()), float(values.max())
-    step = (hi - lo) / 65000
-    draws = values.transpose("chain", "draw", ...).values
-    draws = draws.reshape(-1, *draws.shape[2:])
-    present = ~np.isnan(draws).all(axis=0)  # entries a model lacks (a level above its top)
-    q1, q3 = np.quantile(draws[:, present], [0.25, 0.75], axis=0)
-    if not (present.any() and 0 < step <= 0.01 * float(np.min(q3 - q1)) / 1.349):
-        return {"dtype": "float32", "zlib": True}
-    return {"dtype": "int16", "scale_factor": step, "add_offset": (hi + lo) / 2,
-            "_FillValue": -32768, "zlib": True}
-
-
-def pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def save_plot(path, plot):
-    """A plot ``plot(ax=...)`` saved to ``path``, in the figure it makes for itself (7 x 4.5
-    inches, taller for a table of many rows: a leaderboard of 80 players)."""
-    plt = pyplot()
-    with plt.rc_context({"figure.figsize": (7, 4.5)}):
-        plot(ax=None)
-    fig = plt.gcf()
-    if fig.get_layout_engine() is None:
-        fig.tight_layout()
-    save_figure(path, fig)
-
-
-def save_figure(path, fig, dpi=110):
-    fig.savefig(path, dpi=dpi, bbox_inches="tight")  # legends placed outside the Axes too
-    pyplot().close(fig)
