@@ -20,7 +20,7 @@ from .._fits import check_idata
 from .._validation import count, fixed_seed
 from ..models.densities import irt_probability, softplus
 from ..models.multidimensional import is_multidimensional
-from ..models.onepl_marginal import _draw_z, z_grid
+from ..models.onepl_marginal import draw_on_grid, z_grid
 
 FAMILY = "binary_irt"
 #: (draw, grid point, answer) cells computed at once
@@ -109,8 +109,8 @@ class Items:
     def draw_abilities(self, where, y, rng, grid=None, loglik=None):
         """One theta per draw from its grid posterior (prior N(0, sigma): z ~ N(0, 1)),
         log-linear between grid points (the exact inverse CDF of
-        :func:`irteval.models.onepl_marginal._draw_z`). The grid narrows as answers accumulate
-        (the posterior sd shrinks like 1 / sqrt(answers)); ``grid`` and ``loglik`` (its
+        :func:`irteval.models.onepl_marginal.draw_on_grid`). The grid narrows as answers
+        accumulate (the posterior sd shrinks like 1 / sqrt(answers)); ``grid`` and ``loglik`` (its
         :meth:`log_likelihood`, kept up to date by the caller) spare recomputing it."""
         if loglik is not None and grid is None:
             raise ValueError("draw_abilities: pass the grid that loglik was computed on")
@@ -120,7 +120,7 @@ class Items:
             loglik = self.log_likelihood(where, y, grid)
         logp = loglik - 0.5 * grid**2
         logp -= logp.max(axis=1, keepdims=True)
-        return self.sigma * _draw_z(logp[:, None, :], grid, np.array([0]), rng)[:, 0]
+        return self.sigma * draw_on_grid(logp[:, None, :], grid, np.array([0]), rng)[:, 0]
 
     def p_correct(self, theta):
         """P(correct), theta broadcast against (sample, item)."""

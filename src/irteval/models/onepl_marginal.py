@@ -169,7 +169,7 @@ def draw_difficulties(rows, mu_b, sigma_b, theta, rng, mode=False, cells_per_chu
                  - rows.soft_sums(soft) - 0.5 * grid**2)  # (s, K, G)
         log_f -= log_f.max(axis=2, keepdims=True)
         z = (_refined_mode(log_f, grid)[:, rows.item_row] if mode
-             else _draw_z(log_f, grid, rows.item_row, chunk_rng))
+             else draw_on_grid(log_f, grid, rows.item_row, chunk_rng))
         np.multiply(sigma_b[sl, None], z, out=out[sl])
         out[sl] += mu_b[sl, None]
 
@@ -198,7 +198,7 @@ def _refined_mode(log_f, grid):
     return grid[best[..., 0]] + np.clip(shift, -1, 1) * (grid[1] - grid[0])
 
 
-def _draw_z(log_f, grid, item_row, rng):
+def draw_on_grid(log_f, grid, item_row, rng):
     """One z per (draw, item) from its row's density exp(log_f), log-linear between grid
     points: the cell by inverse CDF, then the point within it."""
     h = grid[1] - grid[0]
