@@ -182,19 +182,11 @@ def simulate_battles_from_prior(n_players, n_battles, rng, likelihood="pairwise"
     names = np.array([f"m{k}" for k in range(n_players)])
     while True:
         truth = draw_bradley_terry_prior(n_players, rng, davidson=likelihood == "davidson")
-        a = rng.integers(0, n_players, n_battles)
-        b = (a + rng.integers(1, n_players, n_battles)) % n_players
-        diff = truth["strength"][a] - truth["strength"][b]
-        probs = (davidson_probabilities(diff, truth["log_nu"], xp=np)
-                 if likelihood == "davidson" else np.column_stack([expit(diff), expit(-diff)]))
-        outcome = (rng.random((n_battles, 1)) > probs.cumsum(axis=1)).sum(axis=1)
+        a, b, outcome = _random_battles(rng, truth["strength"], n_battles, truth.get("log_nu"))
         if len(np.union1d(a, b)) == n_players:
             break
         redraws += 1
-    rows = pd.DataFrame({"model_a": names[a], "model_b": names[b],
-                         "winner": np.array(["model_a", "model_b", "tie"])[outcome]})
-    battles = Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner",
-                                player_name="model")
+    battles = _battle_rows(names, a, b, outcome)[1]
     out = {"epp": truth["strength"][pd.Index(names).get_indexer(battles.players)]}
     if likelihood == "davidson":
         out["log_nu"] = truth["log_nu"]
@@ -209,19 +201,33 @@ def simulate_battles(n_players, n_battles, rng, *, log_nu=-1.5, scale=1.0):
     "tie"). Returns (Battles, truth {strength, log_nu}, the battle rows)."""
     strength = rng.normal(0.0, scale, n_players)
     strength -= strength.mean()
-    a = rng.integers(0, n_players, n_battles)
-    b = (a + rng.integers(1, n_players, n_battles)) % n_players
-    probs = davidson_probabilities(strength[a] - strength[b], log_nu, xp=np)
-    outcome = (rng.random((n_battles, 1)) > probs.cumsum(axis=1)).sum(axis=1)
     names = np.array([f"model-{k:03d}" for k in range(n_players)])
-    rows = pd.DataFrame({"model_a": names[a], "model_b": names[b],
-                         "winner": np.array(["model_a", "model_b", "tie"])[outcome]})
-    battles = Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner",
-                                player_name="model")
+    rows, battles = _battle_rows(names, *_random_battles(rng, strength, n_battles, log_nu))
     order = battles.players.get_indexer(names)
     truth = np.full(n_players, np.nan)
     truth[order[order >= 0]] = strength[order >= 0]
     return battles, {"strength": truth, "epp": truth, "log_nu": log_nu}, rows
+
+
+def _random_battles(rng, strength, n_battles, log_nu=None):
+    """(a, b, outcome) of ``n_battles`` between uniformly random pairs of distinct players:
+    outcome 0 when a wins, 1 when b wins, 2 for a tie; the Davidson model's probabilities
+    where ``log_nu`` is given, else P(a wins) = logistic(s_a - s_b) and no ties."""
+    n_players = len(strength)
+    a = rng.integers(0, n_players, n_battles)
+    b = (a + rng.integers(1, n_players, n_battles)) % n_players
+    diff = strength[a] - strength[b]
+    probs = (np.column_stack([expit(diff), expit(-diff)]) if log_nu is None
+             else davidson_probabilities(diff, log_nu, xp=np))
+    return a, b, (rng.random((n_battles, 1)) > probs.cumsum(axis=1)).sum(axis=1)
+
+
+def _battle_rows(names, a, b, outcome):
+    """(rows ``model_a``, ``model_b``, ``winner``, their :class:`Battles`)."""
+    rows = pd.DataFrame({"model_a": names[a], "model_b": names[b],
+                         "winner": np.array(["model_a", "model_b", "tie"])[outcome]})
+    return rows, Battles.from_long(rows, player_a="model_a", player_b="model_b",
+                                   winner="winner", player_name="model")
 
 
 def draw_continuous_prior(n_datasets, n_algorithms, rng):
