@@ -55,6 +55,14 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     assert list(table.index) == ["ability", "accuracy"] and table.loc["accuracy", "naive"] == 0.7
     assert table.index.name == "quantity" and (table["n_answered"] == 10).all()
     assert {"n_items", "person_fit_p"} <= set(table)
+    # the answers' label column is named as the fit named its instances (difficulty's --item)
+    idata = az.from_netcdf(out / "posterior.nc")
+    idata.attrs["item_name"] = "question"
+    idata.to_netcdf(tmp_path / "question.nc")
+    answers.rename(columns={"instance": "question"}).to_csv(tmp_path / "q.csv", index=False)
+    assert main(["score-new", str(tmp_path / "question.nc"), str(tmp_path / "q.csv"),
+                 "--out", str(tmp_path / "q")]) == 0
+    assert "10 answers of 40 questions" in capsys.readouterr().out
     for line, (column, value), message in (
             (3, ("instance", ""), "an empty 'instance' (--item) on line 3"),
             (4, ("instance", "i0"),

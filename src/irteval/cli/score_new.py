@@ -22,8 +22,11 @@ def add_parser(sub):
                                      "answered instance).")
     new.add_argument("posterior", type=Path, help="posterior.nc written by irteval difficulty")
     new.add_argument("answers", type=Path, help="CSV of answers: --item and --value columns")
-    new.add_argument("--item", default="instance", help="column naming the instance")
-    new.add_argument("--value", default="correct", help="column with the 0/1 answer")
+    new.add_argument("--item", help="column naming the instance (default: the fit's name for "
+                                    "them, irteval difficulty's --item: 'instance' unless "
+                                    "given there)")
+    new.add_argument("--value", default="correct",
+                     help="column with the 0/1 answer (default 'correct')")
     options.add_output_options(new)
     return new
 
@@ -58,6 +61,8 @@ def report(args):
         raise ValueError(f"{args.posterior}: a MAP fit (one point, irteval difficulty --method "
                          "map): scoring needs posterior draws; rerun irteval difficulty "
                          "without --method map (or with --method laplace)")
+    args.item = args.item or idata.attrs.get("item_name") or "instance"
+    name = idata.attrs.get("item_name") or "instance"
     df = reading.read_csv(args.answers, labels=[args.item])
     for column, flag in ((args.item, "--item"), (args.value, "--value")):
         if column not in df.columns:
@@ -70,7 +75,7 @@ def report(args):
     if unknown.any():  # before scoring, by line
         lines = df.index[df[args.item].isin(answers.index[unknown].astype(str))]
         raise ValueError(
-            f"{args.answers}: {int(unknown.sum())} instance(s) in {args.item!r} (--item) are not "
+            f"{args.answers}: {int(unknown.sum())} {name}(s) in {args.item!r} (--item) are not "
             f"in the fit, e.g. {[plain(x) for x in answers.index[unknown][:5]]} on "
             f"{where(lines, range(len(lines)))}; the fit has {len(known)} (e.g. "
             f"{[plain(x) for x in known[:3]]})" + spelling_hint(answers.index[unknown], known))
@@ -78,7 +83,7 @@ def report(args):
                                                              random_seed=args.seed))
     table = score.summary().rename_axis("quantity")
     misfit = score.person_fit_p < MISFIT_P  # where score_new_model warns
-    print(f"{table.attrs['n_answered']} answers of {table.attrs['n_items']} instances; person fit "
+    print(f"{table.attrs['n_answered']} answers of {table.attrs['n_items']} {name}s; person fit "
           f"p = {score.person_fit_p:.3f} ("
           + (f"below {MISFIT_P}: the model's answers misfit the IRT, so read its accuracy with "
              "care)" if misfit
