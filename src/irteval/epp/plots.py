@@ -12,7 +12,7 @@ from .._docs import fill_doc
 from ..data import Battles, Scores
 from .._draws import stacked_draws
 from .._fits import table_or_fit
-from .._validation import plain
+from .._validation import percent, plain
 from ..plotting import ensure_axes, label_points, row_fontsize, short, short_labels
 from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
 
@@ -65,7 +65,7 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
     y = np.arange(len(board))[::-1]
     ax.errorbar(point, y, xerr=[point - lower, upper - point], fmt="o", ms=4)
     if "p_best" in board:
-        labels = [f"{short(p)}  ({pb:.0%})" for p, pb in zip(board.index, board["p_best"])]
+        labels = [f"{short(p)}  ({percent(pb, 1)})" for p, pb in zip(board.index, board["p_best"])]
         title = "leaderboard (P(best) in brackets)"
     else:
         labels, title = short_labels(board.index), "leaderboard (maximum likelihood)"
