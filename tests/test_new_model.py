@@ -229,8 +229,10 @@ def test_bad_input_is_named(population):
     with pytest.raises(ValueError, match="got 7 .*the 2 answers before it") as error:
         ie.adaptive_test(idata, lambda item: next(answers), max_draws=50, progressbar=False)
     assert error.value.answers.tolist() == [1.0, 0.0]  # what was asked is not lost
-    trajectory, _ = ie.adaptive_test(idata, lambda item: np.array([True]), max_items=2,
-                                     max_draws=50)  # one prediction in an array is an answer
-    assert trajectory["answer"].tolist() == [1.0, 1.0]
+    with pytest.warns(UserWarning, match=r"stopped after max_items=2 with the interval of the "
+                                         r"accuracy .* wide, not under stop_width=0.02"):
+        trajectory, _ = ie.adaptive_test(idata, lambda item: np.array([True]), max_items=2,
+                                         max_draws=50)  # one prediction in an array is an answer
+    assert trajectory["answer"].tolist() == [1, 1] and trajectory["answer"].dtype.kind == "i"
     with pytest.raises(ValueError, match="max_items=0: give a whole number of at least 1"):
         ie.adaptive_test(idata, lambda item: 1, max_items=0)

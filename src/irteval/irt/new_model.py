@@ -313,7 +313,7 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
         Ask at most this many items (all of the fit's where it has fewer).
     stop_width : float, default 0.02
         Stop once the accuracy's interval is narrower than this (after ``min_items``); 0 asks
-        ``max_items``.
+        ``max_items``. A warning says when ``max_items`` came first.
     strategy : {"stratified", "information"}
         How to choose the next item (above); ``"stratified"`` by default.
     min_items : int, optional
@@ -401,11 +401,17 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
         answered = pd.Series(y, index=items.labels[asked], name="answer")
         score = _score(items, np.array(asked), np.array(y), answered, rng, prob, kind, theta)
         lower, upper = _intervals.interval(score.accuracy.values[:, None], prob, kind)
-        rows.append({"item": items.labels[nxt], "answer": float(answer),
+        rows.append({"item": items.labels[nxt], "answer": int(answer),
                      "mean": float(score.accuracy.mean()), f"{kind}_lower": lower[0],
                      f"{kind}_upper": upper[0], "width": upper[0] - lower[0]})
         if step + 1 >= min_items and rows[-1]["width"] < stop_width:
             break
     trajectory = pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="step"))
+    if stop_width > 0 and rows[-1]["width"] >= stop_width:
+        limit = (f"max_items={max_items}" if len(rows) == max_items
+                 else f"every one of the {n_items} items")
+        warn_user(f"adaptive_test stopped after {limit} with the interval of the accuracy "
+                  f"{rows[-1]['width']:.3g} wide, not under stop_width={stop_width}; raise "
+                  "max_items, or read the wider interval")
     _warn_misfit(score)
     return _intervals.record(trajectory, prob, kind), score
