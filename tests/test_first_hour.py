@@ -38,6 +38,25 @@ def test_a_large_log_likelihood_is_skipped_with_one_line_saying_how(monkeypatch)
         ie.add_log_likelihood(idata, ie.models.onepl(resp))
 
 
+def test_replicated_data_added_later_equal_those_of_the_fit():
+    """A fit without posterior_predictive (a CLI's posterior.nc) gets the model's replicates
+    and checks later: the same draws as fit(..., posterior_predictive=True) with its seed."""
+    resp, _ = simulate(30, 5, seed=1, missing=0.2)
+    model = ie.models.onepl(resp)
+    kw = dict(draws=50, tune=50, chains=2, random_seed=4, log_likelihood=False)
+    asked = quiet_fit(model, posterior_predictive=True, **kw)
+    later = ie.add_posterior_predictive(quiet_fit(model, **kw), model, progressbar=False)
+    xr.testing.assert_identical(later.posterior_predictive.drop_attrs(),
+                                asked.posterior_predictive.drop_attrs())
+    assert {"accuracy", "n_correct"} <= set(later.observed_data)  # az.plot_ppc's pairs
+    assert later.posterior_predictive["obs_item"].values[0] in resp.items
+    with pytest.raises(ValueError, match="already has a posterior_predictive group"):
+        ie.add_posterior_predictive(later, model)
+    point = quiet_fit(model, method="map", random_seed=0)
+    with pytest.raises(ValueError, match="a MAP fit is one point"):
+        ie.add_posterior_predictive(point, model)
+
+
 def test_a_log_likelihood_added_later_keeps_the_cell_labels():
     """pm.compute_log_likelihood numbers the cells of a matrix with missing answers 0, 1, ...:
     add_log_likelihood labels them as fit does."""

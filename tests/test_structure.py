@@ -146,7 +146,8 @@ def test_every_family_has_a_log_likelihood_and_a_posterior_predictive(fits, name
 # ---------------------------------------------------------------------- intervals
 #: public functions without ci_prob/ci_kind, and why
 NO_INTERVAL = {
-    "fit": "fits", "add_log_likelihood": "adds a group to a fit", "diagnostics": "R-hat and ESS",
+    "fit": "fits", "add_log_likelihood": "adds a group to a fit",
+    "add_posterior_predictive": "adds a group to a fit", "diagnostics": "R-hat and ESS",
     "load_results": "reads files",
     "local_dependence": "residual correlations averaged over draws",
     "difficulty_bins": "bins per draw", "win_probability": "returns the draws",

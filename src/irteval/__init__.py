@@ -26,7 +26,7 @@ from .epp import (PairwiseProbabilities, WaldTest, bootstrap_epp, goodness_of_fi
                   win_probability)
 from .exceptions import (ConvergenceWarning, IdentificationWarning, ModelSpecWarning,
                          SeparationWarning)
-from .inference import add_log_likelihood, diagnostics, fit
+from .inference import add_log_likelihood, add_posterior_predictive, diagnostics, fit
 from .irt import (NewModelScore, abilities, adaptive_test, characteristic_curves, difficulty,
                   difficulty_bins, difficulty_moments, information, item_fit, local_dependence,
                   person_fit, plot_characteristic_curves, plot_difficulty_distribution, plot_fit,
@@ -39,7 +39,7 @@ __version__ = "0.1.0"
 __all__ = [
     # data and models
     "Battles", "Responses", "Scores", "datasets", "models", "fit", "add_log_likelihood",
-    "diagnostics", "compare_models",
+    "add_posterior_predictive", "diagnostics", "compare_models",
     # instance difficulty
     "abilities", "characteristic_curves", "difficulty", "difficulty_bins", "difficulty_moments",
     "plot_characteristic_curves", "plot_difficulty_distribution", "plot_item_characteristic",

@@ -2,6 +2,7 @@
 (:mod:`.approximations`) and checks the draws (:mod:`.diagnostics`)."""
 
 from .diagnostics import diagnostics
-from .fit import METHODS, SAMPLERS, add_log_likelihood, fit
+from .fit import METHODS, SAMPLERS, add_log_likelihood, add_posterior_predictive, fit
 
-__all__ = ["METHODS", "SAMPLERS", "add_log_likelihood", "diagnostics", "fit"]
+__all__ = ["METHODS", "SAMPLERS", "add_log_likelihood", "add_posterior_predictive", "diagnostics",
+           "fit"]

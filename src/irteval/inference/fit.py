@@ -206,6 +206,48 @@ def add_log_likelihood(idata, model, *, progressbar=True):
     return idata
 
 
+def add_posterior_predictive(idata, model, *, random_seed=None, progressbar=True):
+    """Replicated data for a fit made without them (``posterior_predictive=False``, or a
+    ``posterior.nc`` an ``irteval`` command wrote), for ``az.plot_ppc``: the model's own
+    replicates and checks (the binary IRT: answers ``y``, each respondent's ``accuracy``,
+    each item's ``n_correct``), cells labelled as :func:`fit` labels them.
+
+    Parameters
+    ----------
+    idata : arviz.InferenceData
+        A fit of ``model`` by :func:`fit` without a ``posterior_predictive`` group, not MAP;
+        changed in place.
+    model : pymc.Model
+        The model that was fitted (from :mod:`irteval.models`).
+    random_seed : int, numpy.random.Generator or None, optional
+        Seed of the replicates; by default the fit's own (``idata.attrs["random_seed"]``),
+        which gives the draws ``fit(..., posterior_predictive=True)`` would have.
+    progressbar : bool, default True
+        Show PyMC's progress lines (models replicated by PyMC).
+
+    Returns
+    -------
+    arviz.InferenceData
+        ``idata``, with its ``posterior_predictive`` group.
+    """
+    spec = _spec(model)
+    if "posterior_predictive" in idata.groups():
+        raise ValueError("idata already has a posterior_predictive group; del "
+                         "idata.posterior_predictive first to draw it again")
+    if idata.attrs.get("irteval_method") == "map":
+        raise ValueError("a MAP fit is one point: a posterior predictive check replicates the "
+                         "data from posterior draws; fit with method='nuts' (or 'laplace')")
+    if spec.is_minibatch or not model.observed_RVs:
+        raise ValueError("this model has no observed data to replicate (a minibatch model "
+                         "sees random batches): build it without batch_size=")
+    if random_seed is None:
+        random_seed = idata.attrs.get("random_seed")
+    with quiet_pymc(not progressbar):
+        spec.posterior_predictive(idata, model, _Seeds.from_seed(random_seed).predictive)
+    _label_cells(idata, spec)
+    return idata
+
+
 def _label_cells(idata, spec):
     """The model's labels of each cell (``obs_item``, ...) on every group with its cells."""
     for dim, coords in spec.cell_coords().items():
