@@ -116,6 +116,9 @@ def test_difficulty_command_on_a_long_csv(difficulty_run):
     assert "diagnostics: divergences" in printed
     table = pd.read_csv(out / "difficulty.csv", index_col=0)
     assert len(table) == 40 and {"mean", "sd", "hdi_lower", "hdi_upper"} <= set(table)
+    skills = pd.read_csv(out / "abilities.csv", index_col=0)  # which model is strongest
+    assert skills.index.name == "model" and len(skills) == 6 and "strongest models" in printed
+    assert skills["mean"].is_monotonic_decreasing and {"hdi_lower", "accuracy"} <= set(skills)
     assert az.from_netcdf(out / "posterior.nc").posterior.sizes["item"] == 40
     assert (out / "characteristic_curves.png").stat().st_size > 1000
     assert written(out) == sorted(outputs.files("difficulty"))
@@ -130,7 +133,7 @@ def test_load_results_reads_an_output_folder_back(difficulty_run, tmp_path):
     ax = ie.plot_characteristic_curves(res["curves"])  # a table read back has no attrs
     assert "interval bars" in ax.get_legend().get_texts()[-1].get_text()
     assert set(res["difficulty"].index) == set(res.posterior.posterior["item"].values)
-    assert sorted(res.tables) == ["curves", "difficulty"] and res.scc is None
+    assert sorted(res.tables) == ["abilities", "curves", "difficulty"] and res.scc is None
     assert "difficulty" in res and "posterior" not in res  # was a KeyError
     table = res.tables["difficulty"]
     assert table.index.name == "instance" and len(table) == 40
@@ -178,7 +181,7 @@ def test_existing_outputs_are_kept_without_overwrite(difficulty_run, tmp_path, c
     assert main(["difficulty", str(path), "--out", str(out), *FAST]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
-    assert f"{out / 'difficulty.csv'} already exists (and 5 more of its outputs); pass " \
+    assert f"{out / 'difficulty.csv'} already exists (and 6 more of its outputs); pass " \
            "--overwrite to replace" in err
     assert {f: (out / f).stat().st_mtime_ns for f in written(out)} == before
     # a file where the folder should be

@@ -59,6 +59,7 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     fit. ``name``: the data's name in the plots (the file's, by default)."""
     from .. import models
     from ..irt import (
+        abilities,
         characteristic_curves,
         difficulty,
         plot_characteristic_curves,
@@ -104,9 +105,14 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
                                        accuracy=("accuracy", "mean"),
                                        p_bin=("p_bin", "mean"))
     print(per_bin.round(3).to_string())
+    skills = abilities(idata)
+    interval = "MAP" if point else label(skills.attrs["ci_prob"], skills.attrs["ci_kind"])
+    print(f"\nstrongest {resp.respondent_name}s (ability theta; {interval}):")
+    print(skills.head(5).round(3).to_string())
     writer = Writer(out, "difficulty")
     curves = characteristic_curves(idata, n_bins=bins)
     writer.table("difficulty.csv", table)
+    writer.table("abilities.csv", skills)
     writer.table("curves.csv", curves)
     fitting.save(idata, writer, {
         "difficulty_distribution.png": partial(plot_difficulty_distribution,

@@ -32,7 +32,7 @@ def warn_earlier_outputs():
 #: report -> {file: number of index columns of a CSV table (0: none), None for other files}
 REPORTS = {
     "difficulty": {
-        "difficulty.csv": 1, "curves.csv": 2,  # curves: (respondent, bin)
+        "difficulty.csv": 1, "abilities.csv": 1, "curves.csv": 2,  # curves: (respondent, bin)
         "posterior.nc": None, "difficulty_distribution.png": None,
         "item_characteristic.png": None, "characteristic_curves.png": None},
     "leaderboard": {
