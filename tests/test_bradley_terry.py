@@ -194,6 +194,10 @@ def test_epp_plots_take_ax(vtab_fit):
         fig, ax = plt.subplots()
         assert plot(*args, ax=ax) is ax and ax.has_data()
         plt.close(fig)
+    image = ie.plot_win_heatmap(vtab_fit).images[0]  # the diagonal: grey, not P = 0.5's white
+    assert np.isnan(np.diag(image.get_array().filled(np.nan))).all()
+    assert image.get_cmap().get_bad()[:3] == pytest.approx(matplotlib.colors.to_rgb("lightgrey"))
+    plt.close("all")
 
 
 def test_davidson_tie_model_on_vtab():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib import colormaps
 from matplotlib.ticker import MaxNLocator
 
 from .. import _intervals
@@ -152,7 +153,9 @@ def plot_win_heatmap(win, *, ax=None):
                          f"{list(win.columns[:3])}...")
     win = best_first(win)
     ax = ensure_axes(ax, rows=len(win), square=True)
-    image = ax.imshow(win.to_numpy(dtype=float), cmap="RdBu_r", vmin=0, vmax=1)
+    # the diagonal (no player meets itself) is NaN: grey, not the white of P = 0.5
+    cmap = colormaps["RdBu_r"].with_extremes(bad="lightgrey")
+    image = ax.imshow(win.to_numpy(dtype=float), cmap=cmap, vmin=0, vmax=1)
     ticks = np.arange(len(win))
     ax.set_xticks(ticks, short_labels(win.columns), rotation=90,
                   fontsize=row_fontsize(len(win), "x-small"))
