@@ -7,6 +7,7 @@ from functools import partial
 from pathlib import Path
 
 from .._intervals import label
+from ..data.battles import TIES
 from . import fitting, options, reading
 from .outputs import Writer
 
@@ -15,7 +16,7 @@ from .outputs import Writer
 SCORE_OPTIONS = {"player": "model", "round": "round", "score": "score",
                  "lower_is_better": False}
 BATTLE_OPTIONS = {"player_a": "model_a", "player_b": "model_b",
-                  "ties": "tie,draw,tie (bothbad),both_bad", "weight": None}
+                  "ties": ",".join(TIES), "weight": None}
 
 
 def add_parser(sub):
@@ -39,11 +40,12 @@ def add_parser(sub):
                                         "label, a/b, or the --player-a/--player-b column "
                                         "name; --ties values are ties)")
     board.add_argument("--player-a", default=BATTLE_OPTIONS["player_a"],
-                       help="battles: first player's column")
+                       help="battles: first player's column (default %(default)s)")
     board.add_argument("--player-b", default=BATTLE_OPTIONS["player_b"],
-                       help="battles: second player's column")
+                       help="battles: second player's column (default %(default)s)")
     board.add_argument("--ties", default=BATTLE_OPTIONS["ties"],
-                       help="battles: comma-separated --winner values that are ties")
+                       help="battles: comma-separated --winner values that are ties "
+                            "(default '%(default)s')")
     board.add_argument("--weight", help="battles: a column of battle counts (default 1)")
     board.add_argument("--likelihood", choices=["plackett_luce", "pairwise", "davidson"],
                        help="scores: plackett_luce (default: whole rankings, calibrated "
