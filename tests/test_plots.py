@@ -10,7 +10,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 import irteval as ie  # noqa: E402
-from irteval import plotting  # noqa: E402
+from irteval import _intervals, plotting  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -206,4 +206,25 @@ def test_tables_read_back_and_classical_leaderboards_plot(laplace_fits, tmp_path
     with pytest.raises(ValueError, match="hdi_prob must be a number between 0 and 1, got 2"), \
             pytest.warns(FutureWarning):
         ie.plot_characteristic_curves(table, hdi_prob=2)
+    plt.close("all")
+
+
+def test_hdi_bands_of_probabilities_do_not_jump(laplace_fits):
+    """P = logistic(theta - b) over 200 draws of b ~ N(0, 1), as plot_item_characteristic
+    draws it: the HDI of P jumped along the curve (a new user saw a step of ~0.1 in a band).
+    The HDI of the log-odds, mapped back, moves smoothly; equal-tailed intervals are the same
+    either way."""
+    b = np.random.default_rng(0).normal(0, 1, 200)
+    grid = np.linspace(-4, 4, 121)
+    curves = 1 / (1 + np.exp(-(grid[None, :] - b[:, None])))
+    jump = lambda bounds: max(np.abs(np.diff(bound)).max() for bound in bounds)  # noqa: E731
+    assert jump(_intervals.interval(curves, 0.94, "hdi")) > 0.05
+    smooth = _intervals.probability_interval(curves, 0.94, "hdi")
+    assert jump(smooth) < 0.02  # the curve's own steepest step is 0.017
+    inside = ((curves >= smooth[0]) & (curves <= smooth[1])).mean(axis=0)
+    np.testing.assert_allclose(inside, 0.94, atol=0.01)  # still 94% of the draws
+    np.testing.assert_allclose(_intervals.probability_interval(curves, 0.9, "eti"),
+                               _intervals.interval(curves, 0.9, "eti"), rtol=1e-4)  # interpolated
+    ax = ie.plot_item_characteristic(laplace_fits[0])
+    assert ax.get_title() == "item characteristic curves (94% HDI band of the log-odds)"
     plt.close("all")

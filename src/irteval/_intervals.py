@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import arviz as az
 import numpy as np
+from scipy.special import expit
 
 from ._validation import warn_user
 
@@ -34,6 +35,22 @@ def resolve(ci_prob=None, ci_kind=None, hdi_prob=None):
     if kind not in CI_KINDS:
         raise ValueError(f"ci_kind must be one of {CI_KINDS}, got {kind!r}")
     return float(prob), kind
+
+
+def probability_interval(draws, prob, kind, axis=0):
+    """(lower, upper) of probabilities along ``axis``: the interval of their log-odds, mapped
+    back. Equal-tailed intervals are the same either way. An HDI of skewed probabilities
+    (near 0 or 1; U-shaped where their log-odds are wide) from a few hundred draws jumps
+    along a curve, as the draws that set its ends change; on the log-odds, about symmetric,
+    it moves smoothly. Probabilities within 1e-12 of 0 or 1 count as that far."""
+    p = np.clip(np.asarray(draws, dtype=float), 1e-12, 1 - 1e-12)
+    lower, upper = interval(np.log(p) - np.log1p(-p), prob, kind, axis)
+    return expit(lower), expit(upper)
+
+
+def band_words(kind, what="band"):
+    """What a plot calls a band (``what``) of :func:`probability_interval`."""
+    return f"{what} of the log-odds" if kind == "hdi" else what
 
 
 def interval(draws, prob, kind, axis=0):

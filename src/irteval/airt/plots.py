@@ -117,7 +117,8 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
                          n_grid=121, ci_prob=None, ci_kind=None, max_draws=200, random_seed=0,
                          ax=None, items=None, n=None):
     """Category response curves of the polytomous IRT, P(x_ij = k | theta) per algorithm:
-    posterior mean over ``max_draws`` draws with its interval band, one colour per level (the
+    posterior mean over ``max_draws`` draws with its interval band (an HDI: of the log-odds,
+    mapped back, as for :func:`irteval.plot_item_characteristic`), one colour per level (the
     user's labels, light = low, dark = high). An anomalous algorithm (a < 0) reaches its top
     level on the hardest datasets.
 
@@ -157,7 +158,7 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
     theta = np.linspace(*theta_range, n)
     probs = np.exp(category_logp(np.broadcast_to(theta, (len(a), n)), a, c, valid,
                                  idata.attrs["irteval_model"], xp=np))  # (sample, n, J, K)
-    lower, upper = _intervals.interval(probs, prob, kind)
+    lower, upper = _intervals.probability_interval(probs, prob, kind)
     levels = list(idata.attrs["levels"])
     colours = colormaps["viridis"](np.linspace(0.9, 0.1, len(levels)))
     axes = given_axes(ax, axes)
@@ -174,7 +175,7 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
                     label=f"{levels[code]:g}")
         ax.set_title(short(name), fontsize="small")
         ax.set_ylim(-0.02, 1.02)
-    bands = f"{_intervals.label(prob, kind)} bands"
+    bands = f"{_intervals.label(prob, kind)} {_intervals.band_words(kind, 'bands')}"
     label_figure(flat[:len(names)], own, xlabel="theta (dataset easiness)",
                  ylabel="P(level | theta)", title=f"category response curves ({bands})")
     handles = [_line_handle(colour) for colour in colours]

@@ -28,9 +28,10 @@ MAX_NAMED = 12
 def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kind=None,
                              max_draws=200, random_seed=0, hdi_prob=None):
     """P(correct | ability) of the chosen items: posterior mean curve and a band (the
-    interval of P at each ability over the draws), with the respondents' posterior mean
-    abilities as a rug. Labels give each item's posterior mean b over every draw, curves and
-    bands ``max_draws`` draws chosen at random (``random_seed``).
+    interval of P at each ability over the draws; an HDI is that of the log-odds, mapped
+    back, as P's own jumps between its ends where P is spread), with the respondents'
+    posterior mean abilities as a rug. Labels give each item's posterior mean b over every
+    draw, curves and bands ``max_draws`` draws chosen at random (``random_seed``).
 
     Parameters
     ----------
@@ -69,7 +70,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
                               for x in fitted.at((slice(None), k)))
         curves = irt_probability(a_k * (grid[None, :] - b_k), c_k, d_k)
         line, = ax.plot(grid, curves.mean(axis=0))
-        ax.fill_between(grid, *_intervals.interval(curves, prob, kind), alpha=0.12,
+        ax.fill_between(grid, *_intervals.probability_interval(curves, prob, kind), alpha=0.12,
                         color=line.get_color())
         ends.append(curves.mean(axis=0)[-1])
         names.append(f"{item_name} {short(labels[k])} (b = {b_mean[k]:.2f})")
@@ -78,8 +79,9 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     respondent = idata.attrs.get("respondent_name", "respondent")
     ax.set(xlabel=f"ability theta (ticks: each {respondent}'s posterior mean)",
            ylabel="P(correct)", ylim=(-0.03, 1.03),
-           title="item characteristic curves" + _intervals.note(_intervals.label(prob, kind),
-                                                                one_draw(idata)))
+           title="item characteristic curves" + _intervals.note(
+               _intervals.label(prob, kind), one_draw(idata),
+               "band" if one_draw(idata) else _intervals.band_words(kind)))
     # labels at the curves' ends, inside the axes: a legend outside ran into a neighbour
     label_line_ends(ax, grid[-1], ends, names, colours)
     return ax
