@@ -88,7 +88,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
 
 
 @fill_doc
-def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_kind=None,
+def plot_difficulty_distribution(idata, *, ax=None, bins=None, ci_prob=None, ci_kind=None,
                                  max_draws=100, random_seed=0, hdi_prob=None):
     """Density of the difficulties with a posterior band (the paper's Fig. 3): each draw's
     b is histogrammed on shared bins; the line is the mean density over draws, the band its
@@ -104,9 +104,12 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
         or {name: fit}, one curve per dataset, sorted by mean difficulty. A fit of another
         family is refused.
     {ax}
-    bins : int, default 40
+    bins : int, optional
         Number of histogram bins, shared by every draw and dataset; they span the pooled
-        draws (without their outermost 0.1% where every fit keeps at least 100 draws).
+        draws (without their outermost 0.1% where every fit keeps at least 100 draws). By
+        default the square root of the number of items (of the fit with fewest), 5 to 40: a
+        draw's histogram of 60 items on 40 bins counts 0, 1 or 2 items a bin, and the band
+        over draws is mostly steps and gaps.
     {ci_prob_and_kind}
     {max_draws}
     {random_seed_draws}
@@ -118,6 +121,9 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=40, ci_prob=None, ci_ki
     for fit in fits.values():
         check_idata(fit, FAMILY, "plot_difficulty_distribution")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
+    if bins is None:
+        fewest = min(fit.posterior.sizes["item"] for fit in fits.values())
+        bins = int(np.clip(np.ceil(np.sqrt(fewest)), 5, 40))
     count(bins, "plot_difficulty_distribution(): bins")
     ax = ensure_axes(ax)
     draws = {name: stacked_draws(fit, "b", max_draws, random_seed) for name, fit in fits.items()}
