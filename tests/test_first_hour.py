@@ -36,6 +36,9 @@ def test_a_large_log_likelihood_is_skipped_with_one_line_saying_how(monkeypatch)
     xr.testing.assert_allclose(later.log_likelihood["y"], forced.log_likelihood["y"])
     with pytest.raises(ValueError, match="already has a log_likelihood group; del idata"):
         ie.add_log_likelihood(idata, ie.models.onepl(resp))
+    point = quiet_fit(ie.models.onepl(resp), method="map", random_seed=0)
+    with pytest.raises(ValueError, match="MAP fit is one point, and az.loo needs posterior"):
+        ie.add_log_likelihood(point, ie.models.onepl(resp))
 
 
 def test_replicated_data_added_later_equal_those_of_the_fit():

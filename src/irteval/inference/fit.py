@@ -182,8 +182,8 @@ def add_log_likelihood(idata, model, *, progressbar=True):
     Parameters
     ----------
     idata : arviz.InferenceData
-        A fit of ``model`` by :func:`fit` without a ``log_likelihood`` group; changed in
-        place.
+        A fit of ``model`` by :func:`fit` without a ``log_likelihood`` group, not MAP;
+        changed in place.
     model : pymc.Model
         The model that was fitted (from :mod:`irteval.models`).
     progressbar : bool, default True
@@ -195,12 +195,7 @@ def add_log_likelihood(idata, model, *, progressbar=True):
         ``idata``, with its ``log_likelihood`` group.
     """
     spec = _spec(model)
-    if "log_likelihood" in idata.groups():
-        raise ValueError("idata already has a log_likelihood group; del idata.log_likelihood "
-                         "first to compute it again")
-    if idata.attrs.get("irteval_method") == "map":
-        warn_user("a MAP fit is one point: az.loo needs posterior draws (fit with "
-                  "method='nuts', 'laplace' or 'advi')")
+    _check_new_group(idata, model, spec, "log_likelihood", "az.loo needs posterior draws")
     pm.compute_log_likelihood(idata, model=model, progressbar=progressbar)
     _label_cells(idata, spec)
     return idata
@@ -231,21 +226,28 @@ def add_posterior_predictive(idata, model, *, random_seed=None, progressbar=True
         ``idata``, with its ``posterior_predictive`` group.
     """
     spec = _spec(model)
-    if "posterior_predictive" in idata.groups():
-        raise ValueError("idata already has a posterior_predictive group; del "
-                         "idata.posterior_predictive first to draw it again")
-    if idata.attrs.get("irteval_method") == "map":
-        raise ValueError("a MAP fit is one point: a posterior predictive check replicates the "
-                         "data from posterior draws; fit with method='nuts' (or 'laplace')")
-    if spec.is_minibatch or not model.observed_RVs:
-        raise ValueError("this model has no observed data to replicate (a minibatch model "
-                         "sees random batches): build it without batch_size=")
+    _check_new_group(idata, model, spec, "posterior_predictive",
+                     "a posterior predictive check replicates the data from posterior draws")
     if random_seed is None:
         random_seed = idata.attrs.get("random_seed")
     with quiet_pymc(not progressbar):
         spec.posterior_predictive(idata, model, _Seeds.from_seed(random_seed).predictive)
     _label_cells(idata, spec)
     return idata
+
+
+def _check_new_group(idata, model, spec, group, why):
+    """Refuse to add ``group`` where it exists, to a MAP fit (``why`` it needs draws) or for a
+    model without observed data (a minibatch model sees random batches)."""
+    if group in idata.groups():
+        raise ValueError(f"idata already has a {group} group; del idata.{group} first to add "
+                         "it again")
+    if idata.attrs.get("irteval_method") == "map":
+        raise ValueError(f"a MAP fit is one point, and {why}: fit with method='nuts' (or "
+                         "'laplace', where the model has one)")
+    if spec.is_minibatch or not model.observed_RVs:
+        raise ValueError("this model has no observed data for it (a minibatch model sees "
+                         "random batches): build it without batch_size=")
 
 
 def _label_cells(idata, spec):
