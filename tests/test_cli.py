@@ -150,6 +150,11 @@ def test_load_results_reads_an_output_folder_back(difficulty_run, tmp_path):
         ie.load_results(out / "missing")
     with pytest.raises(ValueError, match="holds no irteval output"):
         ie.load_results(tmp_path)
+    extra = tmp_path / "extra" / "run"
+    shutil.copytree(out, extra)
+    (extra / "mine.csv").write_text("a,b\n1,2\n")  # a user's own table: said, not dropped
+    with pytest.warns(UserWarning, match=r"mine.csv \(1 CSV file\) not read: not tables an "):
+        assert sorted(ie.load_results(extra).tables) == sorted(res.tables)
     (tmp_path / "runs" / "bad").mkdir(parents=True)  # a truncated table in a sub-folder:
     (tmp_path / "runs" / "bad" / "leaderboard.csv").write_text("")  # was skipped in silence
     with pytest.raises(ValueError, match=r"leaderboard.csv: cannot be read \(EmptyDataError"):

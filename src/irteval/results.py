@@ -14,8 +14,9 @@ import arviz as az
 import pandas as pd
 import xarray as xr
 
-from .cli.reading import read_text_columns
+from ._validation import warn_user
 from .cli.outputs import TABLES
+from .cli.reading import read_text_columns
 
 
 class NoOutputError(ValueError):
@@ -176,6 +177,11 @@ def load_results(path) -> Results:
     known = _known_labels(getattr(posterior, "posterior", None), scc)
     tables = {name: table(name, levels) for name, levels in TABLES.items()
               if (path / f"{name}.csv").is_file()}
+    others = sorted(p.name for p in path.glob("*.csv") if p.stem not in TABLES)
+    if others:
+        warn_user(f"{path}: {', '.join(others[:5])}{' ...' if len(others) > 5 else ''} "
+                  f"({len(others)} CSV file{'s' * (len(others) > 1)}) not read: not tables "
+                  "an irteval command writes; pandas.read_csv reads them")
     folders = {}
     for sub in sorted(p for p in path.iterdir() if p.is_dir()):
         try:
