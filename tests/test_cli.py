@@ -66,7 +66,7 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     for line, (column, value), message in (
             (3, ("instance", ""), "an empty 'instance' (--item) on line 3"),
             (4, ("instance", "i0"),
-             "an instance more than once (e.g. 'i0'; 'instance', --item) on lines 2, 4"),
+             "instance 'i0' more than once ('instance', --item) on lines 2, 4"),
             (5, ("correct", 2), "an answer other than 0/1 in 'correct' (--value) on line 5")):
         bad = answers.astype(object)
         bad.loc[line - 2, column] = value
@@ -178,6 +178,11 @@ def test_help():
                                capture_output=True, text=True, check=True).stdout
     assert "irteval demo" in help_text and "difficulty.csv" in help_text
     assert "leaderboard.csv" in help_text and "--overwrite" in help_text
+    board_help = " ".join(subprocess.run(
+        [sys.executable, "-m", "irteval.cli", "leaderboard", "--help"], capture_output=True,
+        text=True, check=True).stdout.split())  # argparse wraps its lines
+    assert "(default 'tie,draw,tie (bothbad),both_bad')" in board_help  # the tie markers
+    assert "first player's column (default model_a)" in board_help
 
 
 def test_existing_outputs_are_kept_without_overwrite(difficulty_run, tmp_path, capsys):

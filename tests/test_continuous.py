@@ -287,6 +287,8 @@ def test_plots_take_axes_and_return_them(recovery):
     assert axes.size == 2 and axes.ravel()[0].images[0].get_array().shape == (40, 40)
     with pytest.warns(FutureWarning, match="n= is deprecated.*use n_grid="):
         ie.plot_crm_heatmap(idata, ["algo0"], n=40)
+    with pytest.raises(TypeError, match="n=40 and n_grid=30 disagree"):  # n won in silence
+        ie.plot_crm_heatmap(idata, ["algo0"], n_grid=30, n=40)
     fig, pair = plt.subplots(1, 2)
     fig.suptitle("the user's title")
     assert ie.plot_crm_heatmap(idata, ["algo0", "algo11"], ax=pair) is pair  # ArviZ's name

@@ -58,6 +58,15 @@ def test_replicated_data_added_later_equal_those_of_the_fit():
     point = quiet_fit(model, method="map", random_seed=0)
     with pytest.raises(ValueError, match="a MAP fit is one point"):
         ie.add_posterior_predictive(point, model)
+    fresh = quiet_fit(model, **kw)  # a model of other data gave wrong numbers, no error
+    names = dict(respondent="model", item="instance", value="value")
+    reordered = ie.Responses.from_long(resp.to_long().iloc[::-1], **names)
+    with pytest.raises(ValueError, match="the model's item labels .* are not the fit's"):
+        ie.add_posterior_predictive(fresh, ie.models.onepl(reordered))
+    other = ie.Responses.from_long(resp.to_long().assign(value=lambda d: 1 - d["value"]),
+                                   **names)
+    with pytest.raises(ValueError, match="the model's observed 'y' is not the fit's"):
+        ie.add_log_likelihood(fresh, ie.models.onepl(other))
 
 
 def test_a_log_likelihood_added_later_keeps_the_cell_labels():

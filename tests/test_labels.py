@@ -138,7 +138,7 @@ def test_the_commands_read_labels_as_written(tmp_path):
     """Label columns of a CSV are text: ids 0001 were read as the number 1, versions 1.1 and
     1.10 merged into 1.1, a model named NA was a missing label, and battles between numbered
     players failed (the winner column, holding 'tie', stayed text)."""
-    from irteval.cli import io as cli_io
+    from irteval.cli import reading
 
     from .test_fuzz import run_cli
 
@@ -172,12 +172,12 @@ def test_the_commands_read_labels_as_written(tmp_path):
     status, err, _ = run_cli([*argv, "--id", "id"])
     assert status == 2 and "--id 'id' has repeated labels on lines [2, 3, 4, 5, 6]" in err
     # labels read as text meet a fit's numbers (the bundled data's instances) by their text
-    assert list(cli_io.as_labels(pd.Index(["3", "0007", "x"]), [1, 3, 7])) == [3, 7, "x"]
-    assert list(cli_io.as_labels(pd.Index(["0.5", "1", "1.0"]), [0.5, 1.0])) == [0.5, 1.0, 1.0]
-    assert list(cli_io.as_labels(pd.Index(["007", "7"]), ["7", 8])) == ["007", "7"]
+    assert list(reading.as_labels(pd.Index(["3", "0007", "x"]), [1, 3, 7])) == [3, 7, "x"]
+    assert list(reading.as_labels(pd.Index(["0.5", "1", "1.0"]), [0.5, 1.0])) == [0.5, 1.0, 1.0]
+    assert list(reading.as_labels(pd.Index(["007", "7"]), ["7", 8])) == ["007", "7"]
     # NumPy's integers (a fit's labels read from netCDF) by value too; a bool is no number
-    assert list(cli_io.as_labels(pd.Index(["28.0", "3"]), np.array([3, 28]))) == [28, 3]
-    assert list(cli_io.as_labels(pd.Index(["1"]), np.array([True, False]))) == ["1"]
+    assert list(reading.as_labels(pd.Index(["28.0", "3"]), np.array([3, 28]))) == [28, 3]
+    assert list(reading.as_labels(pd.Index(["1"]), np.array([True, False]))) == ["1"]
 
 
 def test_load_results_reads_numbers_back_as_numbers_and_text_as_text(tmp_path):

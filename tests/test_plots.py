@@ -209,7 +209,7 @@ def test_tables_read_back_and_classical_leaderboards_plot(laplace_fits, tmp_path
     plt.close("all")
 
 
-def test_hdi_bands_of_probabilities_do_not_jump(laplace_fits):
+def test_hdi_bands_of_probabilities_do_not_jump(laplace_fits, monkeypatch):
     """P = logistic(theta - b) over 200 draws of b ~ N(0, 1), as plot_item_characteristic
     draws it: the HDI of P jumped along the curve (a new user saw a step of ~0.1 in a band).
     The HDI of the log-odds, mapped back, moves smoothly; equal-tailed intervals are the same
@@ -225,6 +225,10 @@ def test_hdi_bands_of_probabilities_do_not_jump(laplace_fits):
     np.testing.assert_allclose(inside, 0.94, atol=0.01)  # still 94% of the draws
     np.testing.assert_allclose(_intervals.probability_interval(curves, 0.9, "eti"),
                                _intervals.interval(curves, 0.9, "eti"), rtol=1e-4)  # interpolated
-    ax = ie.plot_item_characteristic(laplace_fits[0])
+    calls = []
+    spy = lambda *args: calls.append(args) or _intervals.interval(*args)  # noqa: E731
+    monkeypatch.setattr(_intervals, "probability_interval", spy)
+    ax = ie.plot_item_characteristic(laplace_fits[0], items=["i0", "i1"])
     assert ax.get_title() == "item characteristic curves (94% HDI band of the log-odds)"
+    assert len(calls) == 2  # each band through it
     plt.close("all")

@@ -3,6 +3,7 @@ response models (recovery, reflection), and the AIRT metrics of their posteriors
 
 import warnings
 from functools import partial
+from unittest import mock
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -12,6 +13,7 @@ import pytest
 from scipy import stats
 
 import irteval as ie
+from irteval import _intervals
 from irteval import calibration as cal
 from irteval._draws import stacked_draws
 from irteval.data.levels import bin_performance
@@ -179,6 +181,10 @@ def _check_downstream(idata):
         old = ie.plot_category_curves(idata, items=["a3"], max_draws=40, n=30)
     np.testing.assert_allclose(old.ravel()[0].lines[0].get_ydata(),
                                axes.ravel()[1].lines[0].get_ydata())
+    with mock.patch.object(_intervals, "probability_interval",
+                           wraps=_intervals.probability_interval) as spy:
+        ie.plot_category_curves(idata, algorithms=["a0"], max_draws=20)  # HDI of the log-odds
+    assert spy.call_count == 1
     with pytest.raises(ValueError, match="unknown algorithms"):
         ie.plot_category_curves(idata, algorithms=["nope"])
     with pytest.raises(ValueError, match="n_grid=1: give a whole number of at least 2"):

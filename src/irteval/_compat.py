@@ -25,10 +25,14 @@ class IndexesWithWarning:
         return getattr(self, key)
 
 
-def renamed(new_value, old_value, old, new):
-    """The value of a keyword renamed from ``old`` to ``new`` (the old one warns)."""
+def renamed(new_value, old_value, old, new, default=None):
+    """The value of a keyword renamed from ``old`` to ``new`` (the old one warns); both given
+    (``new`` other than its ``default``) and different is refused."""
     if old_value is None:
         return new_value
+    if new_value is not None and new_value != default and new_value != old_value:
+        raise TypeError(f"{old}={old_value!r} and {new}={new_value!r} disagree: {old}= is the "
+                        f"old name of {new}=; give {new}= alone")
     warn_user(f"{old}= is deprecated and will be removed in the next release; use {new}=",
               FutureWarning)
     return old_value

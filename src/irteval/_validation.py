@@ -48,8 +48,8 @@ def warn_user(message, category=UserWarning):
 def percent(part, whole):
     """part / whole as a percentage that is 100% only when part == whole (99.7%, not 100%)
     and 0% only when part == 0."""
-    if part in (0, whole):
-        return f"{int(100 * part // whole)}%"
+    if part in (0, whole) or not np.isfinite(part):  # (NaN: an empty cell of a table)
+        return f"{100 * part // whole:.0f}%"
     value = min(max(round(100 * part / whole, 1), 0.1), 99.9)
     return f"{value:.0f}%" if value == round(value) and 1 <= value <= 99 else f"{value:.1f}%"
 

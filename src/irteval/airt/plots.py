@@ -77,7 +77,7 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
     {returns_panels}
     """
     check_idata(idata, "continuous_irt", "plot_crm_heatmap")
-    n = count(renamed(n_grid, n, "n", "n_grid"), "n_grid", minimum=2)
+    n = count(renamed(n_grid, n, "n", "n_grid", default=121), "n_grid", minimum=2)
     post = idata.posterior
     names = _chosen(post, algorithms)
     tau, lam, s = (post[v].mean(("chain", "draw")).sel(item=names).values
@@ -145,7 +145,7 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
     """
     check_idata(idata, "polytomous_irt", "plot_category_curves")
     algorithms = renamed(algorithms, items, "items", "algorithms")
-    n = count(renamed(n_grid, n, "n", "n_grid"), "n_grid", minimum=2)
+    n = count(renamed(n_grid, n, "n", "n_grid", default=121), "n_grid", minimum=2)
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     post, const = idata.posterior, idata.constant_data
     names = _chosen(post, algorithms)

@@ -68,7 +68,7 @@ def report(args):
         if column not in df.columns:
             raise ValueError(f"{args.answers}: no column {column!r} ({flag}); its columns are "
                              f"{list(df.columns)[:10]}")
-    answers = _answers(df, args)
+    answers = _answers(df, args, name)
     known = idata.posterior["item"].values
     answers.index = reading.as_labels(answers.index, known)
     unknown = ~answers.index.isin(known)
@@ -89,7 +89,7 @@ def report(args):
              "care)" if misfit
              else f"the model's answers fit the IRT; below {MISFIT_P} they would not)"))
     print(f"posterior mean, sd and {label(score.ci_prob, score.ci_kind)}; naive: the accuracy "
-          "on the answered instances")
+          f"on the answered {name}s")
     print(table.round(4).to_string())
     writer = Writer(args.out, "score_new")
     # the counts and the person fit in the file too (load_results reads no attrs)
@@ -98,7 +98,7 @@ def report(args):
     print(f"\n{writer.summary()}")
 
 
-def _answers(df, args):
+def _answers(df, args, name):
     """The answers Series (item -> 0/1) of the CSV, refusing empty labels, repeated items and
     answers other than 0/1 by their lines; empty answers left out with a warning."""
     from .._validation import warn_user
@@ -109,14 +109,14 @@ def _answers(df, args):
     first = plain(item[repeated].iloc[0]) if repeated.any() else None
     problems = {
         f"an empty {args.item!r} (--item)": item.isna().to_numpy(),
-        f"an instance more than once (e.g. {first!r}; {args.item!r}, --item)": repeated,
+        f"{name} {first!r} more than once ({args.item!r}, --item)": repeated,
         f"an answer other than 0/1 in {args.value!r} (--value)":
             (as_binary(value).isna() & value.notna()).to_numpy(),
     }
     for what, bad in problems.items():
         if bad.any():
             raise ValueError(f"{args.answers}: {what} on {where(df.index, bad.nonzero()[0])} "
-                             "(one row per answered instance, correct = 1)")
+                             f"(one row per answered {name}, correct = 1)")
     empty = value.isna().to_numpy()
     if empty.any():
         warn_user(f"{args.answers}: {int(empty.sum())} empty answer(s) left out, on "

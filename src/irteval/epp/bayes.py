@@ -243,7 +243,7 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
     """
     if by not in ("pair", "player"):
         raise ValueError(f"goodness_of_fit(): by={by!r} is not 'pair' or 'player'")
-    max_draws = renamed(max_draws, n_draws, "n_draws", "max_draws")
+    max_draws = renamed(max_draws, n_draws, "n_draws", "max_draws", default=200)
     if max_draws is not None:
         count(max_draws, "goodness_of_fit(): max_draws")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)

@@ -185,7 +185,8 @@ def add_log_likelihood(idata, model, *, progressbar=True):
         A fit of ``model`` by :func:`fit` without a ``log_likelihood`` group, not MAP;
         changed in place.
     model : pymc.Model
-        The model that was fitted (from :mod:`irteval.models`).
+        The model that was fitted (from :mod:`irteval.models`), or one built again from the
+        same data with the same options (anything else is refused).
     progressbar : bool, default True
         Show PyMC's progress bar.
 
@@ -213,10 +214,12 @@ def add_posterior_predictive(idata, model, *, random_seed=None, progressbar=True
         A fit of ``model`` by :func:`fit` without a ``posterior_predictive`` group, not MAP;
         changed in place.
     model : pymc.Model
-        The model that was fitted (from :mod:`irteval.models`).
+        The model that was fitted (from :mod:`irteval.models`), or one built again from the
+        same data with the same options (anything else is refused).
     random_seed : int, numpy.random.Generator or None, optional
         Seed of the replicates; by default the fit's own (``idata.attrs["random_seed"]``),
-        which gives the draws ``fit(..., posterior_predictive=True)`` would have.
+        which gives the draws ``fit(..., posterior_predictive=True)`` would have; a fit
+        seeded with None or a Generator records none, and the replicates are then new.
     progressbar : bool, default True
         Show PyMC's progress lines (models replicated by PyMC).
 
@@ -237,17 +240,47 @@ def add_posterior_predictive(idata, model, *, random_seed=None, progressbar=True
 
 
 def _check_new_group(idata, model, spec, group, why):
-    """Refuse to add ``group`` where it exists, to a MAP fit (``why`` it needs draws) or for a
-    model without observed data (a minibatch model sees random batches)."""
+    """Refuse to add ``group`` where it exists, to a MAP fit (``why`` it needs draws), for a
+    model without observed data or a minibatch one (random batches, not the data), and for a
+    model built from other data than the fit's (:func:`_check_same_data`)."""
     if group in idata.groups():
         raise ValueError(f"idata already has a {group} group; del idata.{group} first to add "
                          "it again")
     if idata.attrs.get("irteval_method") == "map":
         raise ValueError(f"a MAP fit is one point, and {why}: fit with method='nuts' (or "
                          "'laplace', where the model has one)")
-    if spec.is_minibatch or not model.observed_RVs:
-        raise ValueError("this model has no observed data for it (a minibatch model sees "
-                         "random batches): build it without batch_size=")
+    if not model.observed_RVs:
+        raise ValueError("this model has no observed variable")
+    if spec.is_minibatch:
+        raise ValueError("a minibatch model (batch_size=) sees random batches of cells, not "
+                         "the data: build the model without batch_size=")
+    _check_same_data(idata, model)
+
+
+def _check_same_data(idata, model):
+    """Refuse a model whose labels (on the posterior's dims) or observed values are not the
+    fit's: its numbers would be wrong, with no error (the same data in another order too).
+    Values are compared in float32, as a command's ``posterior.nc`` stores them."""
+    post = idata.posterior
+    for dim, labels in model.coords.items():
+        if dim in post.coords and dim not in ("chain", "draw"):
+            mine = pd.Index(np.asarray(labels)).astype(str)
+            fitted = pd.Index(post[dim].values).astype(str)
+            if not mine.equals(fitted):
+                raise ValueError(f"the model's {dim} labels ({list(mine[:3])}, ...) are not the "
+                                 f"fit's ({list(fitted[:3])}, ...): build the model from the data "
+                                 "the fit was made of, in the same order")
+    observed = idata.observed_data if "observed_data" in idata.groups() else {}
+    for rv in model.observed_RVs:
+        if rv.name not in observed:
+            continue
+        value = model.rvs_to_values[rv]
+        mine = np.asarray(value.data if hasattr(value, "data") else value.get_value(), float)
+        fitted = np.asarray(observed[rv.name].values, dtype=float)
+        if mine.shape != fitted.shape or not np.allclose(
+                mine.astype(np.float32), fitted.astype(np.float32), equal_nan=True):
+            raise ValueError(f"the model's observed {rv.name!r} is not the fit's: build the "
+                             "model from the data (and with the options) the fit was made of")
 
 
 def _label_cells(idata, spec):

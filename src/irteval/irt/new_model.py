@@ -408,10 +408,10 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
             break
     trajectory = pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="step"))
     if stop_width > 0 and rows[-1]["width"] >= stop_width:
-        limit = (f"max_items={max_items}" if len(rows) == max_items
-                 else f"every one of the {n_items} items")
+        limit, fix = ((f"max_items={max_items}", "raise max_items") if len(rows) == max_items
+                      else (f"every one of the fit's {n_items} items", "the fit has no more"))
         warn_user(f"adaptive_test stopped after {limit} with the interval of the accuracy "
-                  f"{rows[-1]['width']:.3g} wide, not under stop_width={stop_width}; raise "
-                  "max_items, or read the wider interval")
+                  f"{rows[-1]['width']:.3g} wide, not under stop_width={stop_width}; {fix}, "
+                  "or read the wider interval")
     _warn_misfit(score)
     return _intervals.record(trajectory, prob, kind), score

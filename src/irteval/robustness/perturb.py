@@ -42,7 +42,7 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), integer_noise="redraw", rows=N
     eps, random_state
         Old names of ``noise`` and ``random_seed``.
     """
-    noise = renamed(noise, eps, "eps", "noise")
+    noise = renamed(noise, eps, "eps", "noise", default=0.2)
     random_seed = renamed(random_seed, random_state, "random_state", "random_seed")
     for name, frame in (("X", X), ("X_train", X_train)):
         if not isinstance(frame, pd.DataFrame):

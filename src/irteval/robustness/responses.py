@@ -60,7 +60,7 @@ def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_
         Binary responses: items the instances, respondents (named ``"model"``) the models
         that ran.
     """
-    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
+    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed", 0))
     if not isinstance(X, pd.DataFrame):
         X = pd.DataFrame(np.asarray(X))
     X, y = check_data(X, y, nominal)

@@ -123,7 +123,7 @@ def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), integer_noise=
     NoisyPredictions
         ``clean`` and ``perturbed`` predictions, instances x models (the models that ran).
     """
-    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
+    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed", 0))
     check_noise(noise)
     check_integer_noise(integer_noise)
     X, y = check_data(X, y, nominal)
@@ -201,7 +201,7 @@ def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), integer_noise="redraw
         ``kappa``, ``agreement`` and ``macro_f1`` over dims (model, bin, proportion, sample),
         as :func:`scc_from_predictions`.
     """
-    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
+    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed", 0))
     # every check on the fit and the grid before the models train
     proportions = _checked_grid(idata, proportions, n_bins, "scc")
     X, y = check_data(X, y, nominal)
@@ -261,7 +261,7 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
     xarray.Dataset
         ``kappa``, ``agreement`` and ``macro_f1`` over dims (model, bin, proportion, sample).
     """
-    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed"))
+    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed", 0))
     proportions = _checked_grid(idata, proportions, n_bins, "scc_from_predictions")
     items = pd.Index(idata.posterior["item"].values)
     for name, frame in (("clean", clean), ("perturbed", perturbed)):
