@@ -88,7 +88,7 @@ def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) ->
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     b = idata.posterior["b"]
     lower, upper = _intervals.interval(stacked_draws(idata, "b"), prob, kind)
-    mean = b.mean(("chain", "draw")).values
+    mean = b.mean(("chain", "draw"), skipna=False).values  # (skipping NaN copied every draw)
     item_idx, _, y = observed_cells(idata)
     n_items = b.sizes["item"]
     n_obs = np.bincount(item_idx, minlength=n_items)
@@ -187,7 +187,7 @@ def difficulty_moments(idata, *, ci_prob=None, ci_kind=None, varied_only=False,
         right = np.bincount(item_idx, weights=y, minlength=b.sizes["item"])
         total = np.bincount(item_idx, minlength=b.sizes["item"])
         items = np.flatnonzero((right > 0) & (right < total))
-    point = b.mean(("chain", "draw")).values
+    point = b.mean(("chain", "draw"), skipna=False).values  # NaN-skipping copied every draw
     point = point if items is None else point[items]
     rows = {}
     for stat, per_draw, classical in zip(("mean", "sd"), moment_draws(b, items),

@@ -51,7 +51,7 @@ def information(idata, theta=None, *, items=None, max_draws=200, random_seed=0, 
     fitted = Items.from_idata(idata, "information", max_draws, random_seed)
     warn_if_point(idata, "information")
     if theta is None:
-        means = idata.posterior["theta"].mean(("chain", "draw")).values
+        means = idata.posterior["theta"].mean(("chain", "draw"), skipna=False).values
         theta = np.linspace(means.min() - 1, means.max() + 1, 61)
     try:
         theta = np.atleast_1d(np.asarray(theta, dtype=float))

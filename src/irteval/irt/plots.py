@@ -54,8 +54,8 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     labels = idata.posterior["item"].values
     item_name = idata.attrs.get("item_name", "item")
     fitted = Items.from_idata(idata, "plot_item_characteristic", max_draws, random_seed)
-    b_mean = idata.posterior["b"].mean(("chain", "draw")).values  # every draw, not the thinned
-    theta_mean = idata.posterior["theta"].mean(("chain", "draw")).values
+    b_mean = idata.posterior["b"].mean(("chain", "draw"), skipna=False).values  # all draws
+    theta_mean = idata.posterior["theta"].mean(("chain", "draw"), skipna=False).values
     if items is None:
         pick = np.argsort(b_mean)[evenly_spaced(len(labels), 5)]
     else:
