@@ -22,6 +22,7 @@ import pandas as pd
 import pymc as pm
 import xarray as xr
 
+from .._docs import fill_doc
 from .._idata import assign_coords, model_idata
 from .._validation import count, quiet_pymc, seeded_rng, warn_user
 from ..exceptions import ModelSpecWarning
@@ -34,6 +35,11 @@ METHODS = ("nuts", "advi", "laplace", "map")
 SAMPLERS = nuts.SAMPLERS
 #: pointwise log-likelihood values stored by default (``log_likelihood="auto"``): ~200 MB
 LOG_LIKELIHOOD_MAX = 25_000_000
+#: docstring entries of the functions that add a group to a fit
+ADD_DOCS = {"fitted_model": """\
+model : pymc.Model
+    The model that was fitted (from :mod:`irteval.models`), or one built again from the
+    same data with the same options (anything else is refused)."""}
 
 
 @dataclass(frozen=True)
@@ -173,6 +179,7 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     return idata
 
 
+@fill_doc(**ADD_DOCS)
 def add_log_likelihood(idata, model, *, progressbar=True):
     """The pointwise log-likelihood of a fit made without it (``log_likelihood=False``, or
     too large for the default), for ``az.loo`` and :func:`irteval.compare_models`:
@@ -184,9 +191,7 @@ def add_log_likelihood(idata, model, *, progressbar=True):
     idata : arviz.InferenceData
         A fit of ``model`` by :func:`fit` without a ``log_likelihood`` group, not MAP;
         changed in place.
-    model : pymc.Model
-        The model that was fitted (from :mod:`irteval.models`), or one built again from the
-        same data with the same options (anything else is refused).
+    {fitted_model}
     progressbar : bool, default True
         Show PyMC's progress bar.
 
@@ -202,6 +207,7 @@ def add_log_likelihood(idata, model, *, progressbar=True):
     return idata
 
 
+@fill_doc(**ADD_DOCS)
 def add_posterior_predictive(idata, model, *, random_seed=None, progressbar=True):
     """Replicated data for a fit made without them (``posterior_predictive=False``, or a
     ``posterior.nc`` an ``irteval`` command wrote), for ``az.plot_ppc``: the model's own
@@ -213,9 +219,7 @@ def add_posterior_predictive(idata, model, *, random_seed=None, progressbar=True
     idata : arviz.InferenceData
         A fit of ``model`` by :func:`fit` without a ``posterior_predictive`` group, not MAP;
         changed in place.
-    model : pymc.Model
-        The model that was fitted (from :mod:`irteval.models`), or one built again from the
-        same data with the same options (anything else is refused).
+    {fitted_model}
     random_seed : int, numpy.random.Generator or None, optional
         Seed of the replicates; by default the fit's own (``idata.attrs["random_seed"]``),
         which gives the draws ``fit(..., posterior_predictive=True)`` would have; a fit
