@@ -48,9 +48,10 @@ def probability_interval(draws, prob, kind, axis=0):
     return expit(lower), expit(upper)
 
 
-def band_words(kind, what="band"):
-    """What a plot calls a band (``what``) of :func:`probability_interval`."""
-    return f"{what} of the log-odds" if kind == "hdi" else what
+def log_odds_scale(kind):
+    """' of the log-odds' where :func:`probability_interval` took the interval there (an
+    HDI), for a plot's words; '' where the scale does not matter (equal-tailed)."""
+    return " of the log-odds" if kind == "hdi" else ""
 
 
 def interval(draws, prob, kind, axis=0):
@@ -122,11 +123,11 @@ def is_point(lower, upper):
     return bool(np.all(np.asarray(lower) == np.asarray(upper)))
 
 
-def note(interval, point, what="band"):
+def note(interval, point, what="band", scale=""):
     """' (94% HDI band)' for a plot's title or label (``interval``: :func:`label`'s or
-    :func:`table_label`'s words), or ' (one point: no band)' where the fit is one point (MAP)
-    and no interval is drawn."""
-    return f" (one point: no {what})" if point else f" ({interval} {what})"
+    :func:`table_label`'s words; ``scale``: :func:`log_odds_scale`'s), or ' (one point: no
+    band)' where the fit is one point (MAP) and no interval is drawn."""
+    return f" (one point: no {what})" if point else f" ({interval} {what}{scale})"
 
 
 def check_matches(table, ci_prob, ci_kind, hdi_prob=None):

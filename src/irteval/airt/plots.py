@@ -175,7 +175,7 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
                     label=f"{levels[code]:g}")
         ax.set_title(short(name), fontsize="small")
         ax.set_ylim(-0.02, 1.02)
-    bands = f"{_intervals.label(prob, kind)} {_intervals.band_words(kind, 'bands')}"
+    bands = f"{_intervals.label(prob, kind)} bands{_intervals.log_odds_scale(kind)}"
     label_figure(flat[:len(names)], own, xlabel="theta (dataset easiness)",
                  ylabel="P(level | theta)", title=f"category response curves ({bands})")
     handles = [_line_handle(colour) for colour in colours]

@@ -61,8 +61,8 @@ def report(args):
         raise ValueError(f"{args.posterior}: a MAP fit (one point, irteval difficulty --method "
                          "map): scoring needs posterior draws; rerun irteval difficulty "
                          "without --method map (or with --method laplace)")
-    args.item = args.item or idata.attrs.get("item_name") or "instance"
     name = idata.attrs.get("item_name") or "instance"
+    args.item = args.item or name
     df = reading.read_csv(args.answers, labels=[args.item])
     for column, flag in ((args.item, "--item"), (args.value, "--value")):
         if column not in df.columns:

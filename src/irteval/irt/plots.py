@@ -81,7 +81,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
            ylabel="P(correct)", ylim=(-0.03, 1.03),
            title="item characteristic curves" + _intervals.note(
                _intervals.label(prob, kind), one_draw(idata),
-               "band" if one_draw(idata) else _intervals.band_words(kind)))
+               scale=_intervals.log_odds_scale(kind)))
     # labels at the curves' ends, inside the axes: a legend outside ran into a neighbour
     label_line_ends(ax, grid[-1], ends, names, colours)
     return ax
