@@ -2,6 +2,7 @@
 
     python benchmarks/gpu.py --out DIR [--budget SECONDS]   # where JAX sees a GPU
     python benchmarks/gpu.py --sizes 200x20 --fits 2pl_nuts:200x20:numpyro   # a quick try
+    python benchmarks/gpu.py --out DIR --platforms cuda   # JAX's CPU times already known
 
 1. Time per gradient (the log density and its gradient, what NUTS evaluates at every
    leapfrog step) of the 2PL and of the 1PL with 10% of cells missing, in the form a default
@@ -72,7 +73,7 @@ def median_time(f, repeats=20):
 
 def gradient_times(platform, sizes):
     """Median seconds per log density + gradient for every model and size on ``platform``
-    (this process's JAX platform); on the CPU also the NumPy density on one thread."""
+    (this process's JAX platform), and of the NumPy density on one thread."""
     import warnings
 
     import jax
@@ -91,10 +92,9 @@ def gradient_times(platform, sizes):
             logp_grad = jax.jit(jax.value_and_grad(get_jaxified_logp(model)))
             row = {"model": name, "size": size, "platform": platform,
                    "jax_s": median_time(lambda: jax.block_until_ready(logp_grad(x)))}
-            if platform == "cpu":
-                z = density.start()
-                with threadpool_limits(1):
-                    row["numpy_s"] = median_time(lambda: density.logp_grad(z))
+            z = density.start()
+            with threadpool_limits(1):
+                row["numpy_s"] = median_time(lambda: density.logp_grad(z))
             print(json.dumps(row), flush=True)
             rows.append(row)
     return rows
@@ -185,6 +185,8 @@ def main(argv=None):
     parser.add_argument("--fits", nargs="*", default=FITS, help="scale.py cases on the GPU")
     parser.add_argument("--cpu-fits", nargs="*", default=CPU_FITS,
                         help="scale.py cases with JAX on the CPU, after the GPU's")
+    parser.add_argument("--platforms", nargs="+", default=("cpu", "cuda"),
+                        help="JAX platforms of step 1 (the NumPy density is timed in each)")
     parser.add_argument("--gradients", help=argparse.SUPPRESS)  # child: one JAX platform
     args = parser.parse_args(argv)
     if args.gradients:
@@ -198,8 +200,8 @@ def main(argv=None):
     print(json.dumps(info), flush=True)
     (args.out / "gpu.json").write_text(json.dumps(info, indent=1))
 
-    rows = (run_gradients("cpu", args.sizes, timeout=150)
-            + run_gradients("cuda", args.sizes, timeout=90))
+    rows = [r for p in args.platforms
+            for r in run_gradients(p, args.sizes, timeout=150 if p == "cpu" else 120)]
     grads = pd.DataFrame(rows)
     grads.to_csv(args.out / "gradients.csv", index=False)
 
@@ -215,7 +217,7 @@ def main(argv=None):
         fits.append(row)
         table = pd.DataFrame(fits)
         if "gradients" in table and not grads.empty:
-            per = grads[grads.platform == "cpu"].set_index(["model", "size"])["numpy_s"]
+            per = grads.groupby(["model", "size"])["numpy_s"].median()
             key = [(c.split(":")[0].removesuffix("_nuts"), c.split(":")[1]) for c in table.case]
             table["numpy_cpu_projected_s"] = [
                 2 * g / 4 * per.get(k, np.nan) for g, k in zip(table["gradients"], key)]
