@@ -26,12 +26,13 @@ MAX_NAMED = 12
 
 @fill_doc
 def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kind=None,
-                             max_draws=200, random_seed=0, hdi_prob=None):
+                             max_draws=1000, random_seed=0, hdi_prob=None):
     """P(correct | ability) of the chosen items: posterior mean curve and a band (the
     interval of P at each ability over the draws; an HDI is that of the log-odds, mapped
     back, as P's own jumps between its ends where P is spread), with the respondents'
     posterior mean abilities as a rug. Labels give each item's posterior mean b over every
-    draw, curves and bands ``max_draws`` draws chosen at random (``random_seed``).
+    draw, curves and bands ``max_draws`` draws chosen at random (``random_seed``; 1000:
+    with 200 the bands' edges were ragged).
 
     Parameters
     ----------
