@@ -3,6 +3,8 @@
 import warnings
 from pathlib import Path
 
+import arviz as az
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
@@ -102,6 +104,22 @@ def test_missing_cells_are_kept_out_of_the_likelihood():
     params = pd.DataFrame({"alpha": 1.0, "beta": 0.0, "gamma": 1.5}, index=perf.items)
     # removing a cell changes the likelihood by that cell's marginal contribution only
     assert marginal_log_likelihood(perf, params) > marginal_log_likelihood(full, params)
+
+
+def test_missing_cells_are_nan_in_the_data_and_replicates_users_see():
+    """az.plot_ppc showed the missing cells as z = 0 in the data and in the replicates (a
+    spike that looked like a good fit); now NaN, which ArviZ's density leaves out."""
+    wide, _ = simulate_airt(n=30, n_items=4, seed=3)
+    wide.iloc[[0, 5, 9], [1, 2, 1]] = np.nan
+    model = ie.models.continuous_irt(responses(wide, bounds=(0, 1), clip=1e-12))
+    idata = ie.fit(model, draws=60, tune=100, chains=1, random_seed=0, progressbar=False,
+                   posterior_predictive=True)
+    missing = wide.isna().to_numpy()
+    for z in (idata.observed_data["z"], idata.posterior_predictive["z"]):
+        assert np.isnan(z.values[..., missing]).all()
+        assert not np.isnan(z.values[..., ~missing]).any()
+    az.plot_ppc(idata)
+    plt.close("all")
 
 
 def test_recovery_with_negative_discrimination(recovery):

@@ -61,8 +61,12 @@ def test_replicated_data_added_later_equal_those_of_the_fit():
     fresh = quiet_fit(model, **kw)  # a model of other data gave wrong numbers, no error
     names = dict(respondent="model", item="instance", value="value")
     reordered = ie.Responses.from_long(resp.to_long().iloc[::-1], **names)
-    with pytest.raises(ValueError, match="the model's item labels .* are not the fit's"):
+    with pytest.raises(ValueError, match=r"the model's item labels are not the fit's "
+                       r"\(position 0: 'i29' against 'i0'\)"):
         ie.add_posterior_predictive(fresh, ie.models.onepl(reordered))
+    fewer = resp.subset(items=list(resp.items[:20]))  # the labels' counts, not two lists alike
+    with pytest.raises(ValueError, match=r"item labels are not the fit's \(20 labels against 30"):
+        ie.add_log_likelihood(fresh, ie.models.onepl(fewer))
     other = ie.Responses.from_long(resp.to_long().assign(value=lambda d: 1 - d["value"]),
                                    **names)
     with pytest.raises(ValueError, match="the model's observed 'y' is not the fit's"):

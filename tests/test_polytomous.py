@@ -125,8 +125,17 @@ def test_small_fit_keeps_labels_reflects_and_gives_metrics(model):
     assert table.loc["a3", "p_anomalous"] > 0.5  # truth a = -1.2
     assert (table["consistency_lower"] <= table["consistency"]).all()
     assert np.corrcoef(post["theta"].mean(("chain", "draw")), truth["theta"])[0, 1] > 0.7
-    assert "x" in idata.log_likelihood and idata.log_likelihood["x"].dims[-2:] == (
-        "respondent", "item")
+    # the observed cells alone (missing ones were level 0 with log-likelihood 0: az.loo
+    # counted them, az.plot_ppc showed made-up lowest levels), labelled by the user's labels
+    observed = wide.stack(future_stack=True).dropna()
+    x = idata.observed_data["x"]
+    assert x.dims == ("obs",) and idata.log_likelihood["x"].dims[-1] == "obs"
+    assert x.sizes["obs"] == len(observed) == wide.size - 3
+    assert list(zip(x["obs_respondent"].values, x["obs_item"].values)) == list(observed.index)
+    lowest = idata.constant_data["lowest_level"].to_series()
+    levels = np.asarray(idata.attrs["levels"])
+    assert np.array_equal(levels[x.values.astype(int) + lowest.loc[x["obs_item"].values].values],
+                          observed.values)
     # a0 never reaches the data's top level (4): never effective at tolerance 0 (it was, as
     # its own top, 3, counted)
     assert float(ie.airt_curves(idata, max_draws=20)["aec"].sel(item="a0")[0]) == 0

@@ -135,8 +135,13 @@ def _categories(idata):
     const = idata.constant_data
     low = const["lowest_level"].values
     n_categories = const["highest_level"].values - low + 1
-    return (idata.observed_data["x"].values, ~np.isnan(const["level"].values), n_categories,
-            low)
+    observed = ~np.isnan(const["level"].values)
+    x = idata.observed_data["x"]
+    if "obs" in x.dims:  # the observed cells alone, in row-major order
+        dense = np.zeros(observed.shape, dtype=x.dtype)
+        dense[observed] = x.values
+        x = dense
+    return np.asarray(x), observed, n_categories, low
 
 
 def _modal_categories(idata, n_categories, max_draws, random_seed):

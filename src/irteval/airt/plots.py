@@ -84,7 +84,7 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
                    for v in ("tau", "lam", "s"))
     z_obs = idata.observed_data["z"].values
     theta = np.linspace(*theta_range, n)
-    z = np.linspace(z_obs.min() - 1, z_obs.max() + 1, n)
+    z = np.linspace(np.nanmin(z_obs) - 1, np.nanmax(z_obs) + 1, n)  # NaN: missing
     axes = given_axes(ax, axes)
     own = axes is None
     if own:

@@ -271,9 +271,9 @@ def _check_same_data(idata, model):
             mine = pd.Index(np.asarray(labels)).astype(str)
             fitted = pd.Index(post[dim].values).astype(str)
             if not mine.equals(fitted):
-                raise ValueError(f"the model's {dim} labels ({list(mine[:3])}, ...) are not the "
-                                 f"fit's ({list(fitted[:3])}, ...): build the model from the data "
-                                 "the fit was made of, in the same order")
+                raise ValueError(f"the model's {dim} labels are not the fit's "
+                                 f"({_first_difference(mine, fitted)}): build the model from "
+                                 "the data the fit was made of, in the same order")
     observed = idata.observed_data if "observed_data" in idata.groups() else {}
     for rv in model.observed_RVs:
         if rv.name not in observed:
@@ -281,10 +281,20 @@ def _check_same_data(idata, model):
         value = model.rvs_to_values[rv]
         mine = np.asarray(value.data if hasattr(value, "data") else value.get_value(), float)
         fitted = np.asarray(observed[rv.name].values, dtype=float)
+        if mine.shape == fitted.shape:  # a fit's NaN: a missing cell, whatever the model's
+            fitted = np.where(np.isnan(fitted), mine, fitted)  # value there (the mask's 0)
         if mine.shape != fitted.shape or not np.allclose(
                 mine.astype(np.float32), fitted.astype(np.float32), equal_nan=True):
             raise ValueError(f"the model's observed {rv.name!r} is not the fit's: build the "
                              "model from the data (and with the options) the fit was made of")
+
+
+def _first_difference(mine, fitted):
+    """Where two label lists part: their lengths, else the first position that differs."""
+    if len(mine) != len(fitted):
+        return f"{len(mine)} labels against {len(fitted)}"
+    at = int(np.argmax(np.asarray(mine) != np.asarray(fitted)))
+    return f"position {at}: {mine[at]!r} against {fitted[at]!r}"
 
 
 def _label_cells(idata, spec):

@@ -17,8 +17,9 @@ evaluated elementwise by the matrix determinant lemma and Woodbury's identity (n
 algebra). theta_i | z_i is Normal with precision 1 + sum_j lambda_j^2 / s_j^2 and is drawn
 exactly after sampling. The likelihood is unchanged by (theta, lambda) -> (-theta, -lambda);
 each draw is reflected so that sum_j lambda_j > 0 (theta reads as easiness for most
-algorithms). The observed variable ``z`` (dims respondent, item; 0 where a cell is missing:
-``performance`` in the constant data is NaN there) has this marginal as its density, so
+algorithms). The observed variable ``z`` (dims respondent, item; in the model 0 where a
+cell is missing, which the mask leaves out; NaN there in a fit's observed data and
+replicates, as in ``performance`` in the constant data) has this marginal as its density, so
 ``pm.compute_log_likelihood`` gives one term per dataset and posterior predictive draws come
 with a new trait per dataset.
 See ``models/continuous_irt.md``.
@@ -166,6 +167,17 @@ class ContinuousIRT(BaseModel):
         identify(self.responses, idata, random_seed)
         idata.posterior = idata.posterior.assign_coords(
             respondent=np.asarray(self.responses.respondents))  # theta's labels
+        if "observed_data" in idata.groups():
+            self._missing_as_nan(idata.observed_data)
+
+    def posterior_predictive(self, idata, model, random_seed):
+        super().posterior_predictive(idata, model, random_seed)
+        self._missing_as_nan(idata.posterior_predictive)
+
+    def _missing_as_nan(self, group):
+        """z NaN in the missing cells (the model's 0 there is left out by the mask; as 0 it
+        made a spike in az.plot_ppc, in the data and in the replicates alike), in place."""
+        group["z"] = group["z"].where(z_and_mask(self.responses)[1] > 0)
 
 
 def _check_constant(responses, z, mask):

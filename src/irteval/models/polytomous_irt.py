@@ -13,7 +13,8 @@ gaps ~ N(0, 1). The thresholds in the a_j (theta - d) form are d_jv = c_jv / a_j
 its highest used one (C_j may differ between items); a proper prior keeps the threshold of a
 sparse level finite (neither diverging nor forcing the level away). The likelihood is
 unchanged by (theta, a) -> (-theta, -a): each draw is reflected so that sum_j a_j > 0.
-Missing cells are left out (a constant 0/1 mask). See ``models/polytomous_irt.md``.
+Missing cells are left out: the observed ``x`` then holds the observed cells alone
+(dim ``obs``, labelled ``obs_respondent``/``obs_item``). See ``models/polytomous_irt.md``.
 """
 
 from __future__ import annotations
@@ -107,9 +108,14 @@ class PolytomousIRT(BaseModel):
         x = np.where(mask > 0, codes - low[None, :], 0).astype(np.int64)
         # valid[j, k]: item j has category k
         valid = np.arange(n_steps + 1)[None, :] <= (high - low)[:, None]
-        super().__init__(coords={"respondent": r.respondents, "item": r.items,
-                                 "step": np.arange(1, n_steps + 1),
-                                 "gap": np.arange(2, n_steps + 1)})
+        # with missing cells the observed levels are the observed cells' alone, in row-major
+        # order (``obs``, as the 1PL's): az.loo counts them, az.plot_ppc shows no made-up level
+        cells = () if mask.all() else (pt.as_tensor(np.flatnonzero(mask)),)
+        coords = {"respondent": r.respondents, "item": r.items,
+                  "step": np.arange(1, n_steps + 1), "gap": np.arange(2, n_steps + 1)}
+        if cells:
+            coords["obs"] = np.arange(int(mask.sum()))
+        super().__init__(coords=coords)
         self._build_args = ((responses,), {"model": model, "prior_a": prior_a,
                                            "prior_c": prior_c})
         self.responses, self.model_kind = responses, model
@@ -133,17 +139,23 @@ class PolytomousIRT(BaseModel):
                 [pt.zeros((len(r.items), 1)), pt.cumsum(gaps, axis=1)], axis=1),
                 dims=("item", "step"))
 
-        def logp(value, theta, a, c):
+        def logp(value, theta, a, c, *cells):
             per_k = category_logp(theta, a, c, valid, model)  # (I, J, K)
+            if cells:  # (observed cells, K)
+                per_k = per_k.reshape((-1, n_steps + 1))[cells[0]]
             onehot = pt.eq(value[..., None], pt.arange(n_steps + 1))
-            return (onehot * per_k).sum(axis=-1) * mask
+            return (onehot * per_k).sum(axis=-1)
 
-        def random(theta, a, c, rng=None, size=None):
-            return draw_levels(category_logp(np.asarray(theta), np.asarray(a), np.asarray(c),
-                                             valid, model, xp=np), rng)
+        def random(theta, a, c, *cells, rng=None, size=None):
+            levels = draw_levels(category_logp(np.asarray(theta), np.asarray(a), np.asarray(c),
+                                               valid, model, xp=np), rng)
+            return levels.reshape(levels.shape[:-2] + (-1,))[..., cells[0]] if cells else levels
 
-        pm.CustomDist("x", theta, a, c, logp=logp, random=random, observed=x,
-                      dims=("respondent", "item"), signature="(i),(j),(j,s)->(i,j)")
+        # the cells' positions enter as a parameter: the signature then gives the draws' shape
+        pm.CustomDist("x", theta, a, c, *cells, logp=logp, random=random,
+                      observed=x[mask > 0] if cells else x,
+                      dims="obs" if cells else ("respondent", "item"),
+                      signature="(i),(j),(j,s),(o)->(o)" if cells else "(i),(j),(j,s)->(i,j)")
 
     def fit_attrs(self):
         return {"irteval_family": self.family, "irteval_model": self.model_kind,
@@ -170,6 +182,14 @@ class PolytomousIRT(BaseModel):
         start = dict(self.initial_point(random_seed))
         start.update(theta=theta, a=sign * vt[0] * s[0] / np.sqrt(len(theta)))
         return start
+
+    def cell_coords(self):
+        if "obs" not in self.coords:
+            return {}
+        r = self.responses
+        i, j = np.nonzero(self.mask > 0)
+        return {"obs": {"obs_item": np.asarray(r.items)[j],
+                        "obs_respondent": np.asarray(r.respondents)[i]}}
 
     def postprocess(self, idata, random_seed):
         identify(idata, self.valid)
@@ -230,6 +250,6 @@ def polytomous_irt(responses: Responses, *, model="gpcm", prior_a=PRIORS["a"],
         A :class:`pymc.Model` with free ``theta`` (respondent), ``a`` (item) and ``c``
         (item, step; the graded model: free ``c_first`` and ``c_gap``, deterministic
         ``c``), and observed ``x`` (dims respondent, item: each item's level above its
-        lowest used one).
+        lowest used one; with missing cells dim ``obs``, the observed cells alone).
     """
     return PolytomousIRT(responses, model=model, prior_a=prior_a, prior_c=prior_c)
