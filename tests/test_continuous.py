@@ -70,7 +70,13 @@ def test_scales():
      r"1 values lie outside their bounds, e.g. 1.5 \(algorithm 'a', dataset 1\)"),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": "rows"}, "bounds='rows'"),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": {"a": (0, 1)}},
-     r"bounds are missing for algorithms \['b'\]"),
+     r"bounds are missing for 1 algorithm, e.g. \['b'\]; give"),
+    ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": {"a": (0, 1), "B ": (0, 1)}},
+     r"missing for 1 algorithm, e.g. \['b'\]; bounds name algorithms not in the data: "
+     r"\['B '\]; labels are matched exactly, and 'B ' differs from 'b' only in case"),
+    ({"a": [0.5, 50, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": (0, 1)},
+     r"50 \(algorithm 'a', dataset 1\); values above an upper bound of 1 \(at most 100\) "
+     r"may be percent: divide them by 100, or widen"),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"transform": "probit"}, "transform="),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"clip": 0.7}, "clip must lie"),
     ({"a": [0.5, np.inf, 0.2], "b": [0.1, 0.2, 0.3]}, {}, "infinite values"),

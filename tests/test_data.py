@@ -422,6 +422,27 @@ def test_unknown_labels_that_differ_in_case_or_spaces_are_said():
         ie.mle_epp(scores, reference="a")
 
 
+def test_percent_among_proportions_is_said():
+    """A column in percent (or one value typed as a percent) among proportions went through
+    silently: scaled on its own bounds it fit, and the portfolio, which compares the
+    performances, put that algorithm first everywhere."""
+    rng = np.random.default_rng(0)
+    wide = pd.DataFrame(rng.uniform(0.2, 0.9, (30, 4)), columns=["a", "b", "c", "d"],
+                        index=[f"ds{i}" for i in range(30)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Responses.from_wide(wide, kind="continuous")
+    percent = wide.assign(d=wide["d"] * 100)
+    with pytest.warns(UserWarning, match=r"1 item has values above 1 where 3 of 4 lie within "
+                                         r"\[0, 1\] \('d': 30 of 30 values above 1, up to "
+                                         r"[0-9.]+\): percent among proportions\? Divide"):
+        Responses.from_wide(percent, kind="continuous")
+    typo = wide.copy()
+    typo.loc["ds7", "b"] = 95.3
+    with pytest.warns(UserWarning, match=r"\('b': 95.3 at respondent 'ds7'\)"):
+        Responses.from_wide(typo, kind="continuous", bounds="global")
+
+
 def test_two_valued_columns_under_column_bounds_are_said():
     """Two data sets with bounds='column': every value sat on a bound (the logit scale's
     clip), silently making the performances 0/1."""

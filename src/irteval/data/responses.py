@@ -275,6 +275,9 @@ class Responses:
                 raise ValueError(f"transform={transform!r} is not one of {TRANSFORMS}")
             if not isinstance(clip, (int, float, np.number)) or not 0 < clip < 0.5:
                 raise ValueError(f"clip must lie in (0, 0.5), got {clip!r}")
+            if isinstance(bounds, str):
+                _warn_mixed_scales(values, np.asarray(item_idx), items, item_name,
+                                   respondents[respondent_idx], respondent_name)
             lower, upper = resolve_bounds(values, np.asarray(item_idx), items, bounds,
                                           item_name, (respondents[respondent_idx],
                                                       respondent_name))
@@ -474,6 +477,38 @@ def _warn_two_valued(values, item_idx, lower, upper, items, item_name):
                   f"highest (e.g. {[plain(x) for x in items[two[:3]]]}): with bounds='column' "
                   "each value sits on a bound, so the model sees only which is higher; give "
                   "the performances' own limits, e.g. bounds=(0, 1)")
+
+
+def _warn_mixed_scales(values, item_idx, items, item_name, respondent_of, respondent_name):
+    """Warn where most items' values lie in [0, 1] (proportions) and some item's exceed 1 but
+    not 100 (percent, or one value typed as a percent): scaled on their own bounds they fit,
+    but the portfolio and the strengths compare the items' performances, where a percent
+    outranks every proportion."""
+    n = len(items)
+    low, high = np.full(n, np.inf), np.full(n, -np.inf)
+    np.minimum.at(low, item_idx, values)
+    np.maximum.at(high, item_idx, values)
+    unit = (low >= 0) & (high <= 1)
+    over = np.flatnonzero((low >= 0) & (high > 1) & (high <= 100))
+    if not len(over) or unit.sum() < max(2, n / 2):
+        return
+    above = values > 1
+    counts = np.bincount(item_idx, above, n)
+    seen = np.bincount(item_idx, minlength=n)
+    parts = []
+    for j in over[:3]:
+        if counts[j] <= 3:  # a few: name them (a typo?)
+            cells = [f"{values[k]:g} at {respondent_name} {plain(respondent_of[k])!r}"
+                     for k in np.flatnonzero(above & (item_idx == j))]
+            parts.append(f"{plain(items[j])!r}: {', '.join(cells)}")
+        else:
+            parts.append(f"{plain(items[j])!r}: {int(counts[j])} of {int(seen[j])} values above "
+                         f"1, up to {high[j]:g}")
+    warn_user(f"{len(over)} {item_name}{'' if len(over) == 1 else 's'} "
+              f"{'has' if len(over) == 1 else 'have'} values above 1 where {int(unit.sum())} "
+              f"of {n} lie within [0, 1] ({'; '.join(parts)}): percent among proportions? "
+              f"Divide them by 100; the portfolio and the strengths compare the {item_name}s' "
+              "performances on their own scale, where a percent outranks every proportion")
 
 
 def _fix(kind):

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from .._validation import plain
+from .._validation import plain, spelling_hint
 
 TRANSFORMS = ("logit", "airt")
 AIRT_NUDGE = 0.01
@@ -56,10 +56,16 @@ def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondent
         if len(twice):
             raise ValueError(f"bounds name {item_name}s {list(twice[:5])} more than once; give "
                              f"one (lo, hi) per {item_name}")
-        missing = pd.Index(items).difference(table.index)
+        missing = pd.Index(items).difference(table.index, sort=False)
         if len(missing):
-            raise ValueError(f"bounds are missing for {item_name}s {list(missing[:5])}; give "
-                             f"(lo, hi) for every {item_name}")
+            unknown = table.index.difference(pd.Index(items), sort=False)
+            raise ValueError(
+                f"bounds are missing for {len(missing)} {item_name}"
+                f"{'' if len(missing) == 1 else 's'}, e.g. "
+                f"{[plain(m) for m in missing[:5]]}"
+                + (f"; bounds name {item_name}s not in the data: "
+                   f"{[plain(u) for u in unknown[:5]]}{spelling_hint(unknown, items)}"
+                   if len(unknown) else "") + f"; give (lo, hi) for every {item_name}")
         lower = table.loc[items, "lower"].to_numpy(float)
         upper = table.loc[items, "upper"].to_numpy(float)
     else:
@@ -90,9 +96,12 @@ def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondent
         cells = [f"{values[k]:g} ({item_name} {plain(pd.Index(items)[item_idx[k]])!r}"
                  + ("" if respondents is None else
                     f", {respondents[1]} {plain(respondents[0][k])!r}") + ")" for k in bad[:3]]
+        percent = (upper[item_idx[bad]] <= 1).all() and (values[bad] > 1).all() \
+            and (values[bad] <= 100).all()
         raise ValueError(
-            f"{len(bad)} values lie outside their bounds, e.g. {', '.join(cells)}; widen the "
-            "bounds or use bounds='column'")
+            f"{len(bad)} values lie outside their bounds, e.g. {', '.join(cells)}; "
+            + ("values above an upper bound of 1 (at most 100) may be percent: divide them by "
+               "100, or " if percent else "") + "widen the bounds or use bounds='column'")
     return lower, upper
 
 
