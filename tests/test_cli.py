@@ -170,7 +170,7 @@ def test_difficulty_command_on_a_wide_csv_with_bad_values(tmp_path, capsys):
     pd.DataFrame({"instance": ["a", "b"], "m1": [1, 2], "m2": [0, 1]}).to_csv(path, index=False)
     assert main(["difficulty", str(path), "--out", str(tmp_path), *FAST]) == 2
     err = capsys.readouterr().err
-    assert "must be 0/1" in err and "(model 'm1' and instance 'b')" in err
+    assert "must be 0/1" in err and "e.g. 2 (model 'm1', instance 'b')" in err
 
 
 def test_help():

@@ -68,7 +68,7 @@ def test_subset_and_long_round_trip():
     (lambda d: pd.concat([d, d.iloc[[0]].assign(correct=0)]),
      r"1 \(model, instance\) pairs appear more than once with different 'correct'"),
     (lambda d: d.assign(correct=[1, 0, 2, 1, 0]),
-     r"must be 0/1 .* found 1 other value, e.g. \[2.0\] \(row 2 \(0-based"),
+     r"must be 0/1 .* found 1 other value, e.g. 2 \(row 2 \(0-based"),
     (lambda d: d.assign(correct=[1, 0, 0.5, 1, 0]), "must be 0/1"),
     (lambda d: d.assign(correct=["yes", 0, 1, 1, 0]), "not numbers, e.g. \\['yes'\\]"),
     (lambda d: d.assign(correct=[np.inf, 0, 1, 1, 0]), "infinite values"),
@@ -85,10 +85,10 @@ def test_bad_long_input_names_the_problem(mutate, message):
 
 def test_values_other_than_0_1_are_located():
     wide = pd.DataFrame({"a": [1, 2], "b": [0, 1]}, index=pd.Index(["x", "y"], name="instance"))
-    with pytest.raises(ValueError, match=r"found 1 other value, e.g. \[2.0\] \(model 'a' and "
+    with pytest.raises(ValueError, match=r"found 1 other value, e.g. 2 \(model 'a', "
                                          r"instance 'y'\)"):
         Responses.from_wide(wide, respondent="model", rows="item")
-    with pytest.raises(ValueError, match=r"e.g. \[0.5\] \(row labelled 7\)"):
+    with pytest.raises(ValueError, match=r"e.g. 0.5 \(row labelled 7\)"):
         Responses.from_long(long_frame().set_axis([3, 5, 7, 9, 11]).assign(
             correct=[1, 0, 0.5, 1, 0]), respondent="model", item="instance", value="correct")
 
@@ -390,7 +390,7 @@ def test_api_messages_read_right(tmp_path):
     "e.g. ties=[None]", infinite counts told to be "marked missing (NaN)" which counts refuse,
     and load_results on an existing file "no such folder"."""
     with pytest.raises(ValueError, match=r"the matrix has 2 value\(s\) not among the declared "
-                                         r"levels \[1, 2\], e.g. \[3.0\]"):
+                                         r"levels \[1, 2\], e.g. 3 \(respondent 'z', item 'a'\)"):
         Responses.from_wide(pd.DataFrame({"a": [1, 2, 3], "b": [2, 1, 3]}, index=list("xyz")),
                             kind="ordinal", levels=[1, 2])
     battles = pd.DataFrame({"model_a": ["a", "b"], "model_b": ["b", "c"], "winner": ["a", "c"]})

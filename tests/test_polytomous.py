@@ -62,17 +62,20 @@ def test_bad_levels_are_named_with_the_fix():
     wide = pd.DataFrame({"x": [1, 2, 3, 1], "y": [2, 3, 1, 1]}, index=list("abcd"))
     with pytest.raises(ValueError, match=r"prior_a=-1: give a finite number > 0"):
         ie.models.polytomous_irt(ie.Responses.from_wide(wide, kind="ordinal"), prior_a=-1)
-    with pytest.raises(ValueError, match=r"non-integers, e.g. \[1.5, 2.5, 3.5\] \(respondent "
-                                         r"'a' and item 'x', .*cuts= \(the number of levels\)"):
+    # each value with its own cell (the smallest values were shown with the first cells)
+    with pytest.raises(ValueError, match=r"non-integers, e.g. 1.5 \(respondent 'a', item 'x'\), "
+                                         r"2.5 \(respondent 'a', item 'y'\), 2.5 \(respondent "
+                                         r"'b', item 'x'\) and 5 more. Round them.*cuts= \(the "
+                                         r"number of levels\)"):
         ie.Responses.from_wide(wide + 0.5, kind="ordinal")
     unused = (r"level\(s\) \[3, 4\] .* used by no one.*levels=\[1, 2, 5\].*The values run from "
-              r"1 \(respondent 'a' and item 'x', .* to 5 \(respondent 'b' and item 'y', respondent"
-              r" 'c' and item 'x'\)")  # a stray level: where it is
+              r"1 \(respondent 'a', item 'x'\), .* to 5 \(respondent 'b', item 'y'\), 5 "
+              r"\(respondent 'c', item 'x'\)")  # a stray level: where it is
     with pytest.raises(ValueError, match=unused):
         ie.Responses.from_wide(wide.replace(3, 5), kind="ordinal")
-    with pytest.raises(ValueError, match=r"not among the declared levels \[1, 2\], e.g. \[3.0\] "
-                                         r"\(respondent 'b' and item 'y', respondent 'c' and "
-                                         r"item 'x'\)"):
+    with pytest.raises(ValueError, match=r"not among the declared levels \[1, 2\], e.g. 3 "
+                                         r"\(respondent 'b', item 'y'\), 3 \(respondent 'c', "
+                                         r"item 'x'\); add"):
         ie.Responses.from_wide(wide, kind="ordinal", levels=[1, 2])
     with pytest.raises(ValueError, match="only one level.*needs at least two$"):
         ie.Responses.from_wide(wide * 0 + 2, kind="ordinal")

@@ -25,8 +25,10 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
     by ``cut_rule`` into levels 1..C (higher is better). ``locate``: positions -> where those
     values are, in the user's words (for the messages).
     """
-    def at(bad):
-        return "" if locate is None else f" ({locate(np.flatnonzero(bad))})"
+    def examples(bad):
+        """Some of the values at ``bad``: with where they are, where ``locate`` is given."""
+        return (sorted(set(values[bad].tolist()))[:5] if locate is None
+                else locate(np.flatnonzero(bad)))
 
     values = np.asarray(values, dtype=float)
     if cuts is not None:
@@ -36,8 +38,8 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
     if not whole.all():
         raise ValueError(
             f"{value_name} must be integer levels for an ordinal model; found "
-            f"{int((~whole).sum())} non-integers, e.g. {sorted(set(values[~whole].tolist()))[:5]}"
-            f"{at(~whole)}. Round them, or bin continuous performances with cuts= (the number "
+            f"{int((~whole).sum())} non-integers, e.g. {examples(~whole)}. Round them, or bin "
+            "continuous performances with cuts= (the number "
             "of levels)")
     if levels is None:
         levels = np.arange(values.min(), values.max() + 1)
@@ -48,7 +50,7 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
     if outside.any():
         raise ValueError(
             f"{value_name} has {int(outside.sum())} value(s) not among the declared levels "
-            f"{_show(levels)}, e.g. {sorted(set(values[outside].tolist()))[:5]}{at(outside)}; add "
+            f"{_show(levels)}, e.g. {examples(outside)}; add "
             "them to levels= or fix the data")
     unused = ~np.isin(levels, values)
     if unused.any() and cuts is not None:
@@ -63,9 +65,9 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
             "recode the values as consecutive levels (" + _show(levels[~unused]) + " -> "
             + _show(np.arange(levels[0], levels[0] + (~unused).sum())) + ") or, in Python, "
             "pass levels=" + _show(levels[~unused]) + "; else merge them with a neighbour"
-            + ("" if locate is None else f". The values run from {int(values.min())}"
-               f"{at(values == values.min())} to {int(values.max())}"
-               f"{at(values == values.max())}"))
+            + ("" if locate is None else
+               f". The values run from {locate(np.flatnonzero(values == values.min()))} "
+               f"to {locate(np.flatnonzero(values == values.max()))}"))
     if len(levels) < 2:
         raise ValueError(f"only one level ({_show(levels)}) is used: an ordinal model needs "
                          "at least two" + ("; use fewer cuts=" if cuts is not None else ""))

@@ -145,7 +145,8 @@ class Responses:
         if kind == "binary" and not np.isin(vals, (0.0, 1.0)).all():  # say on which lines
             column = pd.to_numeric(df[value]).to_numpy(dtype=float)
             bad = np.flatnonzero(~np.isin(column, (0.0, 1.0)) & ~np.isnan(column))
-            raise ValueError(_not_binary(value, column[bad], where(df.index, bad)))
+            raise ValueError(_not_binary(value, len(bad), ", ".join(
+                f"{column[k]:g}" for k in bad[:3]) + f" ({where(df.index, bad)})"))
         return cls._from_codes(
             items, respondents, i_idx, r_idx, vals,
             item_name=item, respondent_name=respondent, kind=kind, value_name=value,
@@ -253,16 +254,17 @@ class Responses:
                         f"(e.g. {list(labels[empty][:5])}); drop those empty rows/columns "
                         "first")
 
-        def locate(cells):
-            """Where the values at positions ``cells`` are: their respondents and items."""
-            return ", ".join(f"{respondent_name} {plain(respondents[respondent_idx[k]])!r} and "
-                             f"{item_name} {plain(items[item_idx[k]])!r}" for k in cells[:3]) \
-                + (" ..." if len(cells) > 3 else "")
+        def locate(cells, raw=values):
+            """The values at positions ``cells`` with where they are (respondent and item)."""
+            return ", ".join(f"{raw[k]:g} ({respondent_name} "
+                             f"{plain(respondents[respondent_idx[k]])!r}, {item_name} "
+                             f"{plain(items[item_idx[k]])!r})" for k in cells[:3]) \
+                + (f" and {len(cells) - 3} more" if len(cells) > 3 else "")
 
         if kind == "binary":
             bad = np.flatnonzero((values != 0.0) & (values != 1.0))
             if len(bad):
-                raise ValueError(_not_binary(value_name, values[bad], locate(bad)))
+                raise ValueError(_not_binary(value_name, len(bad), locate(bad)))
             values = values.astype(np.int8)
             extra = {}
         elif kind == "ordinal":
@@ -544,8 +546,9 @@ def _check_kind(kind, **options):
                          "performances into levels: give one of them")
 
 
-def _not_binary(value_name, bad, location):
-    """The message for values other than 0/1 of a binary model: ``bad``, at ``location``."""
-    return (f"{value_name} must be 0/1 (or True/False) for a binary model; found {len(bad)} "
-            f"other value{'s' * (len(bad) != 1)}, e.g. {sorted(set(bad.tolist()))[:5]} "
-            f"({location}). Code correct answers as 1 and wrong ones as 0")
+def _not_binary(value_name, n_bad, examples):
+    """The message for ``n_bad`` values other than 0/1 of a binary model (``examples``: some,
+    with where they are)."""
+    return (f"{value_name} must be 0/1 (or True/False) for a binary model; found {n_bad} "
+            f"other value{'s' * (n_bad != 1)}, e.g. {examples}. Code correct answers as 1 and "
+            "wrong ones as 0")
