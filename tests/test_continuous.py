@@ -322,7 +322,11 @@ def test_plots_take_axes_and_return_them(recovery):
         ie.plot_latent_trait(lt, algorithms=["nope"])
     fig, ax = plt.subplots()
     ie.plot_latent_trait(lt, algorithms="algo0", ax=ax)  # one label, not its letters
-    assert "1 chosen" in ax.get_title()
+    assert "1 chosen" in ax.get_title() and "the others grey" in ax.get_title()
+    assert "lines: the posterior-mean spectrum's (airt's)" in ax.get_title()  # not the bands'
+    fig, ax = plt.subplots()
+    ie.plot_latent_trait(lt, algorithms=list(lt.smoothed.columns), ax=ax)
+    assert "the others grey" not in ax.get_title()  # there are none
     fig, ax = plt.subplots()
     assert ie.plot_strengths(idata, ax=ax) is ax  # the fit, as the other plots take it
     with pytest.raises(TypeError, match="plot_latent_trait takes the result of irteval.lat"):

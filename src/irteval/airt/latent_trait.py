@@ -47,7 +47,8 @@ class LatentTrait(ShortRepr):
         posterior-mean spectrum (airt's curves).
     smoothed_lower, smoothed_upper : pandas.DataFrame
         Grid x algorithm: the interval of the smoothed performance over posterior draws of the
-        spectrum, on the same grid.
+        spectrum, on the same grid. Where the spectrum is uncertain (the polytomous IRT) the
+        draws' splines are flatter than the one on the mean spectrum, which can leave it.
     strengths, weaknesses : pandas.DataFrame
         Grid x algorithm: 0/1 flags on that grid.
     occupancy : pandas.DataFrame

@@ -217,7 +217,9 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     paper's Fig. 14): the portfolio members (P(in portfolio) > 0.5, as
     :func:`portfolio`; or ``algorithms``) in colour with the
     band of the curve over posterior draws of the spectrum, the others grey; datasets as a
-    rug. Curves are clipped to the range of the observed performance.
+    rug. Curves are clipped to the range of the observed performance. A line is the spline
+    on the posterior-mean spectrum (airt's curve); where the spectrum is uncertain (the
+    polytomous IRT) the splines of the draws are flatter, and the line can leave its band.
 
     Parameters
     ----------
@@ -242,9 +244,12 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
             color="k", alpha=0.4)
     ax.set(xlabel="dataset difficulty (-theta)", ylabel="performance (smoothed)")
     band = _intervals.table_label(lt.occupancy)
-    ax.set_title(f"performance over the difficulty spectrum\n{len(highlight)} {chosen} "
-                 f"in colour ({band} bands over draws), the others grey",
-                 fontsize="medium")
+    others = ", the others grey" if len(highlight) < lt.smoothed.shape[1] else ""
+    # the lines are airt's (the posterior-mean spectrum); where the spectrum is uncertain the
+    # per-draw splines are flatter, and a line can leave its band
+    ax.set_title(f"performance over the difficulty spectrum\n{len(highlight)} {chosen} in "
+                 f"colour{others}\nlines: the posterior-mean spectrum's (airt's); bands: "
+                 f"{band} over its draws", fontsize="medium")
     return ax
 
 
