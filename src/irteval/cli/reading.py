@@ -290,6 +290,7 @@ def read_responses(args, path=None, **kwargs):
                          "row labels first and then a column per "
                          + names["respondent" if rows == "item" else "item"]
                          + "; a long file needs --value (and its label columns)")
+    lines = df.index.to_numpy()  # as the file numbers them (read_csv)
     if label not in df.columns:  # the first column's labels, under its own name
         df = df.set_index(df.columns[0])
         if getattr(args, rows, None) is None and not re.fullmatch(r"Unnamed: \d+|",
@@ -307,8 +308,10 @@ def read_responses(args, path=None, **kwargs):
                 f"{path}: its first column {first.name!r} holds 0/1 answers, not labels: a "
                 "wide file needs a first column naming its rows (pandas writes one with "
                 "df.to_csv(path), not index=False)") from err
+        if "duplicate row labels" in str(err):
+            hint = f" (lines {lines[first.duplicated(keep=False).to_numpy()][:6].tolist()})"
         if "duplicate row labels" in str(err) and args.format == "auto":
             columns = ([] if df.index.name == "line" else [df.index.name]) + list(df.columns)
-            hint = (f"; if {path.name} is a long table (a row per answer), name its value "
-                    f"column with --value (its columns: {columns[:10]})")
+            hint += (f"; if {path.name} is a long table (a row per answer), name its value "
+                     f"column with --value (its columns: {columns[:10]})")
         raise ValueError(f"{path}: {err}{hint}") from err
