@@ -63,7 +63,8 @@ def test_subset_and_long_round_trip():
 
 
 @pytest.mark.parametrize("mutate, message", [
-    (lambda d: d.assign(model=[None, "a", "b", "b", "c"]), "model has 1 missing labels"),
+    (lambda d: d.assign(model=[None, "a", "b", "b", "c"]),  # 'NA' read by pandas: the fix
+     r"model has 1 missing labels .*keep_default_na=False, na_values=\[''\]"),
     (lambda d: d.assign(instance=[1, np.nan, 1, 2, 1]), "instance has 1 missing labels"),
     (lambda d: pd.concat([d, d.iloc[[0]].assign(correct=0)]),
      r"1 \(model, instance\) pairs appear more than once with different 'correct'"),
