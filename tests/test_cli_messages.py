@@ -107,7 +107,7 @@ def test_a_header_with_spaces_after_the_commas_is_named(files, capsys):
 def test_messages_speak_flags_not_python_keywords(files, capsys):
     err = error(capsys, ["difficulty", str(files / "long.csv"), "--respondent", "system"])
     assert "column 'system' is not in the data frame" in err
-    assert "pass the right name with --respondent, --item or --value" in err
+    assert err.endswith("pass the right name with --respondent")  # the flag that named it
     assert "respondent=" not in err and "long.csv: " in err
 
 
@@ -262,7 +262,7 @@ def test_battles_messages_name_only_flags_the_battles_take(files, capsys):
     pd.DataFrame({"model_a": list("ab"), "model_b": list("cc"), "won": list("ac")}).to_csv(
         files / "battles.csv", index=False)
     err = error(capsys, ["leaderboard", str(files / "battles.csv"), "--winner", "winner"])
-    assert "pass the right name with --player-a, --player-b or --winner" in err
+    assert err.endswith("pass the right name with --winner")
     err = error(capsys, ["leaderboard", str(files / "battles.csv"), "--winner", "model_a"])
     assert "--player-a and --winner both name the column 'model_a'" in err  # every a won
 

@@ -213,17 +213,14 @@ def check_columns(df, named, optional=()):
     """Each column of ``named`` ({keyword: column}; None for an ``optional`` keyword: not
     given) is in ``df``, once, and no two keywords name the same column."""
     named = {k: col for k, col in named.items() if col is not None or k not in optional}
-    keywords = [f"{k}=" for k in named]
-    keywords = " or ".join([", ".join(keywords[:-1]), keywords[-1]] if len(keywords) > 1
-                           else keywords)
-    for col in named.values():
+    for key, col in named.items():
         if col not in df.columns and col is not None and col in df.index.names:
             raise ValueError(f"{col!r} is the data frame's index, not a column; pass "
                              "df.reset_index() (it makes the index a column)")
         if col not in df.columns:
             raise ValueError(
                 f"column {col!r} is not in the data frame (columns: {list(df.columns)}); "
-                f"pass the right name with {keywords}")
+                f"pass the right name with {key}=")
         if (df.columns == col).sum() > 1:
             raise ValueError(f"duplicate column labels [{plain(col)!r}]; give every column a "
                              "unique name")
