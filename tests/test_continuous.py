@@ -126,6 +126,11 @@ def test_missing_cells_are_nan_in_the_data_and_replicates_users_see():
         assert not np.isnan(z.values[..., ~missing]).any()
     az.plot_ppc(idata)
     plt.close("all")
+    other = ie.fit(ie.models.continuous_irt(model.responses, prior_lam=1.0), draws=60,
+                   tune=100, chains=1, random_seed=0, progressbar=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a few draws: Pareto k
+        assert len(ie.compare_models({"a": idata, "b": other})) == 2  # NaN equal to NaN
 
 
 def test_recovery_with_negative_discrimination(recovery):

@@ -22,7 +22,13 @@ def _order_hint(one, other, var):
     aligned = b.sel({d: a[d].values for d in a.dims})  # b's values at a's labels
     return (": the same labels with the same values, in another order (build both Responses "
             "from one table, so that their cells line up)"
-            if np.array_equal(aligned.values, a.values) else "")
+            if _same(aligned.values, a.values) else "")
+
+
+def _same(a, b):
+    """Equal arrays, NaN (a missing cell) equal to NaN."""
+    return a.shape == b.shape and np.array_equal(a, b, equal_nan=a.dtype.kind == "f"
+                                                 and b.dtype.kind == "f")
 
 
 def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
@@ -88,7 +94,7 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
                 "the same data with the same pointwise terms")
         for var in shapes[first]:
             a, b = fits[first].observed_data[var].values, fits[name].observed_data[var].values
-            if a.shape != b.shape or not np.array_equal(a, b):
+            if not _same(a, b):
                 raise ValueError(f"fits[{first!r}] and fits[{name!r}] were fitted to different "
                                  f"data ({var!r} differs)" + _order_hint(fits[first], fits[name],
                                                                          var)
