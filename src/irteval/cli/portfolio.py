@@ -102,8 +102,9 @@ def report(perf, args, out, epsilon=0.01):
     print(metrics[cols].round(3).to_string())
     lt = latent_trait(idata, epsilon=epsilon)
     board = portfolio(lt)
-    print(f"\nportfolio (latent trait occupancy with epsilon = {epsilon:g}; "
-          f"{label(board.attrs['ci_prob'], board.attrs['ci_kind'])} over posterior draws):")
+    print(f"\nportfolio (latent trait occupancy, epsilon = {epsilon:g}; lto: airt's, on the "
+          f"mean spectrum; lto_mean, {label(board.attrs['ci_prob'], board.attrs['ci_kind'])}: "
+          "over draws):")
     print(board.round(3).to_string())
     curves = airt_curves(idata)
     effect = effectiveness(curves)
