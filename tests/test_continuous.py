@@ -126,6 +126,12 @@ def test_missing_cells_are_nan_in_the_data_and_replicates_users_see():
         assert not np.isnan(z.values[..., ~missing]).any()
     az.plot_ppc(idata)
     plt.close("all")
+    filled = wide.fillna(0.5)  # the missing cells filled in: other data, refused
+    bare = ie.fit(model, draws=60, tune=100, chains=1, random_seed=0, progressbar=False,
+                  log_likelihood=False)
+    with pytest.raises(ValueError, match="the model's data 'performance' is not the fit's"):
+        ie.add_log_likelihood(bare, ie.models.continuous_irt(responses(filled, bounds=(0, 1),
+                                                                       clip=1e-12)))
     other = ie.fit(ie.models.continuous_irt(model.responses, prior_lam=1.0), draws=60,
                    tune=100, chains=1, random_seed=0, progressbar=False)
     with warnings.catch_warnings():

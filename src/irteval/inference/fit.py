@@ -274,6 +274,11 @@ def _check_same_data(idata, model):
                 raise ValueError(f"the model's {dim} labels are not the fit's "
                                  f"({_first_difference(mine, fitted)}): build the model from "
                                  "the data the fit was made of, in the same order")
+    constant = idata.constant_data if "constant_data" in idata.groups() else {}
+    for var in model.data_vars:  # (with NaN where cells are missing: the mask checked too)
+        value = np.asarray(var.get_value())
+        if var.name in constant and value.dtype.kind in "fiub":
+            _check_same_values(value, constant[var.name].values, f"data {var.name!r}")
     observed = idata.observed_data if "observed_data" in idata.groups() else {}
     for rv in model.observed_RVs:
         if rv.name not in observed:
@@ -281,12 +286,23 @@ def _check_same_data(idata, model):
         value = model.rvs_to_values[rv]
         mine = np.asarray(value.data if hasattr(value, "data") else value.get_value(), float)
         fitted = np.asarray(observed[rv.name].values, dtype=float)
-        if mine.shape == fitted.shape:  # a fit's NaN: a missing cell, whatever the model's
-            fitted = np.where(np.isnan(fitted), mine, fitted)  # value there (the mask's 0)
-        if mine.shape != fitted.shape or not np.allclose(
-                mine.astype(np.float32), fitted.astype(np.float32), equal_nan=True):
-            raise ValueError(f"the model's observed {rv.name!r} is not the fit's: build the "
-                             "model from the data (and with the options) the fit was made of")
+        if mine.shape == fitted.shape:  # a fit's NaN: a missing cell (its mask checked above)
+            fitted = np.where(np.isnan(fitted), mine, fitted)  # the model's 0 there
+        _check_same_values(mine, fitted, f"observed {rv.name!r}")
+
+
+def _check_same_values(mine, fitted, what):
+    """Refuse the model's values ``what`` where they are not the fit's (float32, NaN = NaN):
+    another layout (an earlier irteval's fit) or other data."""
+    if np.ndim(mine) != np.ndim(fitted):
+        raise ValueError(f"the fit stores {what} in another layout than this irteval "
+                         f"({np.shape(fitted)} against the model's {np.shape(mine)}): a fit made "
+                         "by an earlier version; refit")
+    if np.shape(mine) != np.shape(fitted) or not np.allclose(
+            np.asarray(mine, float).astype(np.float32),
+            np.asarray(fitted, float).astype(np.float32), equal_nan=True):
+        raise ValueError(f"the model's {what} is not the fit's: build the model from the data "
+                         "(and with the options) the fit was made of")
 
 
 def _first_difference(mine, fitted):
