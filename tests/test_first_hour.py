@@ -260,3 +260,24 @@ def test_the_log_likelihood_size_counts_every_cell_of_a_polytomous_fit():
     assert fit_module.pointwise_size(ie.models.polytomous_irt(levels)) == 150
     resp, _ = simulate(30, 5, seed=1)
     assert fit_module.pointwise_size(ie.models.onepl(resp)) == 150
+
+
+def test_compare_models_reads_which_cells_were_observed():
+    """Fits of data with missing cells store the observed cells alone (dim obs, labelled):
+    the same values at other cells are other data."""
+    rng = np.random.default_rng(0)
+
+    def fake(items):
+        idata = az.from_dict(posterior={"a": rng.normal(size=(2, 50))},
+                             log_likelihood={"x": rng.normal(-1, 0.1, size=(2, 50, 3))},
+                             observed_data={"x": np.array([1.0, 0.0, 1.0])},
+                             coords={"obs": np.arange(3)}, dims={"x": ["obs"]})
+        idata.observed_data = idata.observed_data.assign_coords(obs_item=("obs", items))
+        return idata
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert len(ie.compare_models({"a": fake(["i1", "i2", "i3"]),
+                                      "b": fake(["i1", "i2", "i3"])})) == 2
+    with pytest.raises(ValueError, match="were fitted to different data"):
+        ie.compare_models({"a": fake(["i1", "i2", "i3"]), "b": fake(["i1", "i2", "i4"])})

@@ -93,8 +93,11 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
                 f"observations ({shapes[first]} vs {shapes[name]}): LOO compares models of "
                 "the same data with the same pointwise terms")
         for var in shapes[first]:
-            a, b = fits[first].observed_data[var].values, fits[name].observed_data[var].values
-            if not _same(a, b):
+            a, b = fits[first].observed_data[var], fits[name].observed_data[var]
+            labels = [c for c in a.coords if c not in a.dims and c in b.coords]  # obs_item, ...
+            if not _same(a.values, b.values) or any(
+                    not np.array_equal(a[c].values.astype(str), b[c].values.astype(str))
+                    for c in labels):
                 raise ValueError(f"fits[{first!r}] and fits[{name!r}] were fitted to different "
                                  f"data ({var!r} differs)" + _order_hint(fits[first], fits[name],
                                                                          var)
