@@ -434,14 +434,22 @@ def test_percent_among_proportions_is_said():
         warnings.simplefilter("error")
         Responses.from_wide(wide, kind="continuous")
     percent = wide.assign(d=wide["d"] * 100)
-    with pytest.warns(UserWarning, match=r"1 item has values above 1 where 3 of 4 lie within "
+    with pytest.warns(UserWarning, match=r"1 item looks like percent where 3 of 4 lie within "
                                          r"\[0, 1\] \('d': 30 of 30 values above 1, up to "
-                                         r"[0-9.]+\): percent among proportions\? Divide"):
+                                         r"[0-9.]+\): divide them by 100"):
         Responses.from_wide(percent, kind="continuous")
     typo = wide.copy()
-    typo.loc["ds7", "b"] = 95.3
-    with pytest.warns(UserWarning, match=r"\('b': 95.3 at respondent 'ds7'\)"):
+    typo.loc["ds7", "b"] = 85.3
+    with pytest.warns(UserWarning, match=r"\('b': 85.3 at respondent 'ds7'\)"):
         Responses.from_wide(typo, kind="continuous", bounds="global")
+    # not percent: a log-loss beside accuracies (70% above 1), one value 1.2 (1.2 / 100 lies
+    # below the column's others), run times in seconds (median / 100 below every proportion)
+    other = wide.assign(c=np.linspace(0.3, 2.3, 30))
+    other.loc["ds3", "b"] = 1.2
+    other["d"] = np.linspace(1, 4, 30)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Responses.from_wide(other, kind="continuous")
 
 
 def test_two_valued_columns_under_column_bounds_are_said():

@@ -66,8 +66,8 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
             + _show(np.arange(levels[0], levels[0] + (~unused).sum())) + ") or, in Python, "
             "pass levels=" + _show(levels[~unused]) + "; else merge them with a neighbour"
             + ("" if locate is None else
-               f". The values run from {locate(np.flatnonzero(values == values.min()))} "
-               f"to {locate(np.flatnonzero(values == values.max()))}"))
+               f". The values run from {locate(np.flatnonzero(values == values.min())[:1])} "
+               f"to {locate(np.flatnonzero(values == values.max())[:1])}"))
     if len(levels) < 2:
         raise ValueError(f"only one level ({_show(levels)}) is used: an ordinal model needs "
                          "at least two" + ("; use fewer cuts=" if cuts is not None else ""))

@@ -146,7 +146,8 @@ class Responses:
             column = pd.to_numeric(df[value]).to_numpy(dtype=float)
             bad = np.flatnonzero(~np.isin(column, (0.0, 1.0)) & ~np.isnan(column))
             raise ValueError(_not_binary(value, len(bad), ", ".join(
-                f"{column[k]:g}" for k in bad[:3]) + f" ({where(df.index, bad)})"))
+                f"{column[k]:g}" for k in bad[:3]) + f" ({where(df.index, bad[:3])})"
+                + (f" and {len(bad) - 3} more" if len(bad) > 3 else "")))
         return cls._from_codes(
             items, respondents, i_idx, r_idx, vals,
             item_name=item, respondent_name=respondent, kind=kind, value_name=value,
@@ -482,35 +483,40 @@ def _warn_two_valued(values, item_idx, lower, upper, items, item_name):
 
 
 def _warn_mixed_scales(values, item_idx, items, item_name, respondent_of, respondent_name):
-    """Warn where most items' values lie in [0, 1] (proportions) and some item's exceed 1 but
-    not 100 (percent, or one value typed as a percent): scaled on their own bounds they fit,
-    but the portfolio and the strengths compare the items' performances, where a percent
-    outranks every proportion."""
+    """Warn where most items' values lie in [0, 1] (proportions) and an item's look like
+    percent: nearly all of them above 1 with their median / 100 among the proportions, or a
+    few above 1 that divided by 100 lie among the item's other values (a typo). Scaled on
+    their own bounds they fit, but the portfolio and the strengths compare the items'
+    performances, where a percent outranks every proportion."""
     n = len(items)
     low, high = np.full(n, np.inf), np.full(n, -np.inf)
     np.minimum.at(low, item_idx, values)
     np.maximum.at(high, item_idx, values)
     unit = (low >= 0) & (high <= 1)
-    over = np.flatnonzero((low >= 0) & (high > 1) & (high <= 100))
-    if not len(over) or unit.sum() < max(2, n / 2):
+    if unit.sum() < max(2, n / 2):
         return
-    above = values > 1
-    counts = np.bincount(item_idx, above, n)
-    seen = np.bincount(item_idx, minlength=n)
+    proportions = values[unit[item_idx]]
     parts = []
-    for j in over[:3]:
-        if counts[j] <= 3:  # a few: name them (a typo?)
-            cells = [f"{values[k]:g} at {respondent_name} {plain(respondent_of[k])!r}"
-                     for k in np.flatnonzero(above & (item_idx == j))]
-            parts.append(f"{plain(items[j])!r}: {', '.join(cells)}")
-        else:
-            parts.append(f"{plain(items[j])!r}: {int(counts[j])} of {int(seen[j])} values above "
-                         f"1, up to {high[j]:g}")
-    warn_user(f"{len(over)} {item_name}{'' if len(over) == 1 else 's'} "
-              f"{'has' if len(over) == 1 else 'have'} values above 1 where {int(unit.sum())} "
-              f"of {n} lie within [0, 1] ({'; '.join(parts)}): percent among proportions? "
-              f"Divide them by 100; the portfolio and the strengths compare the {item_name}s' "
-              "performances on their own scale, where a percent outranks every proportion")
+    for j in np.flatnonzero((low >= 0) & (high > 1) & (high <= 100)):
+        own = item_idx == j
+        above = own & (values > 1)
+        rest = values[own & ~above]
+        if above.sum() >= 0.9 * own.sum() and (
+                proportions.min() <= np.median(values[own]) / 100 <= proportions.max()):
+            parts.append(f"{plain(items[j])!r}: {int(above.sum())} of {int(own.sum())} values "
+                         f"above 1, up to {high[j]:g}")
+        elif 0 < above.sum() <= 3 and len(rest) and (
+                (rest.min() <= values[above] / 100) & (values[above] / 100 <= rest.max())).all():
+            parts.append(f"{plain(items[j])!r}: " + ", ".join(
+                f"{values[k]:g} at {respondent_name} {plain(respondent_of[k])!r}"
+                for k in np.flatnonzero(above)))
+    if parts:
+        look = " looks" if len(parts) == 1 else "s look"
+        warn_user(f"{len(parts)} {item_name}{look} like percent where {int(unit.sum())} of "
+                  f"{n} lie within [0, 1] ({'; '.join(parts[:3])}): divide them by 100, as "
+                  f"the portfolio and the strengths compare the {item_name}s' performances "
+                  "on their own scale, where a percent outranks every proportion; if that "
+                  "scale is meant, pass explicit bounds= (this check is then skipped)")
 
 
 def _fix(kind):
