@@ -156,10 +156,15 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
     low = const["lowest_level"].values[where]
     high = const["highest_level"].values[where]
     valid = np.arange(c.shape[-1] + 1)[None, :] <= (high - low)[:, None]
-    theta = np.linspace(*theta_range, n)
-    probs = np.exp(category_logp(np.broadcast_to(theta, (len(a), n)), a, c, valid,
-                                 idata.attrs["irteval_model"], xp=np))  # (sample, n, J, K)
-    lower, upper = _intervals.probability_interval(probs, prob, kind)
+    theta = np.broadcast_to(np.linspace(*theta_range, n), (len(a), n))
+
+    def curves(j):
+        """(mean, lower, upper) of algorithm j's P(level), each (n, K): one algorithm at a
+        time, as 1000 draws of every algorithm's curves took ~300 MB at 59 algorithms."""
+        probs = np.exp(category_logp(theta, a[:, j:j + 1], c[:, j:j + 1], valid[j:j + 1],
+                                     idata.attrs["irteval_model"], xp=np))[:, :, 0]
+        return (probs.mean(axis=0), *_intervals.probability_interval(probs, prob, kind))
+
     levels = list(idata.attrs["levels"])
     colours = colormaps["viridis"](np.linspace(0.9, 0.1, len(levels)))
     axes = given_axes(ax, axes)
@@ -168,12 +173,12 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
         axes = panels(len(names), width=3, sharex=True, sharey=True)
     flat = panel_axes(axes, len(names), "algorithms")
     for j, (ax, name) in enumerate(zip(flat, names)):
+        mean, lower, upper = curves(j)
         for k in range(high[j] - low[j] + 1):
             code = low[j] + k
-            ax.fill_between(theta, lower[:, j, k], upper[:, j, k], color=colours[code],
+            ax.fill_between(theta[0], lower[:, k], upper[:, k], color=colours[code],
                             alpha=0.25, lw=0)
-            ax.plot(theta, probs[:, :, j, k].mean(axis=0), color=colours[code], lw=1.6,
-                    label=f"{levels[code]:g}")
+            ax.plot(theta[0], mean[:, k], color=colours[code], lw=1.6, label=f"{levels[code]:g}")
         ax.set_title(short(name), fontsize="small")
         ax.set_ylim(-0.02, 1.02)
     bands = f"{_intervals.label(prob, kind)} bands{_intervals.log_odds_scale(kind)}"

@@ -54,7 +54,6 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     ax = ensure_axes(ax)
     labels = idata.posterior["item"].values
     item_name = idata.attrs.get("item_name", "item")
-    fitted = Items.from_idata(idata, "plot_item_characteristic", max_draws, random_seed)
     b_mean = idata.posterior["b"].mean(("chain", "draw"), skipna=False).values  # all draws
     theta_mean = idata.posterior["theta"].mean(("chain", "draw"), skipna=False).values
     if items is None:
@@ -62,13 +61,15 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     else:
         lookup = {label: k for k, label in enumerate(labels)}
         pick = [lookup[i] for i in chosen_labels(items, labels, "item labels")]
+    fitted = Items.from_idata(idata.isel(item=list(pick), groups="posterior"),  # those alone
+                              "plot_item_characteristic", max_draws, random_seed)
     lo = min(theta_mean.min(), b_mean[pick].min()) - 2
     hi = max(theta_mean.max(), b_mean[pick].max()) + 2
     grid = np.linspace(lo, hi, 200)
     ends, names, colours = [], [], []
-    for k in pick:
+    for j, k in enumerate(pick):
         a_k, b_k, c_k, d_k = (x if np.isscalar(x) else x[:, None]  # (sample, 1)
-                              for x in fitted.at((slice(None), k)))
+                              for x in fitted.at((slice(None), j)))
         curves = irt_probability(a_k * (grid[None, :] - b_k), c_k, d_k)
         line, = ax.plot(grid, curves.mean(axis=0))
         ax.fill_between(grid, *_intervals.probability_interval(curves, prob, kind), alpha=0.12,
