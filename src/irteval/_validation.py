@@ -241,8 +241,9 @@ def check_labels(labels: pd.Series, name, index=None, *, mixed=False):
     if na.any():
         raise ValueError(f"{name} has {int(na.sum())} missing labels "
                          f"({where(index, np.flatnonzero(na))}); drop those rows or fill in the "
-                         "labels (pandas.read_csv reads labels such as 'NA', 'nan' or 'null' as "
-                         "missing unless given keep_default_na=False, na_values=[''])")
+                         "labels (in Python, pandas.read_csv reads labels such as 'NA', 'nan' or "
+                         "'null' as missing unless given keep_default_na=False, "
+                         "na_values=[''])")
     tuples = np.fromiter((isinstance(x, tuple) for x in labels), bool, len(labels))
     if tuples.any():
         raise ValueError(f"{name} has {int(tuples.sum())} tuple labels (e.g. "

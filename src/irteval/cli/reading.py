@@ -260,6 +260,7 @@ def read_responses(args, path=None, **kwargs):
     reads a file without the --value column as wide, unless --value was given."""
     import pandas as pd
 
+    from .._validation import where
     from ..data import Responses
 
     path = args.responses if path is None else path
@@ -309,7 +310,8 @@ def read_responses(args, path=None, **kwargs):
                 "wide file needs a first column naming its rows (pandas writes one with "
                 "df.to_csv(path), not index=False)") from err
         if "duplicate row labels" in str(err):
-            hint = f" (lines {lines[first.duplicated(keep=False).to_numpy()][:6].tolist()})"
+            repeated = first.duplicated(keep=False).to_numpy().nonzero()[0]
+            hint = f" ({where(pd.Index(lines, name='line'), repeated)})"
         if "duplicate row labels" in str(err) and args.format == "auto":
             columns = ([] if df.index.name == "line" else [df.index.name]) + list(df.columns)
             hint += (f"; if {path.name} is a long table (a row per answer), name its value "
