@@ -156,12 +156,13 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
     low = const["lowest_level"].values[where]
     high = const["highest_level"].values[where]
     valid = np.arange(c.shape[-1] + 1)[None, :] <= (high - low)[:, None]
-    theta = np.broadcast_to(np.linspace(*theta_range, n), (len(a), n))
+    theta = np.linspace(*theta_range, n)
 
     def curves(j):
         """(mean, lower, upper) of algorithm j's P(level), each (n, K): one algorithm at a
         time, as 1000 draws of every algorithm's curves took ~300 MB at 59 algorithms."""
-        probs = np.exp(category_logp(theta, a[:, j:j + 1], c[:, j:j + 1], valid[j:j + 1],
+        probs = np.exp(category_logp(np.broadcast_to(theta, (len(a), n)), a[:, j:j + 1],
+                                     c[:, j:j + 1], valid[j:j + 1],
                                      idata.attrs["irteval_model"], xp=np))[:, :, 0]
         return (probs.mean(axis=0), *_intervals.probability_interval(probs, prob, kind))
 
@@ -176,9 +177,9 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
         mean, lower, upper = curves(j)
         for k in range(high[j] - low[j] + 1):
             code = low[j] + k
-            ax.fill_between(theta[0], lower[:, k], upper[:, k], color=colours[code],
-                            alpha=0.25, lw=0)
-            ax.plot(theta[0], mean[:, k], color=colours[code], lw=1.6, label=f"{levels[code]:g}")
+            ax.fill_between(theta, lower[:, k], upper[:, k], color=colours[code], alpha=0.25,
+                            lw=0)
+            ax.plot(theta, mean[:, k], color=colours[code], lw=1.6, label=f"{levels[code]:g}")
         ax.set_title(short(name), fontsize="small")
         ax.set_ylim(-0.02, 1.02)
     bands = f"{_intervals.label(prob, kind)} bands{_intervals.log_odds_scale(kind)}"

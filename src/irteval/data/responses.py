@@ -19,7 +19,7 @@ from .._validation import (axis_names, check_columns, check_frame, chosen_labels
                            labelled_matrix, long_cells, numeric_matrix, percent, plain, warn_user,
                            where)
 from .levels import ordinal_codes
-from .scaling import AIRT_NUDGE, TRANSFORMS, resolve_bounds, to_z
+from .scaling import AIRT_NUDGE, TRANSFORMS, column_range, resolve_bounds, to_z
 
 KINDS = ("binary", "continuous", "ordinal")
 
@@ -489,9 +489,7 @@ def _warn_mixed_scales(values, item_idx, items, item_name, respondent_of, respon
     their own bounds they fit, but the portfolio and the strengths compare the items'
     performances, where a percent outranks every proportion."""
     n = len(items)
-    low, high = np.full(n, np.inf), np.full(n, -np.inf)
-    np.minimum.at(low, item_idx, values)
-    np.maximum.at(high, item_idx, values)
+    low, high = column_range(values, item_idx, n)
     unit = (low >= 0) & (high <= 1)
     if unit.sum() < max(2, n / 2):
         return

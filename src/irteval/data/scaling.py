@@ -20,6 +20,14 @@ TRANSFORMS = ("logit", "airt")
 AIRT_NUDGE = 0.01
 
 
+def column_range(values, item_idx, n_items):
+    """(lowest, highest) value of each item."""
+    lower, upper = np.full(n_items, np.inf), np.full(n_items, -np.inf)
+    np.minimum.at(lower, item_idx, values)
+    np.maximum.at(upper, item_idx, values)
+    return lower, upper
+
+
 def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondents=None):
     """Per-item (lower, upper) arrays from ``bounds``: ``"column"`` (each item's observed
     min and max), ``"global"`` (min and max of all values), a pair ``(lo, hi)`` for every
@@ -29,10 +37,7 @@ def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondent
     n = len(items)
     if isinstance(bounds, str):
         if bounds == "column":
-            lower = np.full(n, np.inf)
-            upper = np.full(n, -np.inf)
-            np.minimum.at(lower, item_idx, values)
-            np.maximum.at(upper, item_idx, values)
+            lower, upper = column_range(values, item_idx, n)
         elif bounds == "global":
             lower, upper = np.full(n, values.min()), np.full(n, values.max())
         else:
