@@ -318,6 +318,12 @@ def test_plots_take_axes_and_return_them(recovery):
         fig, ax = plt.subplots()
         assert plot(arg, ax=ax, **kwargs) is ax and ax.has_data()
         plt.close(fig)
+    # curves that all end at 1 are named in a legend in their order, not piled up at x = 1
+    table = ie.effectiveness(idata, max_draws=20)
+    ax = ie.plot_effectiveness(idata, highlight=3, max_draws=20)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == list(
+        table["auaec"].nlargest(3).index)
+    assert ax.get_xlim()[1] < 1.1 and not ax.texts
     axes = ie.plot_crm_heatmap(idata, ["algo0", "algo11"], n_grid=40)
     assert axes.size == 2 and axes.ravel()[0].images[0].get_array().shape == (40, 40)
     with pytest.warns(FutureWarning, match="n= is deprecated.*use n_grid="):

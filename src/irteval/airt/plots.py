@@ -200,19 +200,27 @@ def _line_handle(colour):
     return Line2D([], [], color=colour, lw=2)
 
 
-def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=(0, 1)):
+def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=(0, 1),
+                      legend=None):
     """``curves`` (DataFrame: x by series): the ``highlight`` series in colour with their
-    bands and a label at their right end, the others thin and grey, all clipped to ``ylim``."""
+    bands, the others thin and grey, all clipped to ``ylim``. The highlighted series are
+    labelled at their right ends, or with ``legend`` (its title) in a legend in their order:
+    curves that all end at 1 (shares of datasets) would get a pile of labels there."""
     for name in curves.columns:
         if name not in highlight:
             ax.plot(x, np.clip(curves[name], *ylim), color="0.75", lw=0.8, zorder=1)
     colours = [HIGHLIGHT[k % len(HIGHLIGHT)] for k in range(len(highlight))]
-    for name, colour in zip(highlight, colours):
-        ax.plot(x, np.clip(curves[name], *ylim), color=colour, lw=2, zorder=3)
+    for name, label, colour in zip(highlight, short_labels(highlight), colours):
+        ax.plot(x, np.clip(curves[name], *ylim), color=colour, lw=2, zorder=3, label=label)
         if lower is not None:
             ax.fill_between(x, np.clip(lower[name], *ylim), np.clip(upper[name], *ylim),
                             color=colour, alpha=0.2, lw=0, zorder=2)
     ax.set_ylim(ylim[0] - 0.02 * (ylim[1] - ylim[0]), ylim[1] + 0.02 * (ylim[1] - ylim[0]))
+    if legend is not None:
+        if highlight:
+            ax.legend(title=legend, loc="lower right", fontsize="small",
+                      title_fontsize="small")
+        return
     label_line_ends(ax, x[-1], [np.clip(curves[n].iloc[-1], *ylim) for n in highlight],
                     short_labels(highlight), colours)
 
@@ -337,7 +345,8 @@ def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, m
     worst = list(pd.Series(trapezoid(mean.to_numpy(), mean.index, axis=0),
                            index=mean.columns).nsmallest(highlight).index)
     ax = ensure_axes(ax)
-    _draw_highlighted(ax, mean.index.to_numpy(), mean, worst, lower=lower, upper=upper)
+    _draw_highlighted(ax, mean.index.to_numpy(), mean, worst, lower=lower, upper=upper,
+                      legend="worst first")
     ax.set(xlabel="absolute scaled residual x", ylabel="share of datasets with |residual| <= x")
     ax.set_title(f"model goodness (area: AUCDF)\nthe {len(worst)} worst described in colour "
                  f"({_intervals.label(prob, kind)} bands), the others grey", fontsize="medium")
@@ -379,7 +388,8 @@ def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=N
     best = list(pd.Series(trapezoid(mean.to_numpy(), mean.index, axis=0),
                           index=mean.columns).nlargest(highlight).index)
     ax = ensure_axes(ax)
-    _draw_highlighted(ax, mean.index.to_numpy(), mean, best, lower=lower, upper=upper)
+    _draw_highlighted(ax, mean.index.to_numpy(), mean, best, lower=lower, upper=upper,
+                      legend="most effective first")
     bands = "" if kind == "actual" else f" ({_intervals.label(prob, interval_kind)} bands)"
     ax.set(xlabel="effectiveness tolerance", ylabel=f"{kind} effectiveness")
     ax.set_title(f"{kind} effectiveness\nthe {len(best)} most effective in colour{bands}, the "

@@ -43,13 +43,15 @@ REPORTS = {
     "portfolio": {
         "algorithm_metrics.csv": 1, "portfolio.csv": 1, "spectrum.csv": 1, "goodness.csv": 1,
         "posterior.nc": None, "latent_trait.png": None, "strengths.png": None,
-        "goodness.png": None, "effectiveness.png": None, "auaec_aupec.png": None,
+        "goodness.png": None, "effectiveness.png": None, "predicted_effectiveness.png": None,
+        "auaec_aupec.png": None,
         "crm_heatmap.png": None},
     # the same on ordered levels (--levels / --cuts): category curves instead of the heatmap
     "portfolio_levels": {
         "algorithm_metrics.csv": 1, "portfolio.csv": 1, "spectrum.csv": 1, "goodness.csv": 1,
         "posterior.nc": None, "latent_trait.png": None, "strengths.png": None,
-        "goodness.png": None, "effectiveness.png": None, "auaec_aupec.png": None,
+        "goodness.png": None, "effectiveness.png": None, "predicted_effectiveness.png": None,
+        "auaec_aupec.png": None,
         "category_curves.png": None},
     # robustness, per dataset: the 1PL's difficulty (when it fits one) and the SCCs
     "robustness_difficulty": {"difficulty.csv": 1, "posterior.nc": None},

@@ -122,6 +122,7 @@ def report(perf, args, out, epsilon=0.01):
         "strengths.png": partial(plot_strengths, lt),
         "goodness.png": partial(plot_goodness, curves),
         "effectiveness.png": partial(plot_effectiveness, curves),
+        "predicted_effectiveness.png": partial(plot_effectiveness, curves, kind="predicted"),
         "auaec_aupec.png": partial(plot_auaec_aupec, effect)})
     fitting.save_figure(writer.path(heatmap), plot_model(idata).ravel()[0].figure, dpi=80)
     print(f"\n{writer.summary()}")
