@@ -367,6 +367,10 @@ def test_robustness_csv_problems_are_said_before_any_training(tmp_path, capsys):
     assert main(["robustness", "--csv", str(tmp_path / "ids.csv"), "--target", "label"]) == 2
     assert "columns ['id'] are not numeric; list them as nominal (--nominal) or convert them " \
            "to numbers; if 'id' labels the instances, pass --id id" in capsys.readouterr().err
+    data.assign(id=["NA", "n/a"] + list(data["id"][2:])).to_csv(tmp_path / "na.csv", index=False)
+    assert main(["robustness", "--csv", str(tmp_path / "na.csv"), "--target", "label"]) == 2
+    err = capsys.readouterr().err  # said to impute the ids, before
+    assert "missing values in columns ['id']" in err and "pass --id id (its labels" in err
     data.assign(label=rng.normal(size=12)).to_csv(tmp_path / "real.csv", index=False)
     assert main(["robustness", "--csv", str(tmp_path / "real.csv"), "--target", "label",
                  "--id", "id"]) == 2

@@ -73,15 +73,31 @@ def test_noisy_predictions_are_seeded(pipeline):
 
 def test_bad_input(pipeline):
     idata, clean, noisy = pipeline
-    with pytest.raises(ValueError, match=rf"do not match \(not predicted: \[{clean.index[0]}\]"):
-        scc_from_predictions(idata, clean.iloc[1:], noisy.iloc[1:], progressbar=False)
+    with pytest.raises(ValueError, match=rf"1 of the fit's items missing: \[{clean.index[0]}\];"
+                       r".*fit it on the predicted ones"):
+        scc_from_predictions(idata, clean, noisy.iloc[1:], progressbar=False)
+    na_labels = noisy.rename(index={noisy.index[0]: np.nan})  # read_csv's 'NA'
+    with pytest.raises(ValueError, match="perturbed predictions' instances include missing "
+                       "labels.*keep_default_na=False"):
+        scc_from_predictions(idata, clean, na_labels, progressbar=False)
     for bad in ([0, 1.5], [0, np.nan]):  # NaN failed after the training, in int()
         with pytest.raises(ValueError, match=r"proportions must lie in \[0, 1\]"):
             scc_from_predictions(idata, clean, noisy, proportions=bad, progressbar=False)
     with pytest.raises(TypeError, match=r"clean must be a DataFrame of predictions"):
         scc_from_predictions(idata, clean.to_numpy(), noisy.to_numpy())  # AttributeError
-    with pytest.raises(ValueError, match="same model columns in the same order"):
-        scc_from_predictions(idata, clean, noisy[noisy.columns[::-1]], progressbar=False)
+    extra = clean.assign(svm_clean_only=clean["knn_3"])  # a model run on clean data alone
+    with pytest.raises(ValueError, match=r"same models .*only in clean: \['svm_clean_only'\]"):
+        scc_from_predictions(idata, extra, noisy, progressbar=False)
+    with pytest.raises(ValueError, match=r"model 'knn_3': no perturbed prediction is a class "
+                       r"its clean predictions use \(clean '0', '1', '2', \.\.\. \(str\), "
+                       r"perturbed 0, 1, 2, \.\.\. \(int\)\)"):  # kappa 0 everywhere
+        scc_from_predictions(idata, clean.astype(str), noisy, progressbar=False)
+    scores = noisy.astype(float)
+    scores.iloc[2, 0] = 0.37  # a probability among the classes
+    with pytest.raises(ValueError, match=r"predicted classes, not scores: model "
+                       rf"{noisy.columns[0]!r} "
+                       rf"has 0.37 at instance {noisy.index[2]}.*argmax"):
+        scc_from_predictions(idata, clean, scores, progressbar=False)
     holed = noisy.astype(object)
     holed.iloc[3, 1] = np.nan
     with pytest.raises(ValueError, match=f"instance {noisy.index[3]}, model {noisy.columns[1]!r}"):
@@ -96,9 +112,12 @@ def test_bad_input(pipeline):
     with pytest.raises(TypeError, match="X must be a pandas DataFrame"):
         noisy_predictions({"nb": None}, X.to_numpy(), y)
     curves = scc_from_predictions(idata, clean, noisy, max_draws=5, progressbar=False)
-    shuffled = scc_from_predictions(idata, clean.iloc[::-1], noisy.iloc[::-1], max_draws=5,
-                                    progressbar=False)  # matched by label, not by position
+    shuffled = scc_from_predictions(idata, clean.iloc[::-1], noisy.iloc[::-1, ::-1],
+                                    max_draws=5, progressbar=False)  # by label, not position
     assert shuffled.identical(curves)
+    as_floats = scc_from_predictions(idata, clean, noisy.astype(float), max_draws=5,
+                                     progressbar=False)  # 1.0 is the class 1
+    assert as_floats.identical(curves)
     with pytest.raises(ValueError, match="proportion 0.5 is not in the SCCs"):
         p_hardest_most_sensitive(curves, proportion=0.5)
     np.testing.assert_array_equal(p_hardest_most_sensitive(curves, 0.1 * 10),  # 1.0 by rounding

@@ -330,9 +330,13 @@ def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)"
     converted = pd.to_numeric(col, errors="coerce")
     bad = (converted.isna() & col.notna()).to_numpy()
     if bad.any():
+        words = {str(v).strip().casefold() for v in col[bad].unique()}
+        booleans = ("; True/False written as text: map them, e.g. .map({'True': 1, "
+                    "'False': 0}) (pandas.read_csv reads them as booleans, which are taken, "
+                    "unless given dtype=str)" if words <= {"true", "false"} else "")
         raise ValueError(
             f"{name} has values that are not numbers, e.g. {col[bad].unique()[:5].tolist()} "
-            f"({where(index, np.flatnonzero(bad))}); {fix}")
+            f"({where(index, np.flatnonzero(bad))}); {fix}{booleans}")
     out = converted.to_numpy(dtype=float)
     infinite = np.flatnonzero(np.isinf(out))
     if len(infinite):

@@ -100,7 +100,8 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
         mean, sd = moment_draws(idata.posterior["b"])
         print(f"per posterior draw: mean {float(mean.mean()):.3f}, sd over {resp.item_name}s "
               f"{float(sd.mean()):.3f} (averaged over draws; the posterior means above shrink)")
-    print("\nper bin (0 = easiest):")
+    print("\nper bin of the posterior means (0 = easiest; curves.csv bins each draw, so its "
+          "b_mean differs):")
     per_bin = table.groupby("bin").agg(n=("mean", "size"), b_mean=("mean", "mean"),
                                        accuracy=("accuracy", "mean"),
                                        p_bin=("p_bin", "mean"))

@@ -127,13 +127,17 @@ def data(args):
         try:  # before any work
             reading.in_file(args.csv, lambda: check_data(X, y, nominal))
         except ValueError as err:
+            # text with a different value in (nearly) every row, where labels such as 'NA'
+            # read as missing: an id column left among the features
             ids = [c for c in X.columns if c not in nominal
                    and not pd.api.types.is_numeric_dtype(X[c])
-                   and X[c].is_unique]
-            if "not numeric" not in str(err) or args.id or not ids:
+                   and X[c].dropna().is_unique and X[c].notna().mean() > 0.5]
+            if not ("not numeric" in str(err) or "missing values" in str(err)) or args.id \
+                    or not ids:
                 raise
             raise ValueError(f"{err}; if {ids[0]!r} labels the instances, pass --id "
-                             f"{ids[0]}") from err
+                             f"{ids[0]} (its labels are then read as written, 'NA' "
+                             "included)") from err
         largest = y.value_counts().max()
         if largest < FOLDS:
             looks = (f"; it has {y.nunique()} distinct values in {len(y)} rows, like a "

@@ -468,7 +468,7 @@ def _store_log_likelihood(log_likelihood, method, model, spec, idata):
         return True
     warn_user(f"the pointwise log-likelihood was not stored: {n_draws} draws x "
               f"{size // n_draws} observations would take {size * 8 / 1e9:.1f} GB; fit with "
-              "log_likelihood=True (irteval's commands: --log-likelihood) for az.loo / "
+              "log_likelihood=True for az.loo / "
               "az.compare, or add it later with irteval.add_log_likelihood(idata, model)")
     return False
 

@@ -25,7 +25,7 @@ from .._docs import fill_doc
 from .._draws import equal_count_bins, stacked_draws
 from .._fits import check_idata, warn_if_point
 from .._repr import ShortRepr
-from .._validation import fixed_seed
+from .._validation import fixed_seed, spelling_hint
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
 from .perturb import check_integer_noise, perturb
@@ -240,9 +240,10 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
         A fit of the binary IRT (:func:`irteval.fit` of :func:`irteval.models.onepl`) of the
         predicted instances; a fit of another family is refused.
     clean, perturbed : pandas.DataFrame
-        Predictions, instances x models (:func:`noisy_predictions`' ``clean`` and
-        ``perturbed``): the fit's items as index, each once (matched by label), the same model
-        columns in the same order, no missing values.
+        Predicted classes, instances x models (:func:`noisy_predictions`' ``clean`` and
+        ``perturbed``, or a model's ``predict`` on clean and on perturbed inputs): the fit's
+        items as index, each once (matched by label), the same models as columns (matched by
+        name), no missing values, each class written alike in both.
     proportions : sequence of float, default (0, 0.2, 0.4, 0.6, 0.8, 1)
         Shares of each bin perturbed: distinct, in [0, 1] (sorted here).
     n_bins : int, default 5
@@ -263,24 +264,7 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
     """
     random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed", 0))
     proportions = _checked_grid(idata, proportions, n_bins, "scc_from_predictions")
-    items = pd.Index(idata.posterior["item"].values)
-    for name, frame in (("clean", clean), ("perturbed", perturbed)):
-        if not isinstance(frame, pd.DataFrame):
-            raise TypeError(f"{name} must be a DataFrame of predictions, instances x models "
-                            f"(noisy_predictions(...).{name}), got {type(frame).__name__}")
-        _check_instances(idata, frame.index, f"the {name} predictions' instances")
-    clean, perturbed = clean.loc[items], perturbed.loc[items]  # matched by label
-    if not clean.columns.equals(perturbed.columns):
-        raise ValueError(
-            "clean and perturbed predictions need the same model columns in the same order; "
-            f"clean has {list(clean.columns[:5])}..., perturbed {list(perturbed.columns[:5])}... "
-            "(take both from one noisy_predictions result)")
-    for name, frame in (("clean", clean), ("perturbed", perturbed)):
-        if frame.isna().to_numpy().any():
-            row, col = np.argwhere(frame.isna().to_numpy())[0]
-            raise ValueError(f"{name} predictions have missing values (e.g. instance "
-                             f"{frame.index[row]!r}, model {frame.columns[col]!r}); every "
-                             "model needs a prediction for every instance")
+    clean, perturbed = _matched_predictions(idata, clean, perturbed)
     b = stacked_draws(idata, "b", max_draws, random_seed)
     codes, classes = pd.factorize(pd.concat([clean, perturbed]).to_numpy().ravel())
     codes = codes.reshape(2 * len(clean), -1)
@@ -315,14 +299,85 @@ def _checked_grid(idata, proportions, n_bins, caller):
 def _check_instances(idata, index, what):
     """``index`` holds the fit's items, each once."""
     items = pd.Index(idata.posterior["item"].values)
+    if index.hasnans:
+        raise ValueError(f"{what} include missing labels (NaN); in Python, pandas.read_csv "
+                         "reads labels such as 'NA' or 'n/a' as missing unless given "
+                         "keep_default_na=False, na_values=['']")
     only_fit, only_here = items.difference(index), index.difference(items)
     if len(only_fit) or len(only_here) or index.has_duplicates:
+        repeated = index[index.duplicated()].unique()
         raise ValueError(
             f"the fit's items and {what} do not match ("
-            + (f"not predicted: {list(only_fit[:5])}; " if len(only_fit) else "")
-            + (f"not in the fit: {list(only_here[:5])}; " if len(only_here) else "")
-            + ("repeated instances; " if index.has_duplicates else "")
-            + "fit the difficulty on responses built from the same X)")
+            + (f"{len(only_fit)} of the fit's items missing: {list(only_fit[:5])}; "
+               if len(only_fit) else "")
+            + (f"{len(only_here)} not in the fit: {list(only_here[:5])}"
+               f"{spelling_hint(only_here, items)}; " if len(only_here) else "")
+            + (f"repeated: {list(repeated[:5])}; " if len(repeated) else "")
+            + "every instance of the fit once: predict the instances the difficulty was fitted "
+            "on, or fit it on the predicted ones, e.g. responses.subset(items=...))")
+
+
+def _matched_predictions(idata, clean, perturbed):
+    """``clean`` and ``perturbed`` checked and put in the fit's item order (rows, by label)
+    and clean's model order (columns, by name): class predictions, no missing values, and
+    for each model classes written alike in both (the code 1 and the text "1" never agree,
+    so kappa would be 0 everywhere)."""
+    items = pd.Index(idata.posterior["item"].values)
+    for name, frame in (("clean", clean), ("perturbed", perturbed)):
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(f"{name} must be a DataFrame of predictions, instances x models "
+                            f"(noisy_predictions(...).{name}), got {type(frame).__name__}")
+        _check_instances(idata, frame.index, f"the {name} predictions' instances")
+    only_clean = clean.columns.difference(perturbed.columns)
+    only_perturbed = perturbed.columns.difference(clean.columns)
+    if len(only_clean) or len(only_perturbed) or clean.columns.has_duplicates or \
+            perturbed.columns.has_duplicates:
+        raise ValueError(
+            "clean and perturbed predictions need the same models (columns, matched by name, "
+            "each once): "
+            + (f"only in clean: {list(only_clean[:10])}; " if len(only_clean) else "")
+            + (f"only in perturbed: {list(only_perturbed[:10])}"
+               f"{spelling_hint(only_perturbed, clean.columns)}; " if len(only_perturbed)
+               else "")
+            + ("repeated names; " if clean.columns.has_duplicates
+               or perturbed.columns.has_duplicates else "")
+            + "keep the models both have, e.g. models = clean.columns.intersection("
+            "perturbed.columns); clean[models], perturbed[models]")
+    clean, perturbed = clean.loc[items], perturbed.loc[items, clean.columns]
+    for name, frame in (("clean", clean), ("perturbed", perturbed)):
+        if frame.isna().to_numpy().any():
+            row, col = np.argwhere(frame.isna().to_numpy())[0]
+            raise ValueError(f"{name} predictions have missing values (e.g. instance "
+                             f"{frame.index[row]!r}, model {frame.columns[col]!r}); every "
+                             "model needs a prediction for every instance")
+        for model in frame.columns:
+            values = frame[model].to_numpy()
+            numbers = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(float)
+            fractional = np.flatnonzero(numbers != np.round(numbers))  # NaN: text, skipped
+            if len(fractional) and np.isfinite(numbers[fractional]).any():
+                at = fractional[np.isfinite(numbers[fractional])][0]
+                raise ValueError(
+                    f"{name} predictions must be predicted classes, not scores: model "
+                    f"{model!r} has {numbers[at]:g} at instance {frame.index[at]!r}; pass "
+                    "model.predict(X), or classes from probabilities, e.g. "
+                    "proba.argmax(axis=1) or (p > 0.5).astype(int)")
+    for model in clean.columns:
+        seen, new = set(clean[model]), set(perturbed[model])
+        if not seen & new:
+            raise ValueError(
+                f"model {model!r}: no perturbed prediction is a class its clean predictions "
+                f"use (clean {_examples(seen)}, perturbed {_examples(new)}), so every pair "
+                "would disagree; write the classes alike in both (the code 1 and the text "
+                "'1' differ: e.g. perturbed.astype(str), or map codes back to class names)")
+    return clean, perturbed
+
+
+def _examples(values, k=3):
+    """A few of a set of class values with their types: "'cat', 'dog' (str)"."""
+    values = sorted(values, key=str)
+    types = sorted({type(v).__name__ for v in values})
+    return f"{', '.join(repr(v) for v in values[:k])}{', ...' * (len(values) > k)} " \
+           f"({', '.join(types)})"
 
 
 def _scc_one_draw(draw, *, clean, noisy, n_bins, proportions, n_classes):
