@@ -345,6 +345,53 @@ def test_robustness_command_on_a_csv(tmp_path, capsys):
     assert not (tmp_path / "r2").exists()
 
 
+def test_robustness_command_on_the_users_own_predictions(tmp_path, capsys):
+    """--responses with --predictions CLEAN PERTURBED: the user's models, nothing trained;
+    labels such as 'NA' and '007' kept, rows matched by label, columns by name."""
+    rng = np.random.default_rng(0)
+    labels = ["NA", "007", "a, b"] + [f"img_{k}" for k in range(57)]
+    b = np.linspace(-2, 2, len(labels))
+    skill = {"gnb": -0.5, "knn5": 0.0, "logreg": 0.5, "rf": 1.0}
+    answers = pd.DataFrame({m: (rng.random(len(b)) < 1 / (1 + np.exp(b - t))).astype(int)
+                            for m, t in skill.items()}, index=pd.Index(labels, name="image_id"))
+    answers.to_csv(tmp_path / "answers.csv")
+    truth = rng.choice(["cat", "dog", "bird"], len(labels))
+    clean = pd.DataFrame({m: np.where(answers[m] == 1, truth, "dog") for m in skill},
+                         index=answers.index)
+    flip = rng.random(clean.shape) < np.linspace(0.05, 0.6, len(labels))[:, None]  # harder:
+    perturbed = clean.mask(flip, "bird")  # flipped more often
+    clean.to_csv(tmp_path / "clean.csv")
+    perturbed.iloc[::-1, ::-1].to_csv(tmp_path / "perturbed.csv")  # another order
+    out = tmp_path / "own"
+    args = ["robustness", "--responses", str(tmp_path / "answers.csv"), "--predictions",
+            str(tmp_path / "clean.csv"), str(tmp_path / "perturbed.csv"), "--scc-draws", "5",
+            "--groups", "2", "--out", str(out), "--draws", "100", "--tune", "200",
+            "--chains", "2"]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "noisy predictions" not in printed and "] SCC over 5 posterior draws" in printed
+    res = ie.load_results(out)
+    scc = res.folders["answers"].tables["scc"]
+    assert set(scc.index.get_level_values("model")) == set(skill)
+    assert (scc.xs(0.0, level="proportion")["kappa"] == 1).all()
+    assert set(res.folders["answers"].tables["difficulty"].index) == set(labels)
+    assert set(res.tables["taxonomy"].index) == set(skill)
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(
+        str(p.relative_to(out)) for p in commands.outputs(commands.parser().parse_args(args)))
+    perturbed.iloc[1:].to_csv(tmp_path / "short.csv")  # refused before the fit
+    assert main([*args[:5], str(tmp_path / "short.csv"), "--out", str(tmp_path / "o2")]) == 2
+    assert "1 of the fit's items missing: ['NA']" in capsys.readouterr().err
+    perturbed.replace({"cat": 0, "dog": 1, "bird": 2}).to_csv(tmp_path / "codes.csv")
+    assert main([*args[:5], str(tmp_path / "codes.csv"), "--out", str(tmp_path / "o2")]) == 2
+    assert "no perturbed prediction is a class its clean predictions use" in \
+        capsys.readouterr().err
+    assert main(["robustness", "--dataset", "optdigits", *args[3:6], "--out",
+                 str(tmp_path / "o2")]) == 2
+    assert "give it with --responses (the answers to fit the difficulty on) and without " \
+           "--dataset" in capsys.readouterr().err
+    assert not (tmp_path / "o2").exists()
+
+
 @pytest.mark.parametrize("args, message", [
     (["--dataset", "mnist"], "unknown datasets"),
     ([], "give either --dataset"),

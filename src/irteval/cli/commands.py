@@ -59,6 +59,7 @@ examples:
   irteval score-new out/posterior.nc answers.csv --item instance --value correct
   irteval portfolio perf.csv --cuts 5           # performances binned into 5 levels (GPCM)
   irteval robustness --csv data.csv --target class --nominal colour,shape
+  irteval robustness --responses answers.csv --predictions clean.csv perturbed.csv
 """
 
 
@@ -91,7 +92,8 @@ def outputs(args):
     if args.command == "demo":
         return [out / part / f for part, reports in DEMO.items() for f in files(*reports)]
     if args.command == "robustness":
-        names = [args.csv.stem] if args.csv else args.dataset
+        names = ([args.csv.stem] if args.csv else [args.responses.stem]
+                 if args.predictions and args.responses else args.dataset)
         return [*(out / name / f for name in names
                   for f in files("robustness_difficulty", "scc")),
                 *(out / f for f in files("taxonomy"))]
@@ -159,16 +161,19 @@ def run(args):
     if args.command == "demo":
         demo(args)
     elif args.command == "robustness":
-        chosen = robustness.estimators(args.families)
+        datasets = robustness.data(args)
+        own = datasets[0][-1]  # --predictions: the user's models, nothing trained
+        chosen = robustness.estimators(args.families) if own is None else list(own[0].columns)
         if args.groups is not None and 2 <= len(chosen) < args.groups:
-            raise ValueError(f"--groups {args.groups} is more than the {len(chosen)} families "
-                             "compared; give at most that many")
-        groups = args.groups or min(3, max(2, len(chosen)))
+            raise ValueError(f"--groups {args.groups} is more than the {len(chosen)} "
+                             f"{'families' if own is None else 'models'} compared; give at "
+                             "most that many")
+        groups = args.groups or min(3, max(2, len(chosen) - 1))  # 3 of 3: each alone
         sccs = [robustness.report(name, X, y, args, args.out / name, estimators=chosen,
                                   nominal=nominal, resp=resp, bins=args.bins, noise=args.noise,
                                   integer_noise=args.integer_noise, scc_draws=args.scc_draws,
-                                  n_jobs=args.n_jobs)
-                for name, X, y, nominal, resp in robustness.data(args)]
+                                  n_jobs=args.n_jobs, predictions=predictions)
+                for name, X, y, nominal, resp, predictions in datasets]
         robustness.taxonomy_report(sccs, args.out, groups)
     elif args.command == "portfolio":
         portfolio.report(reading.read_performance(args), args, args.out, epsilon=args.epsilon)

@@ -37,6 +37,11 @@ def add_parser(sub):
     rob.add_argument("--responses", type=Path,
                      help="--csv: a wide 0/1 CSV (row per instance, column per model) to "
                           "estimate difficulty from; default: cross-validate the model zoo")
+    rob.add_argument("--predictions", nargs=2, type=Path, metavar=("CLEAN", "PERTURBED"),
+                     help="your own models' predicted classes on the clean and on the "
+                          "perturbed instances: two wide CSVs (a row per instance, labelled "
+                          "as in --responses; a column per model), with --responses and "
+                          "without --csv: nothing is trained")
     rob.add_argument("--families", default="",
                      help="comma-separated families (knn) or their representatives (knn_3) "
                           "(default: all 17; see irteval.robustness.families())")
@@ -52,7 +57,8 @@ def add_parser(sub):
     rob.add_argument("--scc-draws", type=options.at_least(1), default=50,
                      help="posterior draws the SCCs are computed for (default 50)")
     rob.add_argument("--groups", type=options.at_least(2), default=None,
-                     help="taxonomy groups (default 3, or the number of families when fewer)")
+                     help="taxonomy groups (default 3; 2 for 3 families or fewer: as many "
+                          "groups as families would leave each alone)")
     rob.add_argument("--n-jobs", type=options.n_jobs, default=None,
                      help="joblib workers for training (-1: every core)")
     # the model's 1000 draws: at 500 the largest R-hat of the 58 models' abilities on
@@ -96,13 +102,17 @@ def estimators(families):
 
 
 def data(args):
-    """[(name, X, y, nominal, responses or None)] from --dataset / --csv."""
+    """[(name, X, y, nominal, responses or None, (clean, perturbed) predictions or None)]
+    from --dataset, --csv or --responses with --predictions."""
     import pandas as pd
 
     from ..datasets import BENCHMARKS, load_responses
 
+    if args.predictions:
+        return [own_predictions(args)]
     if bool(args.dataset) == bool(args.csv):
-        raise ValueError("give either --dataset NAME [NAME ...] or --csv FILE")
+        raise ValueError("give either --dataset NAME [NAME ...], --csv FILE or --responses "
+                         "FILE --predictions CLEAN PERTURBED")
     csv_only = [flag for flag, value in (("--target", args.target), ("--id", args.id),
                                          ("--nominal", args.nominal),
                                          ("--responses", args.responses)) if value]
@@ -149,13 +159,7 @@ def data(args):
                              "rows of a class")
         resp = None
         if args.responses:
-            from ..data import Responses
-
-            wide = reading.read_csv(args.responses, labels=lambda columns: columns[:1])
-            wide = wide.set_index(wide.columns[0])
-            wide.index = reading.as_labels(wide.index, X.index)  # matched to X's by text
-            resp = reading.in_file(args.responses, lambda: Responses.from_wide(
-                wide, respondent="model", item=name, rows="item"))
+            resp = read_responses(args.responses, X.index)
             unknown = resp.items.difference(X.index, sort=False)
             unanswered = X.index.difference(resp.items, sort=False)
             if len(unknown) or len(unanswered):  # before any fit
@@ -166,17 +170,59 @@ def data(args):
                        else "")
                     + "label its rows as --id labels them, or as the data rows counted from 0 "
                       "without --id)")
-        return [(args.csv.stem, X, y, nominal, resp)]
+        return [(args.csv.stem, X, y, nominal, resp, None)]
     unknown = [d for d in args.dataset if d not in BENCHMARKS]
     if unknown:
         raise ValueError(f"unknown datasets {unknown}; bundled: {sorted(BENCHMARKS)}")
-    return [(d, *BENCHMARKS[d](return_X_y=True), [], load_responses(d)) for d in args.dataset]
+    return [(d, *BENCHMARKS[d](return_X_y=True), [], load_responses(d), None)
+            for d in args.dataset]
+
+
+def read_responses(path, like=()):
+    """The wide 0/1 CSV of --responses (a row per instance, labelled in its first column;
+    labels matched to ``like``'s by text)."""
+    from ..data import Responses
+
+    wide = reading.read_csv(path, labels=lambda columns: columns[:1])
+    wide = wide.set_index(wide.columns[0])
+    wide.index = reading.as_labels(wide.index, like)
+    return reading.in_file(path, lambda: Responses.from_wide(
+        wide, respondent="model", item=wide.index.name, rows="item"))
+
+
+def own_predictions(args):
+    """(name, None, None, [], responses, (clean, perturbed)) from --responses and
+    --predictions, checked against each other before any fit."""
+    import pandas as pd
+
+    from ..robustness.scc import matched_predictions
+
+    given = [flag for flag, value in (("--csv", args.csv), ("--dataset", args.dataset),
+                                      ("--target", args.target), ("--id", args.id),
+                                      ("--nominal", args.nominal),
+                                      ("--families", args.families)) if value]
+    if given or not args.responses:
+        raise ValueError("--predictions brings the predictions of your own models: give it "
+                         "with --responses (the answers to fit the difficulty on) and without "
+                         + (", ".join(given) if given else "--csv or --dataset")
+                         + " (nothing is trained)")
+    resp = read_responses(args.responses)
+    frames = []
+    for path in args.predictions:
+        wide = reading.read_csv(path, labels=lambda columns: columns[:1])
+        labels = reading.as_labels(wide.iloc[:, 0], resp.items)  # matched by text
+        frames.append(wide.iloc[:, 1:].set_axis(pd.Index(labels, name=resp.item_name)))
+    clean, perturbed = reading.in_file(
+        " ".join(map(str, args.predictions)),
+        lambda: matched_predictions(resp.items, *frames))
+    return args.responses.stem, None, None, [], resp, (clean, perturbed)
 
 
 def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=None, bins=5,
-           noise=0.2, integer_noise="redraw", scc_draws=50, n_jobs=None):
+           noise=0.2, integer_noise="redraw", scc_draws=50, n_jobs=None, predictions=None):
     """Difficulty (unless ``idata`` is given), SCCs and p_hardest for one dataset; returns
-    the SCC Dataset. Prints the time of every stage."""
+    the SCC Dataset. Prints the time of every stage. ``predictions``: the user's own (clean,
+    perturbed) predictions, instead of training ``estimators`` on ``X``, ``y``."""
     from .. import models
     from ..irt import difficulty
     from ..robustness import (
@@ -190,7 +236,7 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
     )
 
     writer = Writer(out, "robustness_difficulty", "scc")
-    check_bins(bins, len(X), "instance")
+    check_bins(bins, len(X) if predictions is None else len(predictions[0]), "instance")
     if idata is None:
         if resp is None:
             with stage("responses: cross-validating the model zoo"):
@@ -211,17 +257,20 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
           f"{table['mean'][varied].std():.2f} without the {(~varied).sum()} that every model "
           f"got right or wrong; population mu_b {float(post['mu_b'].mean()):.2f}, sigma_b "
           f"{float(post['sigma_b'].mean()):.2f}")
-    integers = sum(is_integer_coded(X[c]) for c in X.columns if c not in nominal)
-    how = {"redraw": "redrawn as nominal ones", "gaussian": "with Gaussian noise"}[integer_noise]
-    flag = ": --integer-noise" if hasattr(args, "integer_noise") else ""  # not the demo's
-    with stage(f"noisy predictions: {len(estimators)} families x 5 folds, noise {noise}"
-               + (f" ({integers} integer columns {how}{flag})" if integers else "")):
-        predictions = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal,
-                                        integer_noise=integer_noise, random_seed=args.seed,
-                                        n_jobs=n_jobs)
+    if predictions is None:
+        integers = sum(is_integer_coded(X[c]) for c in X.columns if c not in nominal)
+        how = {"redraw": "redrawn as nominal ones",
+               "gaussian": "with Gaussian noise"}[integer_noise]
+        flag = ": --integer-noise" if hasattr(args, "integer_noise") else ""  # not the demo's
+        with stage(f"noisy predictions: {len(estimators)} families x 5 folds, noise {noise}"
+                   + (f" ({integers} integer columns {how}{flag})" if integers else "")):
+            noisy = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal,
+                                      integer_noise=integer_noise, random_seed=args.seed,
+                                      n_jobs=n_jobs)
+        predictions = noisy.clean, noisy.perturbed
     with stage(f"SCC over {scc_draws} posterior draws"):
-        scc = scc_from_predictions(idata, predictions.clean, predictions.perturbed,
-                                   n_bins=bins, max_draws=scc_draws, random_seed=args.seed)
+        scc = scc_from_predictions(idata, *predictions, n_bins=bins, max_draws=scc_draws,
+                                   random_seed=args.seed)
     summary = scc_summary(scc)
     writer.table("scc.csv", summary)
     scc.to_netcdf(writer.path("scc.nc"))

@@ -25,6 +25,11 @@ EXAMPLES = {
                   "in 5 levels, a row per dataset (irteval portfolio --levels)",
     "data.csv": "300 simulated instances with 3 numeric and 2 nominal features, 3 classes "
                 "(irteval robustness --csv --nominal colour,shape)",
+    "clean.csv": "the digits predicted by naive Bayes, 3-NN and a depth-10 tree on the 400 "
+                 "digits of matrix.csv, a row per digit (robustness.noisy_predictions; "
+                 "irteval robustness --responses matrix.csv --predictions clean.csv "
+                 "perturbed.csv)",
+    "perturbed.csv": "the same models' predictions of the same digits with noise 0.2",
 }
 
 
@@ -77,11 +82,27 @@ def write_examples(folder="examples", random_seed=0):
               "times.csv": (times, False), "perf.csv": (perf, True), "data.csv": (data, False),
               "levels.csv": (_levels(load_classification_cts()), True),
               "battles.csv": (simulate_battles(12, 5000, rng)[2], False)}
+    clean, perturbed = _predictions(wide.index, rng)  # last: the other files' draws as before
+    frames |= {"clean.csv": (clean, True), "perturbed.csv": (perturbed, True)}
     paths = {}
     for name, (frame, index) in frames.items():
         paths[name] = folder / name
         frame.to_csv(paths[name], index=index)
     return paths
+
+
+def _predictions(instances, rng):
+    """Clean and perturbed (noise 0.2) predictions of three families on the optdigits
+    ``instances``, each predicted by models trained on the other folds."""
+    from ..robustness import families, noisy_predictions
+    from . import load_optdigits
+
+    X, y = load_optdigits(return_X_y=True)
+    chosen = {k: m for k, m in families().items()
+              if k in ("naive_bayes", "knn_3", "cart_depth10")}
+    predictions = noisy_predictions(chosen, X.loc[instances], y.loc[instances], noise=0.2,
+                                    random_seed=int(rng.integers(2**31)), progressbar=False)
+    return predictions.clean, predictions.perturbed
 
 
 def _levels(performance):

@@ -99,7 +99,10 @@ def plot_dendrogram(tax, *, ax=None):
     k = len(set(tax.groups))
     heights = tax.linkage[:, 2]  # the last k - 1 merges join the k groups
     cut = (heights[-k] + heights[-(k - 1)]) / 2 if k < len(names) else heights[0] / 2
-    tree = dendrogram(tax.linkage, labels=names, ax=ax, orientation="right", color_threshold=cut)
+    # links above the cut grey: a model alone in its group hangs from one of them, and in
+    # the colour of the groups' links it read as one of them
+    tree = dendrogram(tax.linkage, labels=names, ax=ax, orientation="right", color_threshold=cut,
+                      above_threshold_color="0.6")
     table = tax.summary()
     labels = [f"{short(name)} ({table.loc[name, 'p_same_group_as_members']:.2f})"
               if np.isfinite(table.loc[name, "p_same_group_as_members"])
@@ -108,7 +111,8 @@ def plot_dendrogram(tax, *, ax=None):
     ax.set_yticklabels(labels, fontsize="small")
     ax.axvline(cut, color="0.5", ls="--", lw=1)
     ax.set(xlabel="Euclidean distance of kappa profiles (complete linkage)")
-    ax.set_title(f"robustness taxonomy: {k} groups (cut dashed)\n(p): posterior probability of "
+    ax.set_title(f"robustness taxonomy: {k} groups (cut dashed; links above it grey)\n(p): "
+                 "posterior probability of "
                  "sharing the group with its members;\nalone: of having a group of its own",
                  fontsize="small")
     return ax

@@ -205,7 +205,7 @@ def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), integer_noise="redraw
     # every check on the fit and the grid before the models train
     proportions = _checked_grid(idata, proportions, n_bins, "scc")
     X, y = check_data(X, y, nominal)
-    _check_instances(idata, X.index, "X's rows")
+    _check_instances(pd.Index(idata.posterior["item"].values), X.index, "X's rows")
     predictions = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal,
                                     integer_noise=integer_noise, cv=cv,
                                     random_seed=random_seed, n_jobs=n_jobs,
@@ -264,7 +264,8 @@ def scc_from_predictions(idata, clean, perturbed, *, proportions=PROPORTIONS, n_
     """
     random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed", 0))
     proportions = _checked_grid(idata, proportions, n_bins, "scc_from_predictions")
-    clean, perturbed = _matched_predictions(idata, clean, perturbed)
+    clean, perturbed = matched_predictions(pd.Index(idata.posterior["item"].values), clean,
+                                           perturbed)
     b = stacked_draws(idata, "b", max_draws, random_seed)
     codes, classes = pd.factorize(pd.concat([clean, perturbed]).to_numpy().ravel())
     codes = codes.reshape(2 * len(clean), -1)
@@ -296,9 +297,8 @@ def _checked_grid(idata, proportions, n_bins, caller):
     return np.sort(proportions)  # the curves run from clean to all perturbed
 
 
-def _check_instances(idata, index, what):
-    """``index`` holds the fit's items, each once."""
-    items = pd.Index(idata.posterior["item"].values)
+def _check_instances(items, index, what):
+    """``index`` holds the fit's ``items``, each once."""
     if index.hasnans:
         raise ValueError(f"{what} include missing labels (NaN); in Python, pandas.read_csv "
                          "reads labels such as 'NA' or 'n/a' as missing unless given "
@@ -317,17 +317,16 @@ def _check_instances(idata, index, what):
             "on, or fit it on the predicted ones, e.g. responses.subset(items=...))")
 
 
-def _matched_predictions(idata, clean, perturbed):
-    """``clean`` and ``perturbed`` checked and put in the fit's item order (rows, by label)
-    and clean's model order (columns, by name): class predictions, no missing values, and
-    for each model classes written alike in both (the code 1 and the text "1" never agree,
-    so kappa would be 0 everywhere)."""
-    items = pd.Index(idata.posterior["item"].values)
+def matched_predictions(items, clean, perturbed):
+    """``clean`` and ``perturbed`` checked and put in the order of the fit's ``items`` (rows,
+    by label) and of clean's models (columns, by name): class predictions, no missing values,
+    and for each model classes written alike in both (the code 1 and the text "1" never
+    agree, so kappa would be 0 everywhere)."""
     for name, frame in (("clean", clean), ("perturbed", perturbed)):
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(f"{name} must be a DataFrame of predictions, instances x models "
                             f"(noisy_predictions(...).{name}), got {type(frame).__name__}")
-        _check_instances(idata, frame.index, f"the {name} predictions' instances")
+        _check_instances(items, frame.index, f"the {name} predictions' instances")
     only_clean = clean.columns.difference(perturbed.columns)
     only_perturbed = perturbed.columns.difference(clean.columns)
     if len(only_clean) or len(only_perturbed) or clean.columns.has_duplicates or \
