@@ -389,6 +389,10 @@ def test_robustness_command_on_the_users_own_predictions(tmp_path, capsys):
                  str(tmp_path / "o2")]) == 2
     assert "give it with --responses (the answers to fit the difficulty on) and without " \
            "--dataset" in capsys.readouterr().err
+    answers.reset_index().melt(id_vars="image_id").to_csv(tmp_path / "long.csv", index=False)
+    assert main(["robustness", "--responses", str(tmp_path / "long.csv"), *args[3:6], "--out",
+                 str(tmp_path / "o2")]) == 2
+    assert "a long file (a row per answer) pivots to one" in capsys.readouterr().err
     assert not (tmp_path / "o2").exists()
 
 

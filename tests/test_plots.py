@@ -232,3 +232,28 @@ def test_hdi_bands_of_probabilities_do_not_jump(laplace_fits, monkeypatch):
     assert ax.get_title() == "item characteristic curves (94% HDI band of the log-odds)"
     assert len(calls) == 2  # each band through it
     plt.close("all")
+
+
+def test_long_line_end_labels_stay_inside_the_axes():
+    fig, ax = plt.subplots(figsize=(5, 3))
+    grid = np.linspace(-4, 4, 50)
+    for shift in (-1, 0, 1):
+        ax.plot(grid, 1 / (1 + np.exp(shift - grid)))
+    plotting.label_line_ends(ax, grid[-1], [0.95, 0.98, 0.99],
+                             [f"instance img_{k:04d} of a long name (b = -6.49)" for k in range(3)],
+                             ["C0", "C1", "C2"])
+    renderer = fig.canvas.get_renderer()
+    right = ax.get_window_extent(renderer).x1
+    assert all(t.get_window_extent(renderer).x1 < right for t in ax.texts)  # ran past it
+    assert ax.get_xlim()[1] > 4 * 1.3  # widened more than the usual 30%
+    plt.close(fig)
+
+
+def test_default_items_spread_over_the_difficulty_range():
+    from irteval._draws import nearest_to_even_values
+
+    b = np.r_[np.full(60, -6.5) + np.linspace(0, 0.3, 60), np.linspace(-2, 4, 40)]
+    picks = nearest_to_even_values(b, 5)
+    assert len(set(picks)) == 5 and b[picks].min() == b.min() and b[picks].max() == b.max()
+    assert (b[picks] > -6).sum() == 4  # ranks put three in the pile at -6.5
+    assert sorted(nearest_to_even_values(b[:3], 5)) == [0, 1, 2]

@@ -23,6 +23,22 @@ def evenly_spaced(n_total, n):
     return np.linspace(0, n_total - 1, min(n, n_total)).round().astype(int)
 
 
+def nearest_to_even_values(values, n):
+    """Positions of ``n`` entries (each once; all when ``n >= len(values)``), the one nearest
+    to each of ``n`` values evenly spaced from the smallest to the largest: spread over the
+    values' range where :func:`evenly_spaced` ranks crowd into a pile of near-equal values."""
+    values = np.asarray(values, dtype=float)
+    if n >= len(values):
+        return np.argsort(values, kind="stable")
+    free = np.ones(len(values), bool)
+    picks = []
+    for target in np.linspace(values.min(), values.max(), n):
+        distance = np.where(free, np.abs(values - target), np.inf)
+        picks.append(int(np.argmin(distance)))
+        free[picks[-1]] = False
+    return np.array(picks)
+
+
 def stacked_draws(idata, name, max_draws=None, random_seed=0):
     """Draws of a posterior variable as (sample, ...), chains pooled and thinned at random to
     ``max_draws``."""

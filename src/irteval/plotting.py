@@ -190,15 +190,34 @@ def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
 
 def label_line_ends(ax, x, ends, labels, colours, *, fontsize=7):
     """Labels just right of the lines' ends (at ``x``), in the lines' colours, nudged apart;
-    the x range widens by 30% to hold them."""
+    the x range widens to hold them (by 30%, more for long labels)."""
     left, right = ax.get_xlim()
     ax.set_xlim(left, right + 0.3 * (right - left))
     low, high = _scaled(ax.yaxis, ax.get_ylim())
     ys = _scaled(ax.yaxis, _spread_apart(_scaled(ax.yaxis, ends), _text_height(ax, fontsize),
                                          low, high), inverse=True)
-    for yl, text, colour in zip(ys, labels, colours):
-        ax.annotate(str(text), (x, yl), xytext=(9, 0), textcoords="offset points",
-                    fontsize=fontsize, color=colour, va="center")
+    texts = [ax.annotate(str(text), (x, yl), xytext=(9, 0), textcoords="offset points",
+                         fontsize=fontsize, color=colour, va="center")
+             for yl, text, colour in zip(ys, labels, colours)]
+    _widen_for(ax, x, texts)
+
+
+def _widen_for(ax, x, texts, margin=8):
+    """Widen the x range so that ``texts``, placed at a fixed offset right of ``x``, end
+    ``margin`` points inside the Axes (long ones ran into its edge: "(b = -6.49"); labels
+    wider than most of the Axes leave its left fifth to the data."""
+    renderer = getattr(ax.figure.canvas, "get_renderer", lambda: None)()
+    if renderer is None or not texts:  # a backend that cannot measure text
+        return
+    box = ax.get_window_extent(renderer)
+    beyond = max(t.get_window_extent(renderer).x1 for t in texts) + margin * ax.figure.dpi / 72
+    if beyond <= box.x1:
+        return
+    left, right = _scaled(ax.xaxis, ax.get_xlim())
+    at = box.x0 + box.width * (_scaled(ax.xaxis, [x])[0] - left) / (right - left)
+    room = max(box.width - (beyond - at), 0.2 * box.width)  # pixels left for the data
+    new_right = left + (_scaled(ax.xaxis, [x])[0] - left) * box.width / room
+    ax.set_xlim(*_scaled(ax.xaxis, [left, new_right], inverse=True))
 
 
 #: colours of highlighted series (tab10 without its grey); the rest are drawn grey

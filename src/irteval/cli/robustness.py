@@ -186,8 +186,16 @@ def read_responses(path, like=()):
     wide = reading.read_csv(path, labels=lambda columns: columns[:1])
     wide = wide.set_index(wide.columns[0])
     wide.index = reading.as_labels(wide.index, like)
-    return reading.in_file(path, lambda: Responses.from_wide(
-        wide, respondent="model", item=wide.index.name, rows="item"))
+    try:
+        return reading.in_file(path, lambda: Responses.from_wide(
+            wide, respondent="model", item=wide.index.name, rows="item"))
+    except ValueError as err:
+        if not wide.index.has_duplicates:
+            raise
+        raise ValueError(f"{err}; --responses takes a matrix, a row per instance and a column "
+                         "per model: a long file (a row per answer) pivots to one in Python, "
+                         "e.g. df.pivot(index='instance', columns='model', values='correct')"
+                         ) from err
 
 
 def own_predictions(args):

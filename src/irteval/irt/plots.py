@@ -10,7 +10,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from .. import _intervals
 from .._docs import fill_doc
-from .._draws import evenly_spaced, stacked_draws
+from .._draws import evenly_spaced, nearest_to_even_values, stacked_draws
 from .._fits import check_idata, check_table, one_draw, table_or_fit, warn_if_point
 from .._validation import chosen_labels, count
 from ..models.densities import irt_probability
@@ -38,8 +38,8 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     ----------
     {idata_one_skill}
     items : list, optional
-        Item labels (or one label) to draw; by default five items spread from the easiest to
-        the hardest (by posterior mean b).
+        Item labels (or one label) to draw; by default the five items nearest to five
+        evenly spaced posterior mean b's from the easiest to the hardest.
     {ax}
     {ci_prob_and_kind}
     {max_draws}
@@ -57,7 +57,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     b_mean = idata.posterior["b"].mean(("chain", "draw"), skipna=False).values  # all draws
     theta_mean = idata.posterior["theta"].mean(("chain", "draw"), skipna=False).values
     if items is None:
-        pick = np.argsort(b_mean)[evenly_spaced(len(labels), 5)]
+        pick = nearest_to_even_values(b_mean, 5)
     else:
         lookup = {label: k for k, label in enumerate(labels)}
         pick = [lookup[i] for i in chosen_labels(items, labels, "item labels")]
