@@ -127,7 +127,8 @@ def test_bad_input(pipeline):
         p_hardest_most_sensitive(one_bin)
     assert np.isfinite(curves["kappa"]).all()
     other = curves.sel(model=["knn_3", "naive_bayes"])
-    with pytest.raises(ValueError, match="same models, bins and proportions; their models"):
+    with pytest.raises(ValueError, match=r"same models, bins and proportions; their models.*"
+                       r"keep the common ones, e.g. \[s.sel\(model=\['knn_3', 'naive_bayes'\]"):
         ie.robustness.taxonomy([curves, other])
     reordered = curves.isel(model=slice(None, None, -1))  # matched by label, not refused
     assert (ie.robustness.taxonomy([curves, reordered], k=2).co_assignment.to_numpy()

@@ -97,9 +97,12 @@ def taxonomy(scc, *, k=3) -> Taxonomy:
     for c in sets[1:]:
         for dim in ("model", "bin", "proportion"):
             if set(c[dim].values.tolist()) != set(first[dim].values.tolist()):
+                common = [v for v in first[dim].values.tolist() if v in c[dim].values]
                 raise ValueError(f"the SCC results must have the same models, bins and "
                                  f"proportions; their {dim}s differ: {first[dim].values.tolist()}"
-                                 f" against {c[dim].values.tolist()}")
+                                 f" against {c[dim].values.tolist()}"
+                                 + (f"; keep the common ones, e.g. [s.sel({dim}={common}) for "
+                                    "s in sccs]" if dim == "model" and len(common) > 1 else ""))
     kappa = xr.concat([c["kappa"].isel(sample=slice(n_draws)).sel(  # matched by label
         model=first["model"].values, bin=first["bin"].values,
         proportion=first["proportion"].values) for c in sets], "dataset").mean("dataset")
