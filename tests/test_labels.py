@@ -170,7 +170,13 @@ def test_the_commands_read_labels_as_written(tmp_path):
     assert list(run_cli(argv)[2][0][0].index[:2]) == [0, 1]  # without --id: rows from 0
     data.assign(id="x").to_csv(tmp_path / "digits.csv", index=False)
     status, err, _ = run_cli([*argv, "--id", "id"])
-    assert status == 2 and "--id 'id' has repeated labels on lines [2, 3, 4, 5, 6]" in err
+    assert status == 2 and "--id 'id' has repeated labels on lines [2, 3, 4, 5, 6] (e.g. " \
+        "'x')" in err
+    data.assign(id=[""] + [f"{k:03d}" for k in range(1, 40)]).to_csv(tmp_path / "digits.csv",
+                                                                    index=False)
+    status, err, _ = run_cli([*argv, "--id", "id"])  # was "(e.g. nan)"
+    assert status == 2 and err.strip().endswith("--id 'id' has empty labels on lines [2]; "
+                                                 "every row needs its own label")
     # labels read as text meet a fit's numbers (the bundled data's instances) by their text
     assert list(reading.as_labels(pd.Index(["3", "0007", "x"]), [1, 3, 7])) == [3, 7, "x"]
     assert list(reading.as_labels(pd.Index(["0.5", "1", "1.0"]), [0.5, 1.0])) == [0.5, 1.0, 1.0]

@@ -100,9 +100,10 @@ def label_column(df, column, path, flag):
     labels = df[column]
     for bad, what in ((labels.isna(), "empty"), (labels.duplicated(keep=False), "repeated")):
         if bad.any():
+            example = f" (e.g. {labels[bad].iloc[0]!r})" if what == "repeated" else ""
             raise ValueError(f"{path}: {flag} {column!r} has {what} labels on lines "
-                             f"{list(df.index[bad][:5])} (e.g. {labels[bad].iloc[0]!r}); every "
-                             "row needs its own label")
+                             f"{list(df.index[bad][:5])}{example}; every row needs its own "
+                             "label")
     return labels.to_numpy()
 
 
