@@ -159,7 +159,7 @@ def data(args):
                              "rows of a class")
         resp = None
         if args.responses:
-            resp = read_responses(args.responses, X.index)
+            resp = read_responses(args.responses, X.index, name)
             unknown = resp.items.difference(X.index, sort=False)
             unanswered = X.index.difference(resp.items, sort=False)
             if len(unknown) or len(unanswered):  # before any fit
@@ -178,17 +178,21 @@ def data(args):
             for d in args.dataset]
 
 
-def read_responses(path, like=()):
+def read_responses(path, like=(), item=None):
     """The wide 0/1 CSV of --responses (a row per instance, labelled in its first column;
-    labels matched to ``like``'s by text)."""
+    labels matched to ``like``'s by text), the instances called ``item`` (default: the first
+    column's header, or "instance" where it has none)."""
     from ..data import Responses
 
     wide = reading.read_csv(path, labels=lambda columns: columns[:1])
     wide = wide.set_index(wide.columns[0])
     wide.index = reading.as_labels(wide.index, like)
+    header = str(wide.index.name)
+    item = item or ("instance" if header.startswith("Unnamed: ") or header == "model"
+                    else header)  # the models are the columns
     try:
         return reading.in_file(path, lambda: Responses.from_wide(
-            wide, respondent="model", item=wide.index.name, rows="item"))
+            wide, respondent="model", item=item, rows="item"))
     except ValueError as err:
         if not wide.index.has_duplicates:
             raise
