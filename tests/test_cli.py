@@ -378,12 +378,16 @@ def test_robustness_command_on_the_users_own_predictions(tmp_path, capsys):
     assert set(res.tables["taxonomy"].index) == set(skill)
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(
         str(p.relative_to(out)) for p in commands.outputs(commands.parser().parse_args(args)))
+    perturbed.to_csv(tmp_path / "perturbed.csv")  # the clean file's order: the same SCCs
+    assert main([*args[:10], "--out", str(tmp_path / "same"), *args[12:]]) == 0
+    pd.testing.assert_frame_equal(ie.load_results(tmp_path / "same").folders["answers"].tables[
+        "scc"], scc)
     perturbed.iloc[1:].to_csv(tmp_path / "short.csv")  # refused before the fit
     assert main([*args[:5], str(tmp_path / "short.csv"), "--out", str(tmp_path / "o2")]) == 2
     assert "1 of the fit's items missing: ['NA']" in capsys.readouterr().err
     perturbed.replace({"cat": 0, "dog": 1, "bird": 2}).to_csv(tmp_path / "codes.csv")
     assert main([*args[:5], str(tmp_path / "codes.csv"), "--out", str(tmp_path / "o2")]) == 2
-    assert "no perturbed prediction is a class its clean predictions use" in \
+    assert "its classes are written differently in the clean and the perturbed" in \
         capsys.readouterr().err
     assert main(["robustness", "--dataset", "optdigits", *args[3:6], "--out",
                  str(tmp_path / "o2")]) == 2
@@ -392,7 +396,7 @@ def test_robustness_command_on_the_users_own_predictions(tmp_path, capsys):
     answers.reset_index().melt(id_vars="image_id").to_csv(tmp_path / "long.csv", index=False)
     assert main(["robustness", "--responses", str(tmp_path / "long.csv"), *args[3:6], "--out",
                  str(tmp_path / "o2")]) == 2
-    assert "a long file (a row per answer) pivots to one" in capsys.readouterr().err
+    assert "(lines 2, 3, 4, 5, 6 ...); --responses takes a matrix" in capsys.readouterr().err
     assert not (tmp_path / "o2").exists()
 
 

@@ -73,7 +73,7 @@ def test_subset_and_long_round_trip():
     (lambda d: d.assign(correct=[1, 0, 0.5, 1, 0]), "must be 0/1"),
     (lambda d: d.assign(correct=["yes", 0, 1, 1, 0]), "not numbers, e.g. \\['yes'\\]"),
     (lambda d: d.assign(correct=["True", "False", "true", "True", "False"]),  # dtype=str
-     r"True/False written as text: map them, e.g. \.map\(\{'True': 1"),
+     r"True/False written as text: map them, e.g. \.str\.lower\(\)\.map\(\{'true': 1"),
     (lambda d: d.assign(correct=[np.inf, 0, 1, 1, 0]), "infinite values"),
     (lambda d: d[d.model == "a"], "only one model \\('a'\\)"),
     (lambda d: d.iloc[:0], "the data frame is empty"),

@@ -257,3 +257,5 @@ def test_default_items_spread_over_the_difficulty_range():
     assert len(set(picks)) == 5 and b[picks].min() == b.min() and b[picks].max() == b.max()
     assert (b[picks] > -6).sum() == 4  # ranks put three in the pile at -6.5
     assert sorted(nearest_to_even_values(b[:3], 5)) == [0, 1, 2]
+    with_nan = nearest_to_even_values(np.r_[np.nan, b], 5)  # took the first five
+    assert 0 not in with_nan and sorted(with_nan) == sorted(picks + 1)

@@ -88,10 +88,28 @@ def test_bad_input(pipeline):
     extra = clean.assign(svm_clean_only=clean["knn_3"])  # a model run on clean data alone
     with pytest.raises(ValueError, match=r"same models .*only in clean: \['svm_clean_only'\]"):
         scc_from_predictions(idata, extra, noisy, progressbar=False)
-    with pytest.raises(ValueError, match=r"model 'knn_3': no perturbed prediction is a class "
-                       r"its clean predictions use \(clean '0', '1', '2', \.\.\. \(str\), "
-                       r"perturbed 0, 1, 2, \.\.\. \(int\)\)"):  # kappa 0 everywhere
+    with pytest.raises(ValueError, match=r"model 'knn_3': its classes are written differently"
+                       r" in the clean and the perturbed predictions \(clean '0', '1', '2', "
+                       r"\.\.\. \(str\), perturbed 0, 1, 2, \.\.\. \(int\); '0' both as text "
+                       r"and as a number\)"):  # kappa 0 everywhere
         scc_from_predictions(idata, clean.astype(str), noisy, progressbar=False)
+    some = noisy.astype(object)
+    some.iloc[:5, 0] = some.iloc[:5, 0].astype(str)  # a few classes as text: kappa too low
+    with pytest.raises(ValueError, match="both as text and as a number"):
+        scc_from_predictions(idata, clean, some, progressbar=False)
+    names = {k: f"class {k}" for k in range(10)}
+    with pytest.raises(ValueError, match="not one class in common"):  # relabelled, codes kept
+        scc_from_predictions(idata, clean.replace(names), noisy, progressbar=False)
+    # a model that says one class on clean inputs and another on perturbed ones: allowed
+    flipped = scc_from_predictions(idata, clean.assign(knn_3="cat"), noisy.assign(knn_3="dog"),
+                                   max_draws=2, progressbar=False)
+    assert (flipped["agreement"].sel(model="knn_3", proportion=1.0) == 0).all()
+    def as_rating(v):
+        return f"{v / 2:g}"  # "0.5", "1", "1.5": class names, not scores
+
+    ratings = scc_from_predictions(idata, clean.map(as_rating), noisy.map(as_rating),
+                                   max_draws=2, progressbar=False)
+    assert ratings["kappa"].sel(proportion=0.0).min() == 1
     scores = noisy.astype(float)
     scores.iloc[2, 0] = 0.37  # a probability among the classes
     with pytest.raises(ValueError, match=r"predicted classes, not scores: model "

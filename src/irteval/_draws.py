@@ -30,9 +30,11 @@ def nearest_to_even_values(values, n):
     values = np.asarray(values, dtype=float)
     if n >= len(values):
         return np.argsort(values, kind="stable")
-    free = np.ones(len(values), bool)
+    free = ~np.isnan(values)  # NaN (a fit gone wrong) neither sets the range nor is picked
+    if free.sum() <= n:
+        return np.r_[np.flatnonzero(free), np.flatnonzero(~free)][:n]
     picks = []
-    for target in np.linspace(values.min(), values.max(), n):
+    for target in np.linspace(np.nanmin(values), np.nanmax(values), n):
         distance = np.where(free, np.abs(values - target), np.inf)
         picks.append(int(np.argmin(distance)))
         free[picks[-1]] = False

@@ -331,9 +331,9 @@ def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)"
     bad = (converted.isna() & col.notna()).to_numpy()
     if bad.any():
         words = {str(v).strip().casefold() for v in col[bad].unique()}
-        booleans = ("; True/False written as text: map them, e.g. .map({'True': 1, "
-                    "'False': 0}) (pandas.read_csv reads them as booleans, which are taken, "
-                    "unless given dtype=str)" if words <= {"true", "false"} else "")
+        booleans = ("; True/False written as text: map them, e.g. .str.lower().map("
+                    "{'true': 1, 'false': 0}) (pandas.read_csv reads them as booleans, which "
+                    "are taken, unless given dtype=str)" if words <= {"true", "false"} else "")
         raise ValueError(
             f"{name} has values that are not numbers, e.g. {col[bad].unique()[:5].tolist()} "
             f"({where(index, np.flatnonzero(bad))}); {fix}{booleans}")

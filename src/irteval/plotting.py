@@ -209,6 +209,9 @@ def _widen_for(ax, x, texts, margin=8):
     renderer = getattr(ax.figure.canvas, "get_renderer", lambda: None)()
     if renderer is None or not texts:  # a backend that cannot measure text
         return
+    engine = ax.figure.get_layout_engine()
+    if engine is not None:  # the Axes' size in its figure's layout
+        engine.execute(ax.figure)
     box = ax.get_window_extent(renderer)
     beyond = max(t.get_window_extent(renderer).x1 for t in texts) + margin * ax.figure.dpi / 72
     if beyond <= box.x1:

@@ -59,7 +59,7 @@ examples:
   irteval score-new out/posterior.nc answers.csv --item instance --value correct
   irteval portfolio perf.csv --cuts 5           # performances binned into 5 levels (GPCM)
   irteval robustness --csv data.csv --target class --nominal colour,shape
-  irteval robustness --responses answers.csv --predictions clean.csv perturbed.csv
+  irteval robustness --responses matrix.csv --predictions clean.csv perturbed.csv
 """
 
 
@@ -170,8 +170,10 @@ def run(args):
                              "most that many")
         groups = args.groups or min(3, max(2, len(chosen) - 1))  # 3 of 3: each alone
         sccs = [robustness.report(name, X, y, args, args.out / name, estimators=chosen,
-                                  nominal=nominal, resp=resp, bins=args.bins, noise=args.noise,
-                                  integer_noise=args.integer_noise, scc_draws=args.scc_draws,
+                                  nominal=nominal, resp=resp, bins=args.bins,
+                                  noise=0.2 if args.noise is None else args.noise,
+                                  integer_noise=args.integer_noise or "redraw",
+                                  scc_draws=args.scc_draws,
                                   n_jobs=args.n_jobs, predictions=predictions)
                 for name, X, y, nominal, resp, predictions in datasets]
         robustness.taxonomy_report(sccs, args.out, groups)

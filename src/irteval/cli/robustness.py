@@ -23,7 +23,9 @@ def add_parser(sub):
                                      "1PL difficulty from a model population's responses, "
                                      "clean vs perturbed predictions of one model per family, "
                                      "kappa per difficulty bin and proportion perturbed, and "
-                                     "a taxonomy of the families over the datasets.")
+                                     "a taxonomy of the families over the datasets; or, with "
+                                     "--responses and --predictions, the same for your own "
+                                     "models' clean and perturbed predictions.")
     rob.add_argument("--dataset", nargs="+", default=[], metavar="NAME",
                      help="bundled benchmarks (optdigits, letter, wall_robot_navigation); "
                           "their zoo responses are bundled too")
@@ -35,8 +37,9 @@ def add_parser(sub):
                      help="--csv: comma-separated nominal columns (redrawn instead of "
                           "Gaussian noise, and one-hot encoded for the models)")
     rob.add_argument("--responses", type=Path,
-                     help="--csv: a wide 0/1 CSV (row per instance, column per model) to "
-                          "estimate difficulty from; default: cross-validate the model zoo")
+                     help="a wide 0/1 CSV (row per instance, column per model) to estimate "
+                          "difficulty from: with --csv (default there: cross-validate the "
+                          "model zoo) or with --predictions")
     rob.add_argument("--predictions", nargs=2, type=Path, metavar=("CLEAN", "PERTURBED"),
                      help="your own models' predicted classes on the clean and on the "
                           "perturbed instances: two wide CSVs (a row per instance, labelled "
@@ -45,9 +48,9 @@ def add_parser(sub):
     rob.add_argument("--families", default="",
                      help="comma-separated families (knn) or their representatives (knn_3) "
                           "(default: all 17; see irteval.robustness.families())")
-    rob.add_argument("--noise", type=options.at_least(0.0, float), default=0.2,
+    rob.add_argument("--noise", type=options.at_least(0.0, float), default=None,
                      help="noise magnitude (default 0.2)")
-    rob.add_argument("--integer-noise", choices=["redraw", "gaussian"], default="redraw",
+    rob.add_argument("--integer-noise", choices=["redraw", "gaussian"], default=None,
                      help="integer columns (optdigits' and letter's features): redrawn from "
                           "their training values like nominal ones, as the paper's code "
                           "(default), or given Gaussian noise like decimal ones")
@@ -159,7 +162,7 @@ def data(args):
                              "rows of a class")
         resp = None
         if args.responses:
-            resp = read_responses(args.responses, X.index, name)
+            resp = read_response_matrix(args.responses, X.index, name)
             unknown = resp.items.difference(X.index, sort=False)
             unanswered = X.index.difference(resp.items, sort=False)
             if len(unknown) or len(unanswered):  # before any fit
@@ -178,13 +181,17 @@ def data(args):
             for d in args.dataset]
 
 
-def read_responses(path, like=(), item=None):
+def read_response_matrix(path, like=(), item=None):
     """The wide 0/1 CSV of --responses (a row per instance, labelled in its first column;
     labels matched to ``like``'s by text), the instances called ``item`` (default: the first
     column's header, or "instance" where it has none)."""
+    import pandas as pd
+
+    from .._validation import where
     from ..data import Responses
 
     wide = reading.read_csv(path, labels=lambda columns: columns[:1])
+    lines = wide.index.to_numpy()  # as the file numbers them
     wide = wide.set_index(wide.columns[0])
     wide.index = reading.as_labels(wide.index, like)
     header = str(wide.index.name)
@@ -196,10 +203,12 @@ def read_responses(path, like=(), item=None):
     except ValueError as err:
         if not wide.index.has_duplicates:
             raise
-        raise ValueError(f"{err}; --responses takes a matrix, a row per instance and a column "
-                         "per model: a long file (a row per answer) pivots to one in Python, "
-                         "e.g. df.pivot(index='instance', columns='model', values='correct')"
-                         ) from err
+        repeated = wide.index.duplicated(keep=False).nonzero()[0]
+        raise ValueError(f"{err} ({where(pd.Index(lines, name='line'), repeated)}); "
+                         "--responses takes a matrix, a row per instance and a column per "
+                         "model; if it is a long file (a row per answer), pivot it to one in "
+                         "Python, e.g. df.pivot(index='instance', columns='model', "
+                         "values='correct')") from err
 
 
 def own_predictions(args):
@@ -212,16 +221,20 @@ def own_predictions(args):
     given = [flag for flag, value in (("--csv", args.csv), ("--dataset", args.dataset),
                                       ("--target", args.target), ("--id", args.id),
                                       ("--nominal", args.nominal),
-                                      ("--families", args.families)) if value]
+                                      ("--families", args.families),
+                                      ("--noise", args.noise is not None),
+                                      ("--integer-noise", args.integer_noise)) if value]
     if given or not args.responses:
         raise ValueError("--predictions brings the predictions of your own models: give it "
                          "with --responses (the answers to fit the difficulty on) and without "
                          + (", ".join(given) if given else "--csv or --dataset")
                          + " (nothing is trained)")
-    resp = read_responses(args.responses)
+    resp = read_response_matrix(args.responses)
     frames = []
     for path in args.predictions:
-        wide = reading.read_csv(path, labels=lambda columns: columns[:1])
+        # every column as text: classes are labels (a column of digits beside one with a
+        # word read as numbers and as text, and 'NA' as missing)
+        wide = reading.read_csv(path, labels=lambda columns: columns)
         labels = reading.as_labels(wide.iloc[:, 0], resp.items)  # matched by text
         frames.append(wide.iloc[:, 1:].set_axis(pd.Index(labels, name=resp.item_name)))
     clean, perturbed = reading.in_file(
@@ -308,7 +321,7 @@ def taxonomy_report(sccs, out, groups):
     sccs = [s.sel(model=common) for s in sccs]
     n_models = len(common)
     if n_models < 2:
-        print("\nno robustness taxonomy: it groups two families at least (--families)")
+        print("\nno robustness taxonomy: it groups two models at least")
         return None
     if groups > n_models:  # families skipped on these data (their warnings said which)
         print(f"\nirteval: warning: {n_models} families trained, fewer than --groups {groups}: "

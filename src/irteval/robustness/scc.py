@@ -25,7 +25,7 @@ from .._docs import fill_doc
 from .._draws import equal_count_bins, stacked_draws
 from .._fits import check_idata, warn_if_point
 from .._repr import ShortRepr
-from .._validation import fixed_seed, spelling_hint
+from .._validation import fixed_seed, plain, spelling_hint
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
 from .perturb import check_integer_noise, perturb
@@ -347,33 +347,56 @@ def matched_predictions(items, clean, perturbed):
         if frame.isna().to_numpy().any():
             row, col = np.argwhere(frame.isna().to_numpy())[0]
             raise ValueError(f"{name} predictions have missing values (e.g. instance "
-                             f"{frame.index[row]!r}, model {frame.columns[col]!r}); every "
-                             "model needs a prediction for every instance")
+                             f"{plain(frame.index[row])!r}, model {frame.columns[col]!r}); "
+                             "every model needs a prediction for every instance")
         for model in frame.columns:
-            values = frame[model].to_numpy()
-            numbers = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(float)
-            fractional = np.flatnonzero(numbers != np.round(numbers))  # NaN: text, skipped
-            if len(fractional) and np.isfinite(numbers[fractional]).any():
-                at = fractional[np.isfinite(numbers[fractional])][0]
-                raise ValueError(
-                    f"{name} predictions must be predicted classes, not scores: model "
-                    f"{model!r} has {numbers[at]:g} at instance {frame.index[at]!r}; pass "
-                    "model.predict(X), or classes from probabilities, e.g. "
-                    "proba.argmax(axis=1) or (p > 0.5).astype(int)")
+            _check_classes(frame[model], f"{name} predictions", model)
     for model in clean.columns:
-        seen, new = set(clean[model]), set(perturbed[model])
-        if not seen & new:
+        classes = pd.unique(pd.concat([clean[model], perturbed[model]], ignore_index=True))
+        texts = pd.Series([str(plain(c)) for c in classes])
+        alike = texts[texts.duplicated(keep=False)]  # the code 1 and the text "1"
+        seen, new = set(pd.unique(clean[model])), set(pd.unique(perturbed[model]))
+        # no class in common, numbers (or digits) on one side, names on the other: relabelled
+        apart = not seen & new and len({_numeric(c) for c in classes}) > 1
+        if len(alike) or apart:
             raise ValueError(
-                f"model {model!r}: no perturbed prediction is a class its clean predictions "
-                f"use (clean {_examples(seen)}, perturbed {_examples(new)}), so every pair "
-                "would disagree; write the classes alike in both (the code 1 and the text "
-                "'1' differ: e.g. perturbed.astype(str), or map codes back to class names)")
+                f"model {model!r}: its classes are written differently in the clean and the "
+                f"perturbed predictions (clean {_examples(seen)}, perturbed {_examples(new)}"
+                + (f"; {alike.iloc[0]!r} both as text and as a number" if len(alike) else
+                   "; not one class in common") + "), so pairs that agree would count as "
+                "disagreeing; write them alike, e.g. both as text (.astype(str)), or map "
+                "codes back to class names")
     return clean, perturbed
+
+
+def _check_classes(column, what, model):
+    """A column of predicted classes, not scores: no number with a fraction (text such as
+    "2.5" is a class name)."""
+    if pd.api.types.infer_dtype(column, skipna=True) not in ("floating", "mixed-integer-float",
+                                                             "decimal", "mixed"):
+        return
+    numbers = pd.to_numeric(column, errors="coerce").to_numpy(float)
+    fractional = np.flatnonzero(np.isfinite(numbers) & (numbers != np.round(numbers)))
+    if len(fractional):
+        at = fractional[0]
+        raise ValueError(
+            f"{what} must be predicted classes, not scores: model {model!r} has "
+            f"{numbers[at]:g} at instance {plain(column.index[at])!r}; pass model.predict(X), "
+            "or classes from probabilities, e.g. proba.argmax(axis=1) or (p > 0.5).astype(int)")
+
+
+def _numeric(value):
+    """Whether a class is a number or text that reads as one ("3", "2.5")."""
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _examples(values, k=3):
     """A few of a set of class values with their types: "'cat', 'dog' (str)"."""
-    values = sorted(values, key=str)
+    values = sorted((plain(v) for v in values), key=str)
     types = sorted({type(v).__name__ for v in values})
     return f"{', '.join(repr(v) for v in values[:k])}{', ...' * (len(values) > k)} " \
            f"({', '.join(types)})"
