@@ -218,7 +218,7 @@ def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=
     ax.set_ylim(ylim[0] - 0.02 * (ylim[1] - ylim[0]), ylim[1] + 0.02 * (ylim[1] - ylim[0]))
     if legend is not None:
         if highlight:
-            ax.legend(title=legend, loc="lower right", fontsize="small",
+            ax.legend(title=legend, loc="best", fontsize="small",
                       title_fontsize="small")
         return
     label_line_ends(ax, x[-1], [np.clip(curves[n].iloc[-1], *ylim) for n in highlight],
