@@ -368,9 +368,14 @@ def test_robustness_command_on_the_users_own_predictions(tmp_path, capsys):
             "--groups", "2", "--out", str(out), "--draws", "100", "--tune", "200",
             "--chains", "2"]
     assert main(args) == 0
-    printed = capsys.readouterr().out
+    printed, err = capsys.readouterr()
     assert "noisy predictions" not in printed and "] SCC over 5 posterior draws" in printed
     res = ie.load_results(out)
+    table = res.folders["answers"].tables["difficulty"]
+    constant = table["accuracy"].isin([0, 1]).groupby(table["bin"]).mean()
+    crowded = ", ".join(map(str, constant.index[constant > 0.5]))  # 4 models: 0 and 4
+    assert crowded == "0, 4" and f"bins {crowded} are mostly instances that every model got " \
+        "right or wrong" in err
     scc = res.folders["answers"].tables["scc"]
     assert set(scc.index.get_level_values("model")) == set(skill)
     assert (scc.xs(0.0, level="proportion")["kappa"] == 1).all()

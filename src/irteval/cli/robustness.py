@@ -282,6 +282,15 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
           f"{table['mean'][varied].std():.2f} without the {(~varied).sum()} that every model "
           f"got right or wrong; population mu_b {float(post['mu_b'].mean()):.2f}, sigma_b "
           f"{float(post['sigma_b'].mean()):.2f}")
+    constant = (~varied).groupby(table["bin"]).mean()  # bins of the posterior means
+    if (constant > 0.5).any():
+        crowded = list(constant.index[constant > 0.5])
+        print(f"irteval: warning: bin{'s' * (len(crowded) > 1)} {', '.join(map(str, crowded))} "
+              f"{'are' if len(crowded) > 1 else 'is'} mostly instances that every model got "
+              "right or wrong ("
+              + ", ".join(f"{constant[k]:.0%}" for k in crowded) + "), whose order only the "
+              "prior sets: kappas there compare instances of one difficulty; more models, or "
+              "fewer --bins, spread them", file=sys.stderr)
     if predictions is None:
         integers = sum(is_integer_coded(X[c]) for c in X.columns if c not in nominal)
         how = {"redraw": "redrawn as nominal ones",
