@@ -380,6 +380,10 @@ def test_robustness_command_on_the_users_own_predictions(tmp_path, capsys):
     assert set(scc.index.get_level_values("model")) == set(skill)
     assert (scc.xs(0.0, level="proportion")["kappa"] == 1).all()
     assert set(res.folders["answers"].tables["difficulty"].index) == set(labels)
+    flips = res.folders["answers"].tables["predictions"]  # which instances the noise flips
+    assert flips.index.names == ["image_id", "model"] and len(flips) == 60 * 4
+    assert flips.loc[("NA", "rf"), "perturbed"] == perturbed.loc["NA", "rf"]
+    assert flips["changed"].sum() == (clean != perturbed).to_numpy().sum()
     assert set(res.tables["taxonomy"].index) == set(skill)
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(
         str(p.relative_to(out)) for p in commands.outputs(commands.parser().parse_args(args)))

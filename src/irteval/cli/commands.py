@@ -28,8 +28,9 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
   irteval robustness   how robust each model family is to noise on easy and hard instances
                        (System Characteristic Curves and a taxonomy, paper 1); writes per
                        dataset difficulty.csv, scc.csv (kappa per model, bin and proportion
-                       perturbed, with intervals), p_hardest.csv, scc.nc, posterior.nc and
-                       plots, and taxonomy.csv, co_assignment.csv and dendrogram.png
+                       perturbed, with intervals), p_hardest.csv, predictions.csv (clean and
+                       perturbed, per instance and model), scc.nc, posterior.nc and plots,
+                       and taxonomy.csv, co_assignment.csv and dendrogram.png
   irteval portfolio    which algorithms belong in a portfolio (continuous IRT, AIRT) from a
                        CSV of performances per dataset and algorithm (--levels or --cuts C:
                        the polytomous IRT on ordered levels); writes

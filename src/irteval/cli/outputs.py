@@ -56,7 +56,8 @@ REPORTS = {
     # robustness, per dataset: the 1PL's difficulty (when it fits one) and the SCCs
     "robustness_difficulty": {"difficulty.csv": 1, "posterior.nc": None},
     "scc": {"scc.csv": 3,  # (model, bin, proportion)
-            "scc.nc": None, "p_hardest.csv": 1, "scc.png": None},
+            "scc.nc": None, "p_hardest.csv": 1, "predictions.csv": 2,  # (instance, model)
+            "scc.png": None},
     "taxonomy": {"taxonomy.csv": 1, "co_assignment.csv": 1, "dendrogram.png": None},
     "score_new": {"score.csv": 1},
 }

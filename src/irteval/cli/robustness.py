@@ -307,6 +307,7 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
                                    random_seed=args.seed)
     summary = scc_summary(scc)
     writer.table("scc.csv", summary)
+    writer.table("predictions.csv", flips(*predictions, idata.attrs.get("item_name", "instance")))
     scc.to_netcdf(writer.path("scc.nc"))
     at_one = summary.xs(1.0, level="proportion")["kappa"].unstack("bin")
     table = at_one.assign(p_hardest_most_sensitive=p_hardest_most_sensitive(scc))
@@ -318,6 +319,18 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
     fitting.save_figure(writer.path("scc.png"), plot_scc(scc).ravel()[0].figure, dpi=90)
     print(writer.summary())
     return scc
+
+
+def flips(clean, perturbed, item_name):
+    """The predictions as a table, a row per (instance, model): ``clean``, ``perturbed`` and
+    ``changed`` (which instances the noise flips)."""
+    import pandas as pd
+
+    names = [item_name, "model"]
+    table = pd.DataFrame({"clean": clean.rename_axis(index=names[0], columns=names[1]).stack(),
+                          "perturbed": perturbed.rename_axis(index=names[0],
+                                                             columns=names[1]).stack()})
+    return table.assign(changed=table["clean"] != table["perturbed"])
 
 
 def taxonomy_report(sccs, out, groups):
