@@ -76,6 +76,11 @@ def test_bad_input(pipeline):
     with pytest.raises(ValueError, match=rf"1 of the fit's items missing: \[{clean.index[0]}\];"
                        r".*fit it on the predicted ones"):
         scc_from_predictions(idata, clean, noisy.iloc[1:], progressbar=False)
+    as_text = noisy.set_axis(noisy.index.astype(str))  # read from a CSV as text
+    with pytest.raises(ValueError, match=r"not in the fit: \['\d+'.*\(the same labels as str, "
+                       r"where the fit's are int: give both one type, e.g. frame.index = "
+                       r"frame.index.astype\(int\)\)"):
+        scc_from_predictions(idata, clean, as_text, progressbar=False)
     na_labels = noisy.rename(index={noisy.index[0]: np.nan})  # read_csv's 'NA'
     with pytest.raises(ValueError, match="perturbed predictions' instances include missing "
                        "labels.*keep_default_na=False"):

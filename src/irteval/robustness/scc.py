@@ -311,10 +311,24 @@ def _check_instances(items, index, what):
             + (f"{len(only_fit)} of the fit's items missing: {list(only_fit[:5])}; "
                if len(only_fit) else "")
             + (f"{len(only_here)} not in the fit: {list(only_here[:5])}"
-               f"{spelling_hint(only_here, items)}; " if len(only_here) else "")
+               f"{spelling_hint(only_here, items)}{_type_hint(only_here, items)}; "
+               if len(only_here) else "")
             + (f"repeated: {list(repeated[:5])}; " if len(repeated) else "")
             + "every instance of the fit once: predict the instances the difficulty was fitted "
             "on, or fit it on the predicted ones, e.g. responses.subset(items=...))")
+
+
+def _type_hint(unknown, items):
+    """'; ...' when the ``unknown`` labels are the fit's ``items`` written as another type
+    (text "7" against the number 7: a frame read from a CSV beside a fit of the bundled
+    data)."""
+    as_text = {str(plain(i)): i for i in items}
+    if all(str(plain(u)) in as_text and u not in items for u in unknown):
+        example = plain(items[0])
+        return (f" (the same labels as {type(plain(unknown[0])).__name__}, where the fit's are "
+                f"{type(example).__name__}: give both one type, e.g. frame.index = frame.index."
+                f"astype({type(example).__name__}))")
+    return ""
 
 
 def matched_predictions(items, clean, perturbed):
