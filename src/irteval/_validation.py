@@ -135,6 +135,13 @@ def fixed_seed(random_seed):
     return int(seeded_rng(random_seed).integers(2**32))
 
 
+def matches_as_text(unknown, known):
+    """Whether each of the ``unknown`` labels is one of ``known`` written as another type (text
+    "7" for the number 7: a CSV's labels beside a fit's)."""
+    as_text = {str(plain(k)) for k in known}
+    return len(unknown) > 0 and all(str(plain(u)) in as_text for u in unknown)
+
+
 def plain(label):
     """A label as Python writes it (3, not np.int64(3)), for messages."""
     return label.item() if isinstance(label, np.generic) else label

@@ -326,10 +326,8 @@ def flips(clean, perturbed, item_name):
     ``changed`` (which instances the noise flips)."""
     import pandas as pd
 
-    names = [item_name, "model"]
-    table = pd.DataFrame({"clean": clean.rename_axis(index=names[0], columns=names[1]).stack(),
-                          "perturbed": perturbed.rename_axis(index=names[0],
-                                                             columns=names[1]).stack()})
+    table = pd.DataFrame({name: frame.rename_axis(index=item_name, columns="model").stack()
+                          for name, frame in (("clean", clean), ("perturbed", perturbed))})
     return table.assign(changed=table["clean"] != table["perturbed"])
 
 

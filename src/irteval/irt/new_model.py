@@ -31,7 +31,15 @@ from .._docs import fill_doc
 from .._draws import stacked_draws
 from .._fits import needs_draws
 from .._repr import ShortRepr
-from .._validation import count, fixed_seed, plain, seeded_rng, spelling_hint, warn_user
+from .._validation import (
+    count,
+    fixed_seed,
+    matches_as_text,
+    plain,
+    seeded_rng,
+    spelling_hint,
+    warn_user,
+)
 from ..models.onepl_marginal import z_grid
 from .item_draws import Items, answer_logp
 
@@ -132,11 +140,10 @@ def _answers(items, answers):
     where = items.labels.get_indexer(series.index)
     if (where < 0).any():
         unknown = [plain(x) for x in series.index[where < 0][:5]]
-        as_text = {str(x) for x in items.labels}
         first = plain(items.labels[0])
         hint = ("; they match the fit's labels as text: give them the fit's type (e.g. "
                 f"answers.index.astype({type(first).__name__}))"
-                if all(str(x) in as_text for x in unknown) else
+                if matches_as_text(unknown, items.labels) else
                 f"; the fit's labels are text (e.g. {first!r}): give the answers' labels as "
                 "that text" if isinstance(first, str)
                 and all(isinstance(x, numbers.Number) for x in unknown)

@@ -25,7 +25,7 @@ from .._docs import fill_doc
 from .._draws import equal_count_bins, stacked_draws
 from .._fits import check_idata, warn_if_point
 from .._repr import ShortRepr
-from .._validation import fixed_seed, plain, spelling_hint
+from .._validation import fixed_seed, matches_as_text, plain, spelling_hint
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
 from .perturb import check_integer_noise, perturb
@@ -322,8 +322,7 @@ def _type_hint(unknown, items):
     """'; ...' when the ``unknown`` labels are the fit's ``items`` written as another type
     (text "7" against the number 7: a frame read from a CSV beside a fit of the bundled
     data)."""
-    as_text = {str(plain(i)): i for i in items}
-    if all(str(plain(u)) in as_text and u not in items for u in unknown):
+    if matches_as_text(unknown, items):
         example = plain(items[0])
         return (f" (the same labels as {type(plain(unknown[0])).__name__}, where the fit's are "
                 f"{type(example).__name__}: give both one type, e.g. frame.index = frame.index."
