@@ -242,8 +242,10 @@ def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_dr
         bin's mean difficulty, averaged over draws), ``accuracy`` and ``predicted``
         (posterior means over the draws where the respondent has answers in the bin) with
         ``accuracy_lower`` / ``accuracy_upper`` and ``predicted_lower`` /
-        ``predicted_upper`` interval bounds. ``attrs`` holds ``irteval_model``, ``ci_prob``
-        and ``ci_kind``.
+        ``predicted_upper`` interval bounds. An accuracy whose draws pile up at 1 (every
+        answer in the bin right in most draws) can have its mean just below an HDI of
+        [1, 1]: the mean counts the few draws the interval leaves out. ``attrs`` holds
+        ``irteval_model``, ``ci_prob`` and ``ci_kind``.
     """
     check_idata(idata, FAMILY, "characteristic_curves")
     warn_if_point(idata, "characteristic_curves")
