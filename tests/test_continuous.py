@@ -163,6 +163,8 @@ def test_downstream_tables(recovery):
     assert lt.spectrum["mean"].is_monotonic_increasing and len(lt.spectrum) == 200
     assert lt.smoothed.shape == (80, 12) and set(np.unique(lt.strengths)) <= {0, 1}
     assert (lt.strengths.sum(axis=1) >= 1).all()  # somebody is best at every point
+    with pytest.warns(FutureWarning, match="use LatentTrait.smoothed"):
+        assert lt.curves is lt.smoothed  # the name before issue 12
     other = ie.latent_trait(idata, epsilon=0.05, max_draws=20, random_seed=1)
     delta = -idata.posterior["theta"]  # the spectrum and the LTO of its mean from every draw
     np.testing.assert_allclose(lt.spectrum["mean"], delta.mean(("chain", "draw")).to_series()

@@ -84,6 +84,10 @@ def test_auc_scores_separation_is_detected_and_within_component_fits_exist():
     a, b = table.index[table["component"] == 0][:1][0], table.index[table["component"] == 1][0]
     with pytest.raises(ValueError, match="different strongly connected components"):
         ie.wald_test(table, a, b)
+    parts = ie.epp.components(scores)  # the same components, as player labels
+    assert [len(part) for part in parts] == [44, 36]
+    for part in parts:
+        assert len(set(table.loc[part, "component"])) == 1
 
 
 def test_a_player_alone_in_its_component_has_no_epp():

@@ -90,7 +90,7 @@ def check_data(X, y, nominal=()):
     return X, y
 
 
-def prepare(estimators, X, y, *, nominal=(), cv=5):
+def prepare(estimators, X, *, nominal=(), cv=5):
     """The estimators, ready for ``X``: hyper-parameters above what the smallest training fold
     allows clipped (with one warning naming each change) and nominal columns one-hot encoded
     in front of each model."""

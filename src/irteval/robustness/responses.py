@@ -67,7 +67,7 @@ def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_
     if isinstance(estimators, dict) and len(estimators) == 1:  # before any training
         raise ValueError("one estimator makes a response matrix of one model: an IRT model "
                          "compares two at least; give more (robustness.families())")
-    ready = prepare(estimators, X, y, nominal=nominal, cv=cv)
+    ready = prepare(estimators, X, nominal=nominal, cv=cv)
     names, results = fold_results(
         partial(_fit_predict, X=X, y=y), ready, y, cv=cv, random_seed=random_seed,
         n_jobs=n_jobs, progressbar=progressbar, description="cross-validating")

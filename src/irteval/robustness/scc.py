@@ -127,7 +127,7 @@ def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), integer_noise=
     check_noise(noise)
     check_integer_noise(integer_noise)
     X, y = check_data(X, y, nominal)
-    ready = prepare(estimators, X, y, nominal=nominal, cv=cv)
+    ready = prepare(estimators, X, nominal=nominal, cv=cv)
     task = partial(_fit_predict_twice, X=X, y=y, noise=noise, nominal=list(nominal),
                    integer_noise=integer_noise,
                    seeds=np.random.SeedSequence(random_seed).spawn(cv))
