@@ -17,10 +17,10 @@ from .._docs import fill_doc
 from .._draws import stacked_draws
 from .._fits import check_idata, warn_if_point
 from .._repr import ShortRepr
-from .._validation import count, plain, seeded_rng, spelling_hint
+from .._validation import count, seeded_rng
 from ..data.scores import OUTCOME_SCORE, fractional, win_matrices
 from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
-from .mle import LOG10_ELO, binomial_deviance
+from .mle import binomial_deviance, check_two_players, elo
 
 FAMILY = "bradley_terry"
 
@@ -70,7 +70,7 @@ def leaderboard(idata, *, task=None, ci_prob=None, ci_kind=None,
     rank_lower, rank_upper = _intervals.interval(rank, prob, kind)
     estimates = _intervals.estimate_columns(draws, prob, kind)
     table = pd.DataFrame({
-        **estimates, "elo": 1500 + estimates["mean"] * LOG10_ELO,
+        **estimates, "elo": elo(estimates["mean"]),
         "p_best": np.bincount(draws.argmax(axis=1), minlength=draws.shape[1]) / len(draws),
         "expected_rank": rank.mean(axis=0),
         "rank_lower": np.floor(rank_lower).astype(int),
@@ -110,13 +110,7 @@ def win_probability(idata, a, b) -> xr.DataArray:
         ``p_win``, dims (chain, draw).
     """
     epp = _epp(idata, "win_probability")
-    if a == b:
-        raise ValueError(f"win_probability({a!r}, {b!r}): give two different players")
-    for player in (a, b):
-        if player not in epp["player"].values:
-            raise ValueError(f"unknown player {player!r}; players are e.g. "
-                             f"{[plain(x) for x in epp['player'].values[:5]]}"
-                             + spelling_hint([player], epp["player"].values))
+    check_two_players(a, b, epp.indexes["player"])
     diff = epp.sel(player=a) - epp.sel(player=b)
     return xr.apply_ufunc(expit, diff.drop_vars("player", errors="ignore")).rename("p_win")
 

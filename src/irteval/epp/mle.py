@@ -33,6 +33,22 @@ from ..exceptions import SeparationWarning
 LOG10_ELO = 400 / np.log(10)
 
 
+def elo(epp):
+    """Elo points of EPP strengths: 1500 + EPP * 400 / ln 10 (a difference of 400 is odds 10)."""
+    return 1500 + epp * LOG10_ELO
+
+
+def check_two_players(a, b, players):
+    """Refuse ``a``, ``b`` unless they are two different labels of ``players``."""
+    for player in (a, b):
+        if player not in players:
+            raise ValueError(f"unknown player {player!r}; the players are e.g. "
+                             f"{[plain(x) for x in players[:5]]}"
+                             + spelling_hint([player], players))
+    if a == b:
+        raise ValueError(f"give two different players (both are {a!r})")
+
+
 def binomial_deviance(w, n, p, *, q=None, per_pair=False):
     """Deviance of wins ``w`` of ``n`` matches at win probability ``p`` against the saturated
     model, 2 [w log(w / np) + (n - w) log((n - w) / nq)], q = 1 - p (give ``q`` computed
@@ -225,7 +241,7 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
     z = stats.norm.ppf(0.5 + prob / 2)
     df = n_pairs_used - (n_players - len(groups))
     table = pd.DataFrame({"epp": beta, "se": se, "wald_lower": beta - z * se,
-                          "wald_upper": beta + z * se, "elo": 1500 + beta * LOG10_ELO,
+                          "wald_upper": beta + z * se, "elo": elo(beta),
                           "component": comp}, index=scores.players)
     table.attrs.update({
         "cov": FrameInAttrs(pd.DataFrame(cov, index=scores.players, columns=scores.players)),
@@ -302,7 +318,7 @@ def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob
                   "strongly connected and were left out: the intervals describe the others "
                   "only; prefer the Bayesian fit's intervals", SeparationWarning)
     draws = np.array(draws)
-    lower, upper = np.quantile(draws, [0.5 - prob / 2, 0.5 + prob / 2], axis=0)
+    lower, upper = _intervals.interval(draws, prob, "eti")
     table = pd.DataFrame({"epp": base["epp"], "boot_mean": draws.mean(axis=0),
                           "boot_sd": draws.std(axis=0, ddof=1), "bootstrap_lower": lower,
                           "bootstrap_upper": upper}, index=players)
@@ -372,13 +388,7 @@ def wald_test(table: pd.DataFrame, a, b) -> WaldTest:
         raise ValueError("wald_test takes the table of irteval.mle_epp(scores), whose attrs "
                          "hold the EPPs' covariance (a leaderboard, a bootstrap table or a CSV "
                          "read back has none): call mle_epp on the Scores or Battles")
-    for player in (a, b):
-        if player not in table.index:
-            raise ValueError(f"unknown player {player!r}; the players are e.g. "
-                             f"{[str(p) for p in table.index[:5]]}"
-                             + spelling_hint([player], table.index))
-    if a == b:
-        raise ValueError(f"give two different players (both are {a!r})")
+    check_two_players(a, b, table.index)
     if table.loc[a, "component"] != table.loc[b, "component"]:
         raise ValueError(f"{a!r} and {b!r} are in different strongly connected components: "
                          "their difference has no finite MLE")
