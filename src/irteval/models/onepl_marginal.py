@@ -48,6 +48,12 @@ def z_grid(n_resp):
     return np.linspace(-8.0, 8.0, int(np.ceil(16 / step)) + 1)
 
 
+def grid_log_weights(grid):
+    """log(phi(z) dz) at each point of the evenly spaced ``grid``: the weights of an integral
+    over z ~ N(0, 1) (the ends of [-8, 8] carry ~1e-15 of the mass)."""
+    return -0.5 * grid**2 - 0.5 * np.log(2 * np.pi) + np.log(grid[1] - grid[0])
+
+
 @dataclass(frozen=True)
 class ItemRows:
     """The sufficient statistics of the collapsed 1PL: items grouped by row (pattern of
@@ -119,7 +125,7 @@ def marginal_model(rows, respondents, priors):
     """The 1PL with the difficulties integrated out, as a small PyMC model, for the
     :class:`ItemRows` ``rows``; every parameter starts at the PROX estimates."""
     grid = z_grid(len(rows.totals))
-    log_w = -0.5 * grid**2 - 0.5 * np.log(2 * np.pi) + np.log(grid[1] - grid[0])
+    log_w = grid_log_weights(grid)
     start = prox_start(rows)
     with pm.Model(coords={"respondent": respondents}) as marginal:
         mu_b = pm.Normal("mu_b", 0.0, priors["mu_b"], initval=start["mu_b"])
@@ -247,8 +253,7 @@ class MarginalDensity:
         self.rows, self.priors = rows, priors
         self.n_resp = len(rows.totals)
         self.grid = z_grid(self.n_resp)
-        self.log_w = (-0.5 * self.grid**2 - 0.5 * np.log(2 * np.pi)
-                      + np.log(self.grid[1] - self.grid[0]))
+        self.log_w = grid_log_weights(self.grid)
         self.shapes = {"mu_b": (), "sigma_b": (), "sigma_theta": (), "theta": (self.n_resp,)}
         self.complete = len(rows.patterns) == 1 and rows.patterns.all()
         n_grid, n_rows = len(self.grid), len(rows.row_correct)
