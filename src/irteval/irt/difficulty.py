@@ -29,6 +29,14 @@ def observed_cells(idata):
     return const["item_idx"].values, const["respondent_idx"].values, y.values.astype(float)
 
 
+def observed_counts(idata, by):
+    """(answers, right answers) per item (``by="item"``) or per respondent, in the fit's
+    order, from its stored data."""
+    item_idx, resp_idx, y = observed_cells(idata)
+    idx, n = (item_idx if by == "item" else resp_idx), idata.posterior.sizes[by]
+    return np.bincount(idx, minlength=n), np.bincount(idx, weights=y, minlength=n)
+
+
 @fill_doc
 def difficulty_bins(idata, n_bins=5) -> xr.DataArray:
     """Equal-count difficulty bins, per draw: 0 = easiest ... n_bins - 1 = hardest.
@@ -89,10 +97,8 @@ def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) ->
     b = idata.posterior["b"]
     lower, upper = _intervals.interval(stacked_draws(idata, "b"), prob, kind)
     mean = b.mean(("chain", "draw"), skipna=False).values  # (skipping NaN copied every draw)
-    item_idx, _, y = observed_cells(idata)
-    n_items = b.sizes["item"]
-    n_obs = np.bincount(item_idx, minlength=n_items)
-    bins = difficulty_bins(idata, n_bins).values.reshape(-1, n_items)
+    n_obs, right = observed_counts(idata, "item")
+    bins = difficulty_bins(idata, n_bins).values.reshape(-1, b.sizes["item"])
     point_bin = equal_count_bins(mean, n_bins)
     table = pd.DataFrame({
         "mean": mean,
@@ -100,7 +106,7 @@ def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) ->
         f"{kind}_lower": lower,
         f"{kind}_upper": upper,
         "n_obs": n_obs,
-        "accuracy": np.bincount(item_idx, weights=y, minlength=n_items) / n_obs,
+        "accuracy": right / n_obs,
         "bin": point_bin,
         "p_bin": (bins == point_bin).mean(axis=0),
     }, index=pd.Index(b["item"].values, name=idata.attrs.get("item_name", "item")))
@@ -132,16 +138,14 @@ def abilities(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFra
     warn_if_point(idata, "abilities")
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     theta = idata.posterior["theta"]
-    _, resp_idx, y = observed_cells(idata)
-    n_resp = theta.sizes["respondent"]
-    n_obs = np.bincount(resp_idx, minlength=n_resp)
+    n_obs, right = observed_counts(idata, "respondent")
     index = pd.Index(theta["respondent"].values,
                      name=idata.attrs.get("respondent_name", "respondent"))
 
     def table(draws):
         return pd.DataFrame({
             **_intervals.estimate_columns(draws, prob, kind), "n_obs": n_obs,
-            "accuracy": np.bincount(resp_idx, weights=y, minlength=n_resp) / n_obs,
+            "accuracy": right / n_obs,
         }, index=index).sort_values("mean", ascending=False)
 
     draws = stacked_draws(idata, "theta")
@@ -183,9 +187,7 @@ def difficulty_moments(idata, *, ci_prob=None, ci_kind=None, varied_only=False,
     b = idata.posterior["b"]
     items = None  # all
     if varied_only:
-        item_idx, _, y = observed_cells(idata)
-        right = np.bincount(item_idx, weights=y, minlength=b.sizes["item"])
-        total = np.bincount(item_idx, minlength=b.sizes["item"])
+        total, right = observed_counts(idata, "item")
         items = np.flatnonzero((right > 0) & (right < total))
     point = b.mean(("chain", "draw"), skipna=False).values  # NaN-skipping copied every draw
     point = point if items is None else point[items]
