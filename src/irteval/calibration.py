@@ -7,9 +7,11 @@ phi_1..phi_L given y. If the fit samples the posterior, the rank of f(phi*) amon
 
 is uniform for every function f, because phi* is then a draw from the posterior too. A fit whose
 intervals are too narrow gives U-shaped rank histograms, one that is biased a slope, one too wide
-a hump. The simulators below draw from each model's default prior exactly as its builder in
-:mod:`irteval.models` defines it (``tests/test_sbc.py`` checks them against the builders' own
-prior draws).
+a hump. The SBC simulators below draw from each model's default prior exactly as its builder
+in :mod:`irteval.models` defines it (``tests/test_sbc.py`` checks them against the builders' own
+prior draws). Three are fixed designs instead, for recovery checks and the demo's arena:
+:func:`simulate_multiple_choice`, :func:`simulate_multidimensional` and
+:func:`simulate_battles`.
 """
 
 from __future__ import annotations
