@@ -306,6 +306,19 @@ def test_wide_frames_keep_their_axis_names_and_the_long_table_its_columns():
     assert (scores.player_name, scores.round_name) == ("model", "split")
     with pytest.raises(ValueError, match="the rows and the columns are both named 'x'"):
         Responses.from_wide(wide, respondent="x", item="x")
+    # a frame turned the other way than the names given say (a row per item, no rows='item')
+    with pytest.raises(ValueError, match=r"rows are named 'i' and its columns 'm', but a row "
+                                         r"was to be a m .* pass rows='item' \(or df.T\)"):
+        Responses.from_wide(wide.T, respondent="m", item="i")
+    with pytest.raises(ValueError, match=r"both named 'm'.*or pass rows='item' if each row is a i"):
+        Responses.from_wide(wide.T, respondent="m")
+    with pytest.raises(ValueError, match="pass rows='round'"):
+        Scores.from_wide(wide.astype(float).rename_axis(index="split", columns="model"),
+                         player="model", round="split")
+    # the repr says which are the items and which the respondents where the names are the user's
+    assert "2 is (items) x 3 ms (respondents)" in repr(resp)
+    assert "2 items x 3 respondents" in repr(Responses.from_wide(wide.rename_axis(None, axis=0)
+                                                                 .rename_axis(None, axis=1)))
     items_called_value = Responses.from_long(long.rename(columns={"i": "value"}),
                                              respondent="m", item="value", value="v")
     assert list(items_called_value.to_long().columns) == ["m", "value", "response"]

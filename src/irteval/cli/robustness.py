@@ -199,7 +199,7 @@ def read_response_matrix(path, like=(), item=None):
                     else header)  # the models are the columns
     try:
         return reading.in_file(path, lambda: Responses.from_wide(
-            wide, respondent="model", item=item, rows="item"))
+            wide.rename_axis(item), respondent="model", item=item, rows="item"))
     except ValueError as err:
         if not wide.index.has_duplicates:
             raise

@@ -207,7 +207,8 @@ class Responses:
         respondent = layout["respondent"] if respondent is None else respondent
         item = layout["item"] if item is None else item
         row_name, col_name = (respondent, item) if rows == "respondent" else (item, respondent)
-        df = labelled_matrix(df, row_name, col_name, names=respondent)
+        df = labelled_matrix(df, row_name, col_name, names=respondent,
+                             swap="rows='item'" if rows == "respondent" else "rows='respondent'")
         mat = numeric_matrix(df, _fix(kind), label_hint=(
             "respondent={name!r} (a row per model) or item={name!r}, rows='item' (a row per "
             "instance)" if kind == "binary" else  # AIRT: datasets answer, algorithms are asked
@@ -439,9 +440,12 @@ class Responses:
 
     def __repr__(self) -> str:
         share = percent(self.n_obs, self.n_items * self.n_respondents)
-        return (f"Responses({self.kind}: {self.n_items} {self.item_name}s x "
-                f"{self.n_respondents} {self.respondent_name}s, {self.n_obs} observed cells "
-                f"({share}))")
+        def count(n, name, role):  # the role too where the name is the user's
+            return f"{n} {name}s" + (f" ({role}s)" if name != role else "")
+
+        return (f"Responses({self.kind}: {count(self.n_items, self.item_name, 'item')} x "
+                f"{count(self.n_respondents, self.respondent_name, 'respondent')}, "
+                f"{self.n_obs} observed cells ({share}))")
 
 
 # ---------------------------------------------------------------------- validation

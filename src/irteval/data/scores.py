@@ -129,7 +129,8 @@ class Scores:
         player = own.get("player", "player") if player is None else player
         round = own.get("round", "round") if round is None else round
         row_name, col_name = (player, round) if rows == "player" else (round, player)
-        df = labelled_matrix(df, row_name, col_name, names=player)
+        df = labelled_matrix(df, row_name, col_name, names=player,
+                             swap="rows='round'" if rows == "player" else "rows='player'")
         wide = pd.DataFrame(numeric_matrix(df, SCORE_FIX, label_hint=(
             "player={name!r} (a row per player) or round={name!r}, rows='round' (a row per "
             "round)")), index=df.index, columns=df.columns)
