@@ -189,6 +189,7 @@ def test_epp_plots_take_ax(vtab_fit):
              (ie.plot_epp_vs_score, (board, ie.datasets.load_vtab())),
              (ie.plot_win_heatmap, (ie.pairwise_probabilities(vtab_fit).win,)),
              (ie.plot_win_heatmap, (ie.pairwise_probabilities(vtab_fit).win.sort_index(),)),
+             (ie.plot_win_heatmap, (ie.pairwise_probabilities(vtab_fit),)),  # the result whole
              (ie.plot_win_calibration, (vtab_fit,)), (ie.plot_rank_distribution, (vtab_fit,))]
     for plot, args in calls:
         fig, ax = plt.subplots()

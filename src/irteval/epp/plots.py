@@ -15,7 +15,8 @@ from .._draws import stacked_draws
 from .._fits import table_or_fit
 from .._validation import percent, plain
 from ..plotting import ensure_axes, label_points, row_fontsize, short, short_labels
-from .bayes import _epp, goodness_of_fit, leaderboard, pairwise_probabilities, ranks
+from .bayes import (PairwiseProbabilities, _epp, goodness_of_fit, leaderboard,
+                    pairwise_probabilities, ranks)
 
 #: docstring entries of the leaderboard plots (plot_leaderboard, plot_epp_vs_score)
 BOARD_DOCS = {"board": """\
@@ -135,16 +136,18 @@ def plot_win_heatmap(win, *, ax=None):
 
     Parameters
     ----------
-    win : pandas.DataFrame or arviz.InferenceData
+    win : pandas.DataFrame, PairwiseProbabilities or arviz.InferenceData
         The players x players table ``pairwise_probabilities(idata).win``
-        (:func:`pairwise_probabilities`), or a fit of the Bayesian EPP model
-        (:func:`irteval.fit` of :func:`irteval.models.bradley_terry`; the table is then
-        computed).
+        (:func:`pairwise_probabilities`; its result is taken whole too), or a fit of the
+        Bayesian EPP model (:func:`irteval.fit` of :func:`irteval.models.bradley_terry`; the
+        table is then computed).
     {ax}
 
     {returns_ax}
     """
-    if not isinstance(win, pd.DataFrame):
+    if isinstance(win, PairwiseProbabilities):
+        win = win.win
+    elif not isinstance(win, pd.DataFrame):
         win = pairwise_probabilities(win).win
     elif set(win.index) != set(win.columns):
         raise ValueError("plot_win_heatmap takes the players x players table "
