@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
 from .. import _intervals
 from .._docs import fill_doc
@@ -264,11 +264,6 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     count(n_labels, "plot_fit(): n_labels", minimum=0)
     ax = ensure_axes(ax)
     ax.set(xscale="log", yscale="log")  # mean squares: 0.5 and 2 equally far from 1
-    for axis in (ax.xaxis, ax.yaxis):  # ticks at 1/4, 1/2, 1, 2, 4 ..., written plainly
-        axis.set_major_locator(LogLocator(base=2))
-        axis.set_major_formatter(FuncFormatter(  # 1/64, not 0.015625
-            lambda v, _: f"{v:g}" if v >= 1 else f"1/{round(1 / v)}"))
-        axis.set_minor_formatter(NullFormatter())
     ok, bad = table[~table["misfit"]], table[table["misfit"]]
     ax.scatter(ok["infit"], ok["outfit"], s=8, color="0.55", alpha=0.6,
                label=f"fits ({len(ok)})")
@@ -297,7 +292,24 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     # lower right: the points lie along the diagonal (outfit follows infit, and an item whose
     # outfit is far below its infit is rare); "best" chose the top, over the worst misfits
     ax.legend(fontsize="small", loc="lower right")
+    _mean_square_ticks(ax)
     return ax
+
+
+def _mean_square_ticks(ax):
+    """Ticks at 1/4, 1/2, 1, 2, 4 ... written plainly (1/64, not 0.015625); where an axis spans
+    less than a factor of 4 (where nothing misfits, often 0.7 to 1.3), at 0.6, 0.7, ... 1.5
+    too: it showed the one tick at 1."""
+    for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+        if limits[1] / limits[0] < 4:
+            axis.set_major_locator(FixedLocator([0.25, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5,
+                                                 2, 3, 4]))
+        else:
+            axis.set_major_locator(LogLocator(base=2))
+        axis.set_major_formatter(FuncFormatter(  # 1/2, but 0.6
+            lambda v, _: f"1/{round(1 / v)}" if 0 < v < 1 and np.isclose(1 / v, round(1 / v))
+            else f"{v:g}"))
+        axis.set_minor_formatter(NullFormatter())
 
 
 @fill_doc
