@@ -415,8 +415,9 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
     responses : Responses
         Binary responses; missing cells are simply not in the likelihood.
     discrimination : bool
-        Add a positive discrimination ``a_i`` per item (2PL). The ability scale is then
-        fixed (theta ~ ZeroSumNormal(1)) because a_i absorbs it.
+        Add a positive discrimination ``a_i`` per item (2PL). a_i absorbs the ability
+        scale, so the prior sets it: theta ~ ZeroSumNormal(1), abilities whose sum is 0 in
+        every draw and whose spread is about 1 (not exactly: it varies from draw to draw).
     guessing : bool
         With ``discrimination=True``: a floor c_i per item (3PL), P = c_i + (d_i - c_i)
         logistic(a_i (theta - b_i)), c_i ~ Beta with mean ``1 / n_options`` (0.1 without it)
