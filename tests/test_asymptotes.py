@@ -31,7 +31,7 @@ def test_bad_input_is_named():
         ie.models.onepl(resp, discrimination=True, guessing=0.25)  # was a 3PL with its prior
     with pytest.raises(TypeError, match="discrimination= is True or False, got '2pl'"):
         ie.models.onepl(resp, discrimination="2pl")
-    with pytest.raises(TypeError, match="anchors= is a list of 2 instance labels"):
+    with pytest.raises(TypeError, match="anchors= is a list of 2 item labels"):  # its name
         ie.models.onepl(resp, discrimination=True, dims=2, anchors="ab")  # not ['a', 'b']
 
 

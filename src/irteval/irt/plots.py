@@ -60,7 +60,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
         pick = nearest_to_even_values(b_mean, 5)
     else:
         lookup = {label: k for k, label in enumerate(labels)}
-        pick = [lookup[i] for i in chosen_labels(items, labels, "item labels")]
+        pick = [lookup[i] for i in chosen_labels(items, labels, f"{item_name} labels")]
     fitted = Items.from_idata(idata.isel(item=list(pick), groups="posterior"),  # those alone
                               "plot_item_characteristic", max_draws, random_seed)
     lo = min(theta_mean.min(), b_mean[pick].min()) - 2
