@@ -75,7 +75,7 @@ def test_plots_take_ax_and_return_it(small):
     ax = ie.plot_difficulty_distribution({"a": idata, "b": idata})
     assert len(ax.get_legend().get_texts()) == 2
     assert len(ax.lines[0].get_xdata()) == 8  # sqrt(60 items) bins: 40 left 1.5 items a bin
-    with pytest.raises(ValueError, match="unknown item labels"):
+    with pytest.raises(ValueError, match="unknown instance labels"):  # the fit's name
         ie.plot_item_characteristic(idata, items=["nope"])
     fig, (left, right) = plt.subplots(1, 2)
     ie.plot_item_characteristic(idata, items=["i0", "i5"], ax=left)
