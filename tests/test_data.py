@@ -167,8 +167,14 @@ def test_bad_wide_input_names_the_problem():
     ok = pd.DataFrame({"m1": [1, 0], "m2": [0, 1]}, index=["i1", "i2"])
     with pytest.raises(ValueError, match="duplicate column labels"):
         Responses.from_wide(ok.rename(columns={"m2": "m1"}), rows="item")
-    with pytest.raises(ValueError, match="1 respondent labels have no observed value"):
-        Responses.from_wide(ok.assign(m3=np.nan), rows="item")
+    # an empty row or column is left out with a warning, as from_long leaves them
+    with pytest.warns(UserWarning, match=r"instance \['i3'\] and respondent \['m3'\] had no "
+                                         "observed value, so they are not in the data"):
+        r = Responses.from_wide(ok.assign(m3=np.nan).rename_axis("instance")
+                                .reindex(["i1", "i2", "i3"]), rows="item")
+    assert list(r.items) == ["i1", "i2"] and list(r.respondents) == ["m1", "m2"]
+    with pytest.raises(ValueError, match="there are no observed cells"):
+        Responses.from_wide(ok * np.nan, rows="item")
     with pytest.raises(ValueError, match="only one respondent"):
         Responses.from_wide(ok[["m1"]], rows="item")
     with pytest.raises(ValueError, match="rows must be"):

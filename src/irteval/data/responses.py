@@ -163,7 +163,9 @@ class Responses:
 
         Row labels come from the column named by ``respondent`` (or ``item``) when the frame
         has one, else from its index; column names are the other labels. NaN cells are
-        missing: models leave them out of the likelihood.
+        missing: models leave them out of the likelihood; a row or column with no observed
+        cell is left out, with a warning naming it (as :meth:`from_long` leaves out the labels
+        of rows with a missing value).
 
         Parameters
         ----------
@@ -214,6 +216,15 @@ class Responses:
             "instance)" if kind == "binary" else  # AIRT: datasets answer, algorithms are asked
             f"{rows}={{name!r}} (a row per {'dataset' if rows == 'respondent' else 'algorithm'})"))
         observed = ~np.isnan(mat)
+        empty = [~observed.any(axis=1), ~observed.any(axis=0)]  # rows, columns
+        if observed.any() and (empty[0].any() or empty[1].any()):  # as from_long leaves them
+            gone = [f"{name} {[plain(x) for x in labels[lost][:5]]}"
+                    for name, labels, lost in ((row_name, df.index, empty[0]),
+                                               (col_name, df.columns, empty[1])) if lost.any()]
+            warn_user(f"{' and '.join(gone)} had no observed value, so they are not in the "
+                      "data; drop those empty rows and columns first to silence this warning")
+            df, mat = df.loc[~empty[0], ~empty[1]], mat[np.ix_(~empty[0], ~empty[1])]
+            observed = ~np.isnan(mat)
         if observed.all():  # complete: the codes are a grid, no search needed
             r_idx = np.repeat(np.arange(mat.shape[0], dtype=np.int32), mat.shape[1])
             c_idx = np.tile(np.arange(mat.shape[1], dtype=np.int32), mat.shape[0])
