@@ -11,6 +11,7 @@ import pytest  # noqa: E402
 
 import irteval as ie  # noqa: E402
 from irteval import _intervals, plotting  # noqa: E402
+from .conftest import quiet_fit  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -259,3 +260,15 @@ def test_default_items_spread_over_the_difficulty_range():
     assert sorted(nearest_to_even_values(b[:3], 5)) == [0, 1, 2]
     with_nan = nearest_to_even_values(np.r_[np.nan, b], 5)  # took the first five
     assert 0 not in with_nan and sorted(with_nan) == sorted(picks + 1)
+
+
+def test_item_curves_of_a_2pl_give_their_discriminations_in_a_legend(responses):
+    """Labels with b and a (c, d) at the curves' ends took half the width; a legend holds them."""
+    fit = quiet_fit(ie.models.onepl(responses, discrimination=True), draws=50, tune=50,
+                    chains=1, random_seed=0)
+    ax = ie.plot_item_characteristic(fit, items=["i0", "i1"])
+    a = fit.posterior["a"].mean(("chain", "draw")).sel(item="i0").item()
+    assert ax.get_legend().get_texts()[0].get_text().startswith("i0: b = ")
+    assert f"a = {a:.2f}" in ax.get_legend().get_texts()[0].get_text()
+    assert not ax.texts  # no line-end labels beside it
+    plt.close("all")

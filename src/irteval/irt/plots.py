@@ -30,8 +30,8 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     """P(correct | ability) of the chosen items: posterior mean curve and a band (the
     interval of P at each ability over the draws; an HDI is that of the log-odds, mapped
     back, as P's own jumps between its ends where P is spread), with the respondents'
-    posterior mean abilities as a rug. Labels give each item's posterior mean b over every
-    draw, curves and bands ``max_draws`` draws chosen at random (``random_seed``; 1000:
+    posterior mean abilities as a rug. Labels give each item's posterior mean b (and a, c, d
+    where the model has them) over every draw, curves and bands ``max_draws`` draws chosen at random (``random_seed``; 1000:
     with 200 the bands' edges were ragged).
 
     Parameters
@@ -66,12 +66,16 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     lo = min(theta_mean.min(), b_mean[pick].min()) - 2
     hi = max(theta_mean.max(), b_mean[pick].max()) + 2
     grid = np.linspace(lo, hi, 200)
+    post = idata.posterior
+    means = {"b": b_mean} | {name: post[name].mean(("chain", "draw")).values
+                             for name in ("a", "c", "d") if name in post}
     ends, names, colours = [], [], []
     for j, k in enumerate(pick):
         a_k, b_k, c_k, d_k = (x if np.isscalar(x) else x[:, None]  # (sample, 1)
                               for x in fitted.at((slice(None), j)))
         curves = irt_probability(a_k * (grid[None, :] - b_k), c_k, d_k)
-        line, = ax.plot(grid, curves.mean(axis=0))
+        line, = ax.plot(grid, curves.mean(axis=0), label=f"{short(labels[k])}: " + ", ".join(
+            f"{name} = {value[k]:.2f}" for name, value in means.items()))
         ax.fill_between(grid, *_intervals.probability_interval(curves, prob, kind), alpha=0.12,
                         color=line.get_color())
         ends.append(curves.mean(axis=0)[-1])
@@ -84,8 +88,10 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
            title="item characteristic curves" + _intervals.note(
                _intervals.label(prob, kind), one_draw(idata),
                scale=_intervals.log_odds_scale(kind)))
-    # labels at the curves' ends, inside the axes: a legend outside ran into a neighbour
-    label_line_ends(ax, grid[-1], ends, names, colours)
+    if len(means) == 1:  # labels at the curves' ends, inside the axes (a legend outside ran
+        label_line_ends(ax, grid[-1], ends, names, colours)  # into a neighbour)
+    else:  # a, c, d too: labels that long took half the width; below the curves' right ends
+        ax.legend(title=item_name, fontsize="small", loc="best")
     return ax
 
 
