@@ -212,8 +212,8 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
         line, = ax.plot(c.index, c["accuracy"], "o-")
         ends.append(c["accuracy"].iloc[-1])
         colours.append(line.get_color())
-        ax.fill_between(c.index, c["accuracy_lower"], c["accuracy_upper"], alpha=0.2,
-                        color=line.get_color())
+        ax.fill_between(c.index, c["accuracy_lower"], c["accuracy_upper"], color=line.get_color(),
+                        alpha=0.2 if len(respondents) <= 2 else 0.08)  # six at 0.2: a brown mud
         ax.plot(c.index, c["predicted"], "--", color=line.get_color())
         ax.errorbar(c.index + 0.04, c["predicted"], fmt="none", ecolor=line.get_color(),
                     yerr=[c["predicted"] - c["predicted_lower"],
@@ -236,7 +236,7 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
            title=f"characteristic curves: {shown}"
            + ("" if named else f" (more than {MAX_NAMED}: not named)"),
            xticks=sorted(set(table.index.get_level_values("bin"))))
-    ax.legend(fontsize="x-small", loc="lower left")  # accuracy falls with difficulty
+    ax.legend(fontsize="x-small", loc="best")  # lower left covered the weakest one's line
     if named:  # each at its line's end: a legend of them covered the lines
         label_line_ends(ax, max(table.index.get_level_values("bin")) + 0.06, ends,  # past bars
                         short_labels(respondents), colours)
