@@ -460,7 +460,9 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
         (ceiling). Observed ``y`` over dims (item, respondent), or ``obs`` when cells are
         missing. With ``dims`` > 1: ``theta`` over (skill, respondent) and ``a`` (item, skill),
         sampled in any rotation; ``fit`` rotates each draw to the anchors' frame (loadings
-        above the diagonal 0) and adds ``a_free``, the loadings not fixed at 0.
+        above the diagonal 0) and adds ``a_free``, the loadings not fixed at 0: the zeros in
+        ``a`` have no R-hat (``az.summary`` gives NaN with a RuntimeWarning), so summarise
+        ``az.summary(idata, var_names=["~a"])``, which keeps ``a_free``.
     """
     from . import multidimensional  # (it subclasses OnePL)
 
