@@ -75,7 +75,10 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         ``map``: the mode alone (one draw). For a model with an exact marginal form (the 1PL,
         difficulties integrated out) MAP and Laplace work on that form, where the mode is
         well defined; the 2PL's MAP integrates the abilities out (EM); elsewhere MAP/Laplace
-        need a model whose joint mode exists (see the model card).
+        need a model whose joint mode exists (see the model card). The 1PL's form keeps the
+        abilities' spread sigma_theta, whose mode can be 0 where there are few items (40
+        respondents x 15 items did, 30 items did not): MAP and Laplace then stop with an
+        error, and NUTS is the fit.
     draws, tune, chains : int
         Posterior draws and warm-up steps per chain; ``draws`` and ``tune`` by default the
         model's (1000 each; 2000 each for the continuous IRT, whose residual scales near zero
