@@ -86,10 +86,12 @@ def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) ->
     Returns
     -------
     pandas.DataFrame
-        Indexed by item (the fit's item name), in the fit's order. Columns: ``mean``,
-        ``sd``, ``{ci_kind}_lower``, ``{ci_kind}_upper`` (``hdi_lower`` ... by default;
-        :mod:`irteval._intervals`), ``n_obs`` (observed answers), ``accuracy``, ``bin``
-        (0 = easiest), ``p_bin``. ``attrs`` holds ``ci_prob`` and ``ci_kind``.
+        Indexed by item, in the fit's order; the index is named as the fit names its items
+        (``item_name``, e.g. "question"), while the posterior's dimension stays ``item``
+        (``az.plot_trace(idata, var_names=["b"], coords={"item": ["Q01"]})``). Columns:
+        ``mean``, ``sd``, ``{ci_kind}_lower``, ``{ci_kind}_upper`` (``hdi_lower`` ... by
+        default; :mod:`irteval._intervals`), ``n_obs`` (observed answers), ``accuracy``,
+        ``bin`` (0 = easiest), ``p_bin``. ``attrs`` holds ``ci_prob`` and ``ci_kind``.
     """
     check_idata(idata, FAMILY, "difficulty")
     warn_if_point(idata, "difficulty")

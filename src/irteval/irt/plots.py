@@ -31,8 +31,8 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     interval of P at each ability over the draws; an HDI is that of the log-odds, mapped
     back, as P's own jumps between its ends where P is spread), with the respondents'
     posterior mean abilities as a rug. Labels give each item's posterior mean b (and a, c, d
-    where the model has them) over every draw, curves and bands ``max_draws`` draws chosen at random (``random_seed``; 1000:
-    with 200 the bands' edges were ragged).
+    where the model has them) over every draw, curves and bands ``max_draws`` draws chosen at
+    random (``random_seed``; 1000: with 200 the bands' edges were ragged).
 
     Parameters
     ----------
