@@ -98,8 +98,10 @@ def test_bad_input_names_the_problem(frames):
         perturb(test.assign(x=np.nan), train, nominal=["colour"])
     with pytest.raises(ValueError, match="X_train has 1 row"):  # its sd: NaN, no noise
         perturb(test, train.iloc[:1], nominal=["colour"])
-    with pytest.raises(ValueError, match="finite numbers"):
+    with pytest.raises(ValueError, match=r"X has infinite values in columns \['x'\]"):
         perturb(test.assign(x=np.inf), train, nominal=["colour"])
+    with pytest.raises(ValueError, match=r"X_train has missing values in columns \['x'\]"):
+        perturb(test, train.assign(x=np.nan), nominal=["colour"])
     with pytest.raises(TypeError, match=r"nominal= takes a list.*nominal=\['colour'\]"):
         perturb(test, train, nominal="colour")  # was the columns 'c', 'o', 'l', ...
     mask = np.zeros(len(test) + 1, dtype=bool)

@@ -37,6 +37,30 @@ def check_noise(noise):
         raise ValueError(f"noise must be a finite number >= 0 (e.g. 0.2), got {noise!r}")
 
 
+def check_features(X, nominal, name="X"):
+    """The ``nominal`` columns in ``X``, no missing or infinite value, numbers in every other
+    column; errors name the columns and rows."""
+    unknown = [c for c in nominal if c not in X.columns]
+    if unknown:
+        raise ValueError(f"nominal columns {unknown} are not in {name} (columns: "
+                         f"{list(X.columns)[:10]}); name columns of {name} in nominal=")
+    holes = X.columns[X.isna().any()].tolist()
+    if holes:
+        raise ValueError(f"{name} has missing values in columns {holes[:5]} ("
+                         f"{where(X.index, np.flatnonzero(X.isna().any(axis=1)))}); impute them "
+                         "or drop those rows first")
+    infinite = np.isinf(X.select_dtypes("number").to_numpy(dtype=float))
+    if infinite.any():
+        columns = X.select_dtypes("number").columns[infinite.any(axis=0)].tolist()
+        raise ValueError(f"{name} has infinite values in columns {columns[:5]} ("
+                         f"{where(X.index, np.flatnonzero(infinite.any(axis=1)))}); replace "
+                         "them or drop those rows first")
+    text = [c for c in X.columns if c not in nominal and not pd.api.types.is_numeric_dtype(X[c])]
+    if text:
+        raise ValueError(f"columns {text[:5]} are not numeric; list them as nominal "
+                         "(nominal=) or convert them to numbers")
+
+
 def check_data(X, y, nominal=()):
     """(X as a DataFrame, y as a Series on its index) after checking that they fit together:
     same rows, no missing values, numbers in every column not listed as nominal, two classes
@@ -62,28 +86,10 @@ def check_data(X, y, nominal=()):
     if len(X) < 2:
         raise ValueError(f"X has {len(X)} row; cross-validation needs more instances")
     check_nominal(nominal)
-    unknown = [c for c in nominal if c not in X.columns]
-    if unknown:
-        raise ValueError(f"nominal columns {unknown} are not in X (columns: "
-                         f"{list(X.columns)[:10]}); name columns of X in nominal=")
-    holes = X.columns[X.isna().any()].tolist()
-    if holes:
-        raise ValueError(f"X has missing values in columns {holes[:5]} ("
-                         f"{where(X.index, np.flatnonzero(X.isna().any(axis=1)))}); impute them "
-                         "or drop those rows first")
-    infinite = np.isinf(X.select_dtypes("number").to_numpy(dtype=float))
-    if infinite.any():
-        columns = X.select_dtypes("number").columns[infinite.any(axis=0)].tolist()
-        raise ValueError(f"X has infinite values in columns {columns[:5]} ("
-                         f"{where(X.index, np.flatnonzero(infinite.any(axis=1)))}); replace "
-                         "them or drop those rows first")
+    check_features(X, nominal)
     if y.isna().any():
         raise ValueError(f"the target has {int(y.isna().sum())} missing labels ("
                          f"{where(X.index, np.flatnonzero(y.isna()))}); drop those rows first")
-    text = [c for c in X.columns if c not in nominal and not pd.api.types.is_numeric_dtype(X[c])]
-    if text:
-        raise ValueError(f"columns {text[:5]} are not numeric; list them as nominal "
-                         "(nominal=) or convert them to numbers")
     if y.nunique() < 2:
         raise ValueError(f"the target has one class only ({y.iloc[0]!r}); a classifier needs "
                          "two at least")

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._compat import renamed
 from .._validation import seeded_rng
-from .folds import check_noise, check_nominal
+from .folds import check_features, check_noise, check_nominal
 
 
 def perturb(X, X_train, *, noise=0.2, nominal=(), integer_noise="redraw", rows=None,
@@ -58,25 +58,13 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), integer_noise="redraw", rows=N
     if len(X_train) < 2:
         raise ValueError(f"X_train has {len(X_train)} row(s): the noise's scale is its "
                          "columns' sd, which needs two rows at least")
-    unknown = [c for c in nominal if c not in X.columns]
-    if unknown:
-        raise ValueError(f"nominal columns {unknown} are not in X (columns: {list(X.columns)[:5]}"
-                         "...); name columns of X")
-    if X.isna().any().any() or X_train.isna().any().any():
-        raise ValueError("X and X_train must not have missing values; impute them first")
+    check_features(X, nominal)
+    check_features(X_train, nominal, "X_train")
     numeric = [c for c in X.columns if c not in nominal]
-    bad = [c for c in numeric if not (pd.api.types.is_numeric_dtype(X[c])
-                                      and pd.api.types.is_numeric_dtype(X_train[c]))]
-    if bad:
-        raise ValueError(f"columns {bad[:5]} are not numeric; list them in nominal=")
     if integer_noise == "redraw":
         integer = [c for c in numeric if is_integer_coded(X[c]) and is_integer_coded(X_train[c])]
         numeric = [c for c in numeric if c not in integer]
         nominal += integer
-    if numeric and not (np.isfinite(X[numeric].to_numpy(float)).all()
-                        and np.isfinite(X_train[numeric].to_numpy(float)).all()):
-        raise ValueError("X and X_train must hold finite numbers (an inf stays inf under "
-                         "noise); replace the infinite values first")
     mask = _row_mask(rows, len(X))
     rng = seeded_rng(random_seed)
     out = X.copy()
