@@ -259,9 +259,10 @@ def pair_table(players, i, j, matches, wins_i, ties, **more) -> pd.DataFrame:
                          "matches": matches, "wins_i": wins_i, "ties": ties, **more})
 
 
-def player_totals(pairs: pd.DataFrame, n_players):
+def player_totals(pairs, n_players):
     """(wins with ties as 1/2, matches) of every player from a pair table (``Scores.pairs``,
-    ``Battles.pairs``)."""
-    i, j, matches, wins = (pairs[c].to_numpy() for c in ("i", "j", "matches", "wins_i"))
+    ``Battles.pairs``) or its arrays (i, j, matches, wins_i)."""
+    i, j, matches, wins = (pairs if isinstance(pairs, tuple) else
+                           (pairs[c].to_numpy() for c in ("i", "j", "matches", "wins_i")))
     won = np.bincount(i, wins, n_players) + np.bincount(j, matches - wins, n_players)
     return won, np.bincount(i, matches, n_players) + np.bincount(j, matches, n_players)

@@ -27,7 +27,7 @@ from .._compat import IndexesWithWarning
 from .._docs import fill_doc
 from .._validation import count, plain, seeded_rng, spelling_hint, warn_user
 from ..data import Battles, Scores
-from ..data.scores import OUTCOME_SCORE, outcome_counts, player_groups
+from ..data.scores import OUTCOME_SCORE, outcome_counts, player_groups, player_totals
 from ..exceptions import SeparationWarning
 
 LOG10_ELO = 400 / np.log(10)
@@ -103,8 +103,7 @@ def _fit_block(i, j, n, w, n_players, tol=1e-10, max_iter=100, covariance=True):
 
     info = np.empty((n_players, n_players))
     flat = (i.astype(np.int64) * n_players + j, j.astype(np.int64) * n_players + i)
-    won = np.bincount(i, w, n_players) + np.bincount(j, n - w, n_players)
-    played = np.bincount(i, n, n_players) + np.bincount(j, n, n_players)
+    won, played = player_totals((i, j, n, w), n_players)
     beta = logit((won + 0.5) / (played + 1.0))
     beta -= beta.mean()
     current, p = loglik(beta)
