@@ -3,9 +3,8 @@ System Characteristic Curves, taxonomy, and their plots."""
 
 from .perturb import perturb
 from .plots import plot_dendrogram, plot_scc
-from .responses import cross_val_responses
-from .scc import (NoisyPredictions, noisy_predictions, p_hardest_most_sensitive, scc,
-                  scc_from_predictions, scc_summary)
+from .scc import p_hardest_most_sensitive, scc, scc_from_predictions, scc_summary
+from .training import NoisyPredictions, cross_val_responses, noisy_predictions
 from .taxonomy import Taxonomy, taxonomy
 from .zoo import FAMILIES, families, family_of, zoo
 

@@ -11,136 +11,24 @@ perturbed predictions (folds pooled), without retraining.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 import pandas as pd
 import xarray as xr
-from sklearn.base import clone
 
 from .. import _intervals
-from .._compat import UnpacksWithWarning, renamed
+from .._compat import renamed
 from .._docs import fill_doc
 from .._draws import equal_count_bins, stacked_draws
 from .._fits import check_idata, warn_if_point
-from .._repr import ShortRepr
 from .._validation import fixed_seed, matches_as_text, plain, spelling_hint
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
-from .perturb import check_integer_noise, perturb
-from .folds import check_data, check_noise, fold_results, prepare
+from .folds import check_data
+from .training import NOISE_DOCS, noisy_predictions
 
 PROPORTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
-
-#: docstring entries of the noisy training (noisy_predictions, scc, cross_val_responses)
-NOISE_DOCS = {
-    "estimators": """\
-estimators : dict
-    ``{name: scikit-learn classifier}``, not empty; each is cloned and fitted per fold,
-    its hyper-parameters clipped to what the smallest training fold allows (with a
-    warning); a model that fails on the data is skipped, with a warning.""",
-    "X": """\
-X : pandas.DataFrame
-    The instances, labelled by the index (one label each), without missing or infinite
-    values; columns not in ``nominal`` numeric.""",
-    "y": """\
-y : array-like or pandas.Series
-    The class of each row of ``X`` (two classes at least); a Series is matched to ``X``
-    by its index.""",
-    "noise": """\
-noise : float, default 0.2
-    The noise magnitude eps (>= 0): numeric columns get Normal(0, eps * training sd)
-    noise, nominal ones are redrawn from the training fold with probability
-    1 - exp(-eps) (:func:`~irteval.robustness.perturb`).""",
-    "nominal": """\
-nominal : list of str, default ()
-    Nominal columns of ``X``: one-hot encoded in front of every model, and redrawn by the
-    noise.""",
-    "integer_noise": """\
-integer_noise : {"redraw", "gaussian"}, default "redraw"
-    How the other integer and boolean columns are perturbed: redrawn like the nominal
-    ones (the reference code's rule) or with Gaussian noise like floats.""",
-    "cv": """\
-cv : int, default 5
-    Number of stratified folds (from 2 to the number of instances; some class needs
-    ``cv`` members).""",
-}
-#: what scc passes on to noisy_predictions, in the order both take it
-NOISE_DOCS["noisy_training"] = "\n".join(NOISE_DOCS[name] for name in (
-    "estimators", "X", "y", "noise", "nominal", "integer_noise", "cv"))
-
-
-@dataclass(frozen=True, repr=False)
-class NoisyPredictions(ShortRepr, UnpacksWithWarning):
-    """Out-of-fold predictions, instances x models: on the clean and on the perturbed
-    instances (the result of :func:`noisy_predictions`; unpacking it as a pair still works,
-    with a ``FutureWarning``).
-
-    Attributes
-    ----------
-    clean : pandas.DataFrame
-        Instances (``X``'s index) x models: each model's prediction on the clean instance.
-    perturbed : pandas.DataFrame
-        The same on the perturbed instance.
-    """
-
-    clean: pd.DataFrame
-    perturbed: pd.DataFrame
-
-
-def _fit_predict_twice(estimator, train, test, fold, *, X, y, noise, nominal, integer_noise,
-                       seeds):
-    model = clone(estimator).fit(X.iloc[train], y.iloc[train])
-    noisy = perturb(X.iloc[test], X.iloc[train], noise=noise, nominal=nominal,
-                    integer_noise=integer_noise, random_seed=np.random.default_rng(seeds[fold]))
-    return model.predict(X.iloc[test]), model.predict(noisy)
-
-
-@fill_doc(**NOISE_DOCS)
-def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), integer_noise="redraw", cv=5,
-                      random_seed=0, n_jobs=None, progressbar=True,
-                      random_state=None) -> NoisyPredictions:
-    """Out-of-fold predictions of every model on the clean and on the perturbed instances;
-    the noise of each test fold uses that fold's training statistics
-    (:func:`~irteval.robustness.perturb`, which also explains ``noise``, ``nominal`` and
-    ``integer_noise``).
-
-    Parameters
-    ----------
-    {noisy_training}
-    random_seed : int, numpy.random.Generator or None, default 0
-        Seeds the folds and the noise; the same seed gives the same predictions.
-    n_jobs : int, optional
-        Workers for the (model, fold) fits, through joblib: ``None`` runs in this process
-        unless a ``joblib.parallel_config`` says otherwise (a Dask or Ray backend scales it
-        out), ``-1`` uses every core.
-    {progressbar}
-    {random_state}
-
-    Returns
-    -------
-    NoisyPredictions
-        ``clean`` and ``perturbed`` predictions, instances x models (the models that ran).
-    """
-    random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed", 0))
-    check_noise(noise)
-    check_integer_noise(integer_noise)
-    X, y = check_data(X, y, nominal)
-    ready = prepare(estimators, X, nominal=nominal, cv=cv)
-    task = partial(_fit_predict_twice, X=X, y=y, noise=noise, nominal=list(nominal),
-                   integer_noise=integer_noise,
-                   seeds=np.random.SeedSequence(random_seed).spawn(cv))
-    names, results = fold_results(task, ready, y, cv=cv, random_seed=random_seed,
-                                  n_jobs=n_jobs, progressbar=progressbar,
-                                  description="training with noise")
-    clean = pd.DataFrame(index=X.index, columns=names, dtype=object)
-    perturbed = clean.copy()
-    for name, test, (pred_clean, pred_noisy) in results:
-        clean.loc[X.index[test], name] = pred_clean
-        perturbed.loc[X.index[test], name] = pred_noisy
-    return NoisyPredictions(clean, perturbed)
-
 
 def _agreement(a, b, n_classes):
     """Cohen's kappa, agreement (accuracy) and macro-F1 of integer labels b against a.
