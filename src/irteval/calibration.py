@@ -98,11 +98,21 @@ def simulate_onepl(n_items, n_respondents, rng, discrimination=False, missing=0.
     eta = a * (truth["theta"][None, :] - truth["b"][:, None])
     p = irt_probability(eta, truth.get("c", np.zeros(n_items))[:, None],
                         truth.get("d", np.ones(n_items))[:, None])
-    y = (rng.random(eta.shape) < p).astype(float)
-    y[rng.random(eta.shape) < missing] = np.nan
-    wide = pd.DataFrame(y, index=[f"i{k}" for k in range(n_items)],
-                        columns=[f"r{k}" for k in range(n_respondents)])
-    return Responses.from_wide(wide, rows="item"), truth, 0
+    return _binary_responses(p, rng, missing=missing), truth, 0
+
+
+def _binary_responses(p, rng, item=("item", "i"), respondent=("respondent", "r"), missing=None):
+    """Responses y ~ Bernoulli(p) of items (rows of ``p``) x respondents, named ``item[0]``
+    and ``respondent[0]`` and labelled by their prefixes and numbers; each cell missing with
+    probability ``missing`` (None: none, and no draw for it)."""
+    y = (rng.random(p.shape) < p).astype(float)
+    if missing is not None:
+        y[rng.random(p.shape) < missing] = np.nan
+    wide = pd.DataFrame(y, index=pd.Index([f"{item[1]}{k}" for k in range(p.shape[0])],
+                                          name=item[0]),
+                        columns=pd.Index([f"{respondent[1]}{k}" for k in range(p.shape[1])],
+                                         name=respondent[0]))
+    return Responses.from_wide(wide, respondent=respondent[0], item=item[0], rows="item")
 
 
 def simulate_multiple_choice(n_items, n_respondents, rng, slip=False):
@@ -116,12 +126,7 @@ def simulate_multiple_choice(n_items, n_respondents, rng, slip=False):
     theta = rng.normal(0, 1, n_respondents)
     p = irt_probability(truth["a"][:, None] * (theta[None, :] - truth["b"][:, None]),
                         truth["c"][:, None], truth["d"][:, None])
-    wide = pd.DataFrame((rng.random(p.shape) < p).astype(float),
-                        index=pd.Index([f"q{j}" for j in range(n_items)], name="question"),
-                        columns=pd.Index([f"r{i}" for i in range(n_respondents)],
-                                         name="respondent"))
-    resp = Responses.from_wide(wide, respondent="respondent", item="question", rows="item")
-    return resp, truth
+    return _binary_responses(p, rng, item=("question", "q")), truth
 
 
 def draw_bradley_terry_prior(n_players, rng, davidson=False):
@@ -323,10 +328,7 @@ def simulate_multidimensional_prior(n_items, n_respondents, dims, rng):
     truth["a"] = rng.normal(0.0, p["sigma_a"], (n_items, dims))
     truth["theta"] = np.stack([_zero_sum_normal(rng, 1.0, n_respondents) for _ in range(dims)])
     p_correct = irt_probability(truth["a"] @ truth["theta"] - truth["b"][:, None])
-    wide = pd.DataFrame((rng.random(p_correct.shape) < p_correct).astype(float),
-                        index=[f"i{k}" for k in range(n_items)],
-                        columns=[f"r{k}" for k in range(n_respondents)])
-    return Responses.from_wide(wide, rows="item"), truth, 0
+    return _binary_responses(p_correct, rng), truth, 0
 
 
 def simulate_multidimensional(n_items, n_respondents, dims, rng):
@@ -346,13 +348,11 @@ def simulate_multidimensional(n_items, n_respondents, dims, rng):
     theta -= theta.mean(axis=1, keepdims=True)
     b = rng.normal(0.0, 1.0, n_items)
     p = irt_probability(a @ theta - b[:, None])
-    wide = pd.DataFrame((rng.random(p.shape) < p).astype(float),
-                        index=pd.Index([f"i{j}" for j in range(n_items)], name="instance"),
-                        columns=pd.Index([f"m{i}" for i in range(n_respondents)], name="model"))
+    resp = _binary_responses(p, rng, item=("instance", "i"), respondent=("model", "m"))
     a_frame, theta_frame = rotate_to_anchors(a, theta, np.arange(dims))
     orient = np.where(a_frame.sum(axis=0) < 0, -1.0, 1.0)
     truth = {"a": a_frame * orient, "theta": theta_frame * orient[:, None], "b": b}
-    return Responses.from_wide(wide, respondent="model", item="instance", rows="item"), truth
+    return resp, truth
 
 
 # ---------------------------------------------------------------------- ranks
