@@ -407,6 +407,12 @@ def test_robustness_command_on_the_users_own_predictions(tmp_path, capsys):
                  str(tmp_path / "o2")]) == 2
     assert "(lines 2, 3, 4, 5, 6 ...); --responses takes a matrix" in capsys.readouterr().err
     assert not (tmp_path / "o2").exists()
+    empty = answers.astype(float)
+    empty.loc["007"] = np.nan
+    empty.to_csv(tmp_path / "empty.csv")
+    assert main(["robustness", "--responses", str(tmp_path / "empty.csv"), *args[3:6], "--out",
+                 str(tmp_path / "o2")]) == 2  # not left out, then blamed on the labels
+    assert "1 instances have no answer (line 3)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("args, message", [

@@ -295,9 +295,9 @@ def labelled_matrix(df, row_name, col_name, names=None, swap=None):
     """``df`` with its row labels taken from column ``row_name`` when it has one; row and
     column labels checked for missing and duplicate values; ``names``: which of the two
     (``row_name`` or ``col_name``) are models' or players' names (:func:`warn_alike`'s
-    ``case``). A frame whose own axis names say it is the other way round (rows named
-    ``col_name`` or columns ``row_name``) is refused with ``swap``, the keyword that turns
-    it ("rows='item'")."""
+    ``case``). Where the caller chose no orientation, a frame whose own axis names say it is
+    the other way round (rows named ``col_name`` or columns ``row_name``) is refused with
+    ``swap``, the keyword that turns it ("rows='item'"); None: no such check."""
     def check_unique(labels, axis, name):
         dup = labels[labels.duplicated()]
         if len(dup):
@@ -305,16 +305,19 @@ def labelled_matrix(df, row_name, col_name, names=None, swap=None):
                              "unique label")
 
     own = df.index.name, df.columns.name
-    turned = row_name not in df.columns and (own[0] == col_name or own[1] == row_name)
+    turned = swap is not None and row_name not in df.columns and (own[0] == col_name
+                                                                   or own[1] == row_name)
     if row_name == col_name:
         raise ValueError(f"the rows and the columns are both named {row_name!r}; name them "
                          "apart (respondent= and item=, or player= and round=)"
                          + (f", or pass {swap} if each row is a {own[0]}"
                             if turned and swap and own[0] is not None else ""))
     if turned:
-        raise ValueError(f"the frame's rows are named {own[0]!r} and its columns {own[1]!r}, "
-                         f"but a row was to be a {row_name} and a column a {col_name}: the "
-                         f"matrix is the other way round; pass {swap} (or df.T)")
+        said = (f"rows are named {own[0]!r}" if own[0] == col_name
+                else f"columns are named {own[1]!r}")
+        raise ValueError(f"the frame's {said}, but a row was to be one {row_name} and a column "
+                         f"one {col_name}: the matrix is the other way round; pass {swap} (or "
+                         "df.T)")
     # (types once the label column is out: its name is text beside numbered columns)
     check_labels(pd.Series(df.columns), f"columns ({col_name} labels)", mixed=True)
     check_unique(df.columns, "column", col_name)  # before a column gives the row labels

@@ -91,26 +91,41 @@ def simulate_onepl(n_items, n_respondents, rng, discrimination=False, missing=0.
     """A prior draw (:func:`draw_onepl_prior`; ``asymptotes``: its ``guessing``,
     ``n_options``, ``slip``) and binary responses y_ij ~ Bernoulli(c_i + (d_i - c_i)
     logistic(a_i (theta_j - b_i))) (a_i = 1 in the 1PL, c_i = 0 and d_i = 1 without them),
-    each cell missing with probability ``missing`` (completely at random).
-    Returns (Responses, truth, redraws = 0: every matrix is accepted)."""
+    each cell missing with probability ``missing`` (completely at random; a mask that leaves
+    an item or respondent without answers is drawn again). Returns (Responses, truth, the
+    number of masks drawn again)."""
     truth = draw_onepl_prior(n_items, n_respondents, rng, discrimination, **asymptotes)
     a = truth["a"][:, None] if discrimination else 1.0
     eta = a * (truth["theta"][None, :] - truth["b"][:, None])
     p = irt_probability(eta, truth.get("c", np.zeros(n_items))[:, None],
                         truth.get("d", np.ones(n_items))[:, None])
-    return _binary_responses(p, rng, missing=missing), truth, 0
+    y = _answers(p, rng)
+    redraws = 0
+    while True:  # every item and respondent keeps an answer (as the truth is aligned)
+        mask = rng.random(p.shape) < missing
+        if not (mask.all(axis=0).any() or mask.all(axis=1).any()):
+            break
+        redraws += 1
+    y[mask] = np.nan
+    return _labelled(y), truth, redraws
 
 
-def _binary_responses(p, rng, item=("item", "i"), respondent=("respondent", "r"), missing=None):
-    """Responses y ~ Bernoulli(p) of items (rows of ``p``) x respondents, named ``item[0]``
-    and ``respondent[0]`` and labelled by their prefixes and numbers; each cell missing with
-    probability ``missing`` (None: none, and no draw for it)."""
-    y = (rng.random(p.shape) < p).astype(float)
-    if missing is not None:
-        y[rng.random(p.shape) < missing] = np.nan
-    wide = pd.DataFrame(y, index=pd.Index([f"{item[1]}{k}" for k in range(p.shape[0])],
+def _answers(p, rng):
+    """y ~ Bernoulli(p), as floats."""
+    return (rng.random(p.shape) < p).astype(float)
+
+
+def _binary_responses(p, rng, item=("item", "i"), respondent=("respondent", "r")):
+    """Responses y ~ Bernoulli(p) of items (rows of ``p``) x respondents (:func:`_labelled`)."""
+    return _labelled(_answers(p, rng), item, respondent)
+
+
+def _labelled(y, item=("item", "i"), respondent=("respondent", "r")):
+    """Responses of the items x respondents matrix ``y``, named ``item[0]`` and
+    ``respondent[0]`` and labelled by their prefixes and numbers."""
+    wide = pd.DataFrame(y, index=pd.Index([f"{item[1]}{k}" for k in range(y.shape[0])],
                                           name=item[0]),
-                        columns=pd.Index([f"{respondent[1]}{k}" for k in range(p.shape[1])],
+                        columns=pd.Index([f"{respondent[1]}{k}" for k in range(y.shape[1])],
                                          name=respondent[0]))
     return Responses.from_wide(wide, respondent=respondent[0], item=item[0], rows="item")
 

@@ -185,6 +185,7 @@ def read_response_matrix(path, like=(), item=None):
     """The wide 0/1 CSV of --responses (a row per instance, labelled in its first column;
     labels matched to ``like``'s by text), the instances called ``item`` (default: the first
     column's header, or "instance" where it has none)."""
+    import numpy as np
     import pandas as pd
 
     from .._validation import where
@@ -194,12 +195,17 @@ def read_response_matrix(path, like=(), item=None):
     lines = wide.index.to_numpy()  # as the file numbers them
     wide = wide.set_index(wide.columns[0])
     wide.index = reading.as_labels(wide.index, like)
+    empty = wide.isna().all(axis=1).to_numpy()  # (from_wide would leave them out; --id
+    if empty.any():  # matches the instances to the data's rows, so they are refused here)
+        raise ValueError(f"{path}: {int(empty.sum())} instances have no answer "
+                         f"({where(pd.Index(lines, name='line'), np.flatnonzero(empty))}); give "
+                         "every instance its models' 0/1 answers")
     header = str(wide.index.name)
     item = item or ("instance" if header.startswith("Unnamed: ") or header == "model"
                     else header)  # the models are the columns
     try:
         return reading.in_file(path, lambda: Responses.from_wide(
-            wide.rename_axis(item), respondent="model", item=item, rows="item"))
+            wide, respondent="model", item=item, rows="item"))
     except ValueError as err:
         if not wide.index.has_duplicates:
             raise

@@ -199,6 +199,7 @@ class Responses:
         if given and (df.index.name != given[given["rows"]]  # not as loaded (e.g. df.T)
                       or (respondent, item, rows) != (None, None, None)):  # the user's say
             given = {}
+        chosen = rows is not None  # the user's orientation: not second-guessed by axis names
         rows = given.get("rows", "respondent") if rows is None else rows
         if rows not in ("respondent", "item"):
             raise ValueError(f"rows must be 'respondent' or 'item', got {rows!r}")
@@ -209,8 +210,8 @@ class Responses:
         respondent = layout["respondent"] if respondent is None else respondent
         item = layout["item"] if item is None else item
         row_name, col_name = (respondent, item) if rows == "respondent" else (item, respondent)
-        df = labelled_matrix(df, row_name, col_name, names=respondent,
-                             swap="rows='item'" if rows == "respondent" else "rows='respondent'")
+        df = labelled_matrix(df, row_name, col_name, names=respondent, swap=None if chosen else
+                             "rows='item'" if rows == "respondent" else "rows='respondent'")
         mat = numeric_matrix(df, _fix(kind), label_hint=(
             "respondent={name!r} (a row per model) or item={name!r}, rows='item' (a row per "
             "instance)" if kind == "binary" else  # AIRT: datasets answer, algorithms are asked

@@ -308,8 +308,8 @@ def _mean_square_ticks(ax):
     too: it showed the one tick at 1."""
     for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
         if limits[1] / limits[0] < 4:
-            axis.set_major_locator(FixedLocator([0.25, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5,
-                                                 2, 3, 4]))
+            axis.set_major_locator(FixedLocator([0.25, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2,
+                                                 1.35, 1.5, 2, 3, 4]))
         else:
             axis.set_major_locator(LogLocator(base=2))
         axis.set_major_formatter(FuncFormatter(  # 1/2, but 0.6

@@ -133,7 +133,7 @@ class MultidimensionalIRT(OnePL):
             warn_user(f"skill_{k + 1} is weakly identified: in more than {WEAK_SHARE:.0%} of "
                       "the draws its loadings are nearly orthogonal to their posterior mean "
                       "(they are near 0, or the anchors do not pin the rotation). Fit fewer "
-                      f"dims=, or pass anchors= with {idata.attrs.get('item_name', 'item')}s "
+                      f"dims=, or pass anchors= with {self.responses.item_name}s "
                       "that clearly need different skills", IdentificationWarning)
 
 

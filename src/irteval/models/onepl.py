@@ -473,7 +473,8 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
                             + ("; the floor's prior is set by n_options= (e.g. n_options=4 "
                                "centres it on 1/4)" if name == "guessing" else ""))
     if isinstance(anchors, (str, bytes)):
-        raise TypeError(f"anchors= is a list of {dims} {responses.item_name} labels, one per "
+        raise TypeError(f"anchors= is a list of {dims} "
+                        f"{getattr(responses, 'item_name', 'item')} labels, one per "
                         f"skill, got the string {anchors!r}; e.g. anchors=[{anchors!r}, ...]")
     if anchors is not None and dims == 1:
         raise ValueError("anchors= fixes the rotation of several skills: pass dims= > 1 with "

@@ -26,7 +26,7 @@ from .._validation import fixed_seed, matches_as_text, plain, spelling_hint
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
 from .folds import check_data
-from .training import NOISE_DOCS, noisy_predictions
+from .training import NOISE_DOCS, NoisyPredictions, noisy_predictions  # noqa: F401 (pickles)
 
 PROPORTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
