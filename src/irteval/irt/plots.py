@@ -303,11 +303,11 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
 
 
 def _mean_square_ticks(ax):
-    """Ticks at 1/4, 1/2, 1, 2, 4 ... written plainly (1/64, not 0.015625); where an axis spans
-    less than a factor of 4 (where nothing misfits, often 0.7 to 1.3), at 0.6, 0.7, ... 1.5
+    """Ticks at 1/4, 1/2, 1, 2, 4 ... written plainly (1/64, not 0.015625); where an axis holds
+    fewer than three of them (where nothing misfits, often 0.7 to 1.3), at 0.6, 0.7, ... 1.5
     too: it showed the one tick at 1."""
     for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
-        if limits[1] / limits[0] < 4:
+        if np.floor(np.log2(limits[1])) - np.ceil(np.log2(limits[0])) < 2:  # < 3 powers of 2
             axis.set_major_locator(FixedLocator([0.25, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2,
                                                  1.35, 1.5, 2, 3, 4]))
         else:
