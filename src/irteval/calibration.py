@@ -115,11 +115,6 @@ def _answers(p, rng):
     return (rng.random(p.shape) < p).astype(float)
 
 
-def _binary_responses(p, rng, item=("item", "i"), respondent=("respondent", "r")):
-    """Responses y ~ Bernoulli(p) of items (rows of ``p``) x respondents (:func:`_labelled`)."""
-    return _labelled(_answers(p, rng), item, respondent)
-
-
 def _labelled(y, item=("item", "i"), respondent=("respondent", "r")):
     """Responses of the items x respondents matrix ``y``, named ``item[0]`` and
     ``respondent[0]`` and labelled by their prefixes and numbers."""
@@ -141,7 +136,7 @@ def simulate_multiple_choice(n_items, n_respondents, rng, slip=False):
     theta = rng.normal(0, 1, n_respondents)
     p = irt_probability(truth["a"][:, None] * (theta[None, :] - truth["b"][:, None]),
                         truth["c"][:, None], truth["d"][:, None])
-    return _binary_responses(p, rng, item=("question", "q")), truth
+    return _labelled(_answers(p, rng), item=("question", "q")), truth
 
 
 def draw_bradley_terry_prior(n_players, rng, davidson=False):
@@ -343,7 +338,7 @@ def simulate_multidimensional_prior(n_items, n_respondents, dims, rng):
     truth["a"] = rng.normal(0.0, p["sigma_a"], (n_items, dims))
     truth["theta"] = np.stack([_zero_sum_normal(rng, 1.0, n_respondents) for _ in range(dims)])
     p_correct = irt_probability(truth["a"] @ truth["theta"] - truth["b"][:, None])
-    return _binary_responses(p_correct, rng), truth, 0
+    return _labelled(_answers(p_correct, rng)), truth, 0
 
 
 def simulate_multidimensional(n_items, n_respondents, dims, rng):
@@ -363,7 +358,7 @@ def simulate_multidimensional(n_items, n_respondents, dims, rng):
     theta -= theta.mean(axis=1, keepdims=True)
     b = rng.normal(0.0, 1.0, n_items)
     p = irt_probability(a @ theta - b[:, None])
-    resp = _binary_responses(p, rng, item=("instance", "i"), respondent=("model", "m"))
+    resp = _labelled(_answers(p, rng), item=("instance", "i"), respondent=("model", "m"))
     a_frame, theta_frame = rotate_to_anchors(a, theta, np.arange(dims))
     orient = np.where(a_frame.sum(axis=0) < 0, -1.0, 1.0)
     truth = {"a": a_frame * orient, "theta": theta_frame * orient[:, None], "b": b}
