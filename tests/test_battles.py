@@ -138,17 +138,27 @@ def _outsider(rows, k):
      "model_a has 1 missing labels.*row 3"),
     (lambda d: d.assign(winner=d["winner"].where(d.index != 5)),
      "winner has 1 missing labels.*row 5"),
-    (lambda d: d.assign(model_a="x", model_b="x"), "against itself"),
+    (lambda d: d.assign(model_a="x", model_b="x"), r"only 1 player \('x'\).*at least two"),
     (lambda d: d.rename(columns={"winner": "result"}), "column 'winner'.*winner="),
     (lambda d: d.assign(winner=d["winner"].replace("model_a", "Model_A ")),  # said nothing
      r"'Model_A ' differs from 'model_a' only in case or spaces"),
     (lambda d: d.assign(winner=d["winner"].where(d.index != 0, _outsider(d, 0))),  # said
      r"'model-\d' is a player, but not one of the two in that battle$"),  # "differs in case"
+    (lambda d: d.rename(columns={"winner": "model_a", "model_a": "winner"}),  # swapped
+     "most of the 400 battles: check that winner= names the column of winners"),
 ])
 def test_bad_battles_are_named_with_the_fix(change, message):
     with pytest.raises(ValueError, match=message):
         ie.Battles.from_long(change(battle_rows()), player_a="model_a", player_b="model_b",
                              winner="winner")
+
+
+def test_side_markers_of_other_columns_are_named():
+    rows = battle_rows().rename(columns={"model_a": "a", "model_b": "b"})
+    with pytest.raises(ValueError, match=r"or 'a'/'b'; list.*'model_a' marks a side only "
+                                         r"where the player columns are named so \(here 'a' "
+                                         r"and 'b'\)"):  # said "'a'/'b' or 'a'/'b'"
+        ie.Battles.from_long(rows, player_a="a", player_b="b", winner="winner")
 
 
 def test_bad_weights_counts_and_a_single_player():
@@ -163,8 +173,9 @@ def test_bad_weights_counts_and_a_single_player():
         ie.Battles.from_counts(counts, player_a="home.team", player_b="away.team",
                                wins_a="home.wins", wins_b="away.wins")
     one = pd.DataFrame({"a": ["x"], "b": ["y"], "winner": ["x"]})
-    with pytest.raises(ValueError, match="against itself"):
-        ie.Battles.from_long(one.assign(b="x"), player_a="a", player_b="b", winner="winner")
+    with pytest.raises(ValueError, match=r"only 1 player \('x'\) in a and b"):  # said
+        ie.Battles.from_long(one.assign(b="x"), player_a="a", player_b="b",  # "against
+                             winner="winner")  # itself"
     with pytest.raises(TypeError, match="Battles.from_long"):
         ie.models.bradley_terry(pd.DataFrame())
 

@@ -143,14 +143,17 @@ class Battles:
                       f"{where(df.index, np.flatnonzero(clash))}): read as the player's label")
         unknown = ~(tie | a_won | b_won)
         if unknown.any():
+            markers = "'a'/'b'" + ("" if (player_a, player_b) == ("a", "b")
+                                   else f" or {player_a!r}/{player_b!r}")
             raise ValueError(
                 f"{winner} has {int(unknown.sum())} values that name neither player nor a tie, "
                 f"e.g. {[plain(v) for v in won[unknown].unique()[:5]]} "
                 f"({where(df.index, np.flatnonzero(unknown))}); a winner is the winning "
-                f"player's label, 'a'/'b' or {player_a!r}/{player_b!r}; list tie markers with "
-                f"ties= (now {list(ties)})" + _type_hint(won[unknown], df, [player_a, player_b])
+                f"player's label or {markers}; list tie markers with ties= (now "
+                f"{list(ties)})" + _type_hint(won[unknown], df, [player_a, player_b])
                 + _case_hint(won[unknown], [*df[player_a].unique(), *df[player_b].unique(),
-                                            "a", "b", player_a, player_b, *ties]))
+                                            "a", "b", player_a, player_b, *ties])
+                + _column_hint(won[unknown], len(df), winner, player_a, player_b))
         w = np.ones(len(df)) if weight is None else _weights(df, weight)
         score_a = np.where(tie, 0.5, a_won.astype(float))
         return cls._aggregate(a, b, w, w * score_a, w * tie, players, player_name,
@@ -300,13 +303,14 @@ def _codes(df, player_a, player_b, player_name):
                          "have one label in both columns (a netCDF coordinate holds one "
                          "type); make both text (e.g. .astype(str))")
     codes, players = factorize(pd.concat(sides, ignore_index=True), player_name, case=True)
+    if len(players) < 2:
+        raise ValueError(f"only {len(players)} {player_name} ({plain(players[0])!r}) in "
+                         f"{player_a} and {player_b}: a leaderboard needs at least two")
     a, b = codes[:len(df)], codes[len(df):]
     own = np.flatnonzero(a == b)
     if len(own):
         raise ValueError(f"{len(own)} battles of a player against itself, e.g. "
                          f"{plain(players[a[own[0]]])!r} ({where(df.index, own)}); drop them")
-    if len(players) < 2:
-        raise ValueError(f"only {len(players)} {player_name}: a leaderboard needs at least two")
     return a, b, players
 
 
@@ -339,6 +343,23 @@ def _case_hint(unknown, known):
         return (f"; {plain(sorted(exact)[0])!r} is a player, but not one of the two in that "
                 "battle")
     return spelling_hint(values, known)
+
+
+def _column_hint(unknown, n_rows, winner, player_a, player_b):
+    """'; ...' when the unknown winners look like the side markers of differently named
+    columns ("model_a" where the players' columns are "a" and "b"), or are most of the
+    battles (the columns given to winner=, player_a=, player_b= may be mixed up)."""
+    sides = sorted({v for v in unknown.dropna().unique() if isinstance(v, str)
+                    and v[-2:] in ("_a", "_b")})
+    if sides:
+        return (f"; {sides[0]!r} marks a side only where the player columns are named so "
+                f"(here {player_a!r} and {player_b!r}): rename those columns, or write the "
+                "winners as 'a'/'b'")
+    if len(unknown) > n_rows / 2:
+        return (f"; that is most of the {n_rows} battles: check that winner= names the "
+                f"column of winners and player_a=/player_b= the two players' columns (now "
+                f"{winner!r}, {player_a!r}, {player_b!r})")
+    return ""
 
 
 def _type_hint(unknown, df, columns):
