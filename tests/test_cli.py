@@ -539,11 +539,16 @@ def test_leaderboard_command_on_battles(tmp_path, capsys):
     rows.loc[4, "winner"] = "model_a"
     rows.assign(w=0.5).to_csv(path, index=False)
     out = tmp_path / "weighted"
+    reference = rows["model_a"].iloc[0]  # and EPPs measured from one model, a tighter prior
     assert main(["leaderboard", str(path), "--winner", "winner", "--weight", "w", "--out",
-                 str(out), "--draws", "100", "--tune", "100", "--chains", "2"]) == 0
-    assert "no posterior predictive check: the battle weights (--weight)" in \
-        capsys.readouterr().out
+                 str(out), "--draws", "100", "--tune", "100", "--chains", "2", "--reference",
+                 reference, "--prior-scale", "1.5"]) == 0
+    printed = capsys.readouterr().out
+    assert "no posterior predictive check: the battle weights (--weight)" in printed
+    assert f"EPP = logit of P(beats {reference!r})" in printed
     assert (out / "leaderboard.csv").exists() and not (out / "goodness_of_fit.csv").exists()
+    assert pd.read_csv(out / "leaderboard.csv", index_col=0).loc[reference, "mean"] == 0
+    assert az.from_netcdf(out / "posterior.nc").attrs["prior_scale"] == 1.5
 
 
 def test_portfolio_command_on_levels(tmp_path, capsys):

@@ -65,6 +65,16 @@ def test_a_player_that_never_wins_is_named_and_ranked_last():
                                              r"\(e.g. \['p5'\]\): its EPP is identified "
                                              r"only by the prior \(.*more rounds"):
             ie.models.bradley_terry(scores, likelihood=likelihood)
+    # on the zero-sum scale its prior-only EPP moves the others' (measured: lifted each by
+    # 0.65, tripled its sd): the warning offers reference=, said once a reference is given
+    with pytest.warns(UserWarning, match=r"prior_scale=4 sets how far.*pass reference= a "
+                                         "well-measured player"):
+        ie.models.bradley_terry(scores)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        ie.models.bradley_terry(scores, reference="p0")
+    assert [w for w in record if "never won" in str(w.message)]
+    assert not [w for w in record if "reference=" in str(w.message)]
     # (test_bradley_terry checks the Plackett-Luce fit of such a player; here the tie model)
     idata = quiet(lambda: ie.models.bradley_terry(scores, likelihood="davidson"), **FAST)
     board = ie.leaderboard(idata)

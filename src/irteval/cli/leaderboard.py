@@ -52,6 +52,13 @@ def add_parser(sub):
                             "intervals) or pairwise (the paper's Bradley-Terry; intervals too "
                             "narrow); battles: pairwise (default, exact); both: davidson "
                             "(pairwise with ties as a third outcome)")
+    board.add_argument("--reference", help="measure EPPs from this player (its EPP 0) "
+                                           "rather than from the average player: a "
+                                           "well-measured one where some never win or win "
+                                           "every battle")
+    board.add_argument("--prior-scale", type=options.between(0, float("inf")),
+                       help="sd of the EPPs' prior (default: the model's, 4); nearer the "
+                            "spread you expect when many players have few matches")
     options.add_fit_options(board)
     return board
 
@@ -116,9 +123,13 @@ def report(scores, args, out, likelihood=None):
     from ..exceptions import SeparationWarning
 
     print(scores)
-    idata = fitting.fit(models.bradley_terry(scores, likelihood=likelihood), args)
+    idata = fitting.fit(models.bradley_terry(scores, likelihood=likelihood,
+                                             reference=args.reference,
+                                             **({} if args.prior_scale is None else
+                                                {"prior_scale": args.prior_scale})), args)
     board = leaderboard(idata)
-    print(f"\nleaderboard (EPP = logit of P(beats an average player); "
+    versus = "an average player" if args.reference is None else repr(args.reference)
+    print(f"\nleaderboard (EPP = logit of P(beats {versus}); "
           f"{label(board.attrs['ci_prob'], board.attrs['ci_kind'])}):")
     print(board.round(3).to_string())
     with warnings.catch_warnings(record=True) as caught:

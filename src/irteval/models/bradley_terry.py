@@ -101,7 +101,12 @@ def davidson_probabilities(diff, log_nu, xp=pt):
 
 
 def _pairwise_logp(wins, matches, diff):
-    return wins * pt.log(pt.sigmoid(diff)) + (matches - wins) * pt.log(pt.sigmoid(-diff))
+    """log Binomial(wins | matches, logistic(diff)), its coefficient through the gamma
+    function (half-wins for ties)."""
+    coefficient = (pt.gammaln(matches + 1) - pt.gammaln(wins + 1)
+                   - pt.gammaln(matches - wins + 1))
+    return (coefficient + wins * pt.log(pt.sigmoid(diff))
+            + (matches - wins) * pt.log(pt.sigmoid(-diff)))
 
 
 def _pairwise_random(matches, diff, rng=None, size=None):
@@ -119,7 +124,7 @@ class BradleyTerry(BaseModel):
         likelihood = _checked_likelihood(scores, likelihood, hierarchy, reference)
         prior_scale = positive(prior_scale, "prior_scale")
         task_of_round = None if hierarchy is None else _tasks(scores, hierarchy)
-        _warn_extremes(scores)
+        _warn_extremes(scores, reference, prior_scale)
         coords, pairs, pair_coords = {"player": np.asarray(scores.players)}, None, None
         if task_of_round is not None:
             coords["task"] = np.asarray(task_of_round[1])
@@ -328,11 +333,12 @@ def pair_labels(players, pairs, by_round=False):
     return label
 
 
-def _warn_extremes(scores):
+def _warn_extremes(scores, reference, prior_scale):
     """Warn about players that never won a match, won every match, or met no other player:
     the likelihood alone would push their EPP to -inf (+inf, anywhere), so only the prior
-    keeps it finite; and about groups of players that never met one another, whose gaps only
-    the prior sets."""
+    keeps it finite, and on the zero-sum scale (no ``reference``) that prior-only strength
+    moves every other EPP by 1/n of its own and widens their intervals; and about groups of
+    players that never met one another, whose gaps only the prior sets."""
     pairs = scores.pairs()
     won, played = player_totals(pairs, scores.n_players)
     groups = [g for g in player_groups(pairs["i"].to_numpy(), pairs["j"].to_numpy(),
@@ -349,8 +355,15 @@ def _warn_extremes(scores):
                           ((won == played) & (played > 0), "won every match")):
         count = int(extreme.sum())
         if count:
+            its = "its" if count == 1 else "their"
             warn_user(f"{count} {scores.player_name}{'' if count == 1 else 's'} {what} (e.g. "
                       f"{list(scores.players[extreme][:5])}): "
                       f"{'its EPP is' if count == 1 else 'their EPPs are'} identified only by "
                       "the prior (a wide interval says how little is known; more rounds "
-                      "narrow it)", IdentificationWarning)
+                      f"narrow it; prior_scale={prior_scale:g} sets how far out {its} EPP "
+                      "can go)" + ("" if reference is not None else
+                                   f", and as the EPPs sum to zero, {its} prior-only EPP "
+                                   "moves every other EPP and widens their intervals (ranks, "
+                                   "differences and P(win) do not move): pass reference= a "
+                                   "well-measured player to measure EPPs from it"),
+                      IdentificationWarning)
