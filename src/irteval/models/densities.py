@@ -472,7 +472,8 @@ class BradleyTerryDensity:
     sorted by rank, w_k = exp(s_k) and D_m = sum_{l >= m} w_l, log p = sum_k s_k - log
     D_{g(k)} (g(k): where k's tie group starts), and d/ds_l = 1 - w_l sum_{m <= l} c_m with
     c_m = (players whose group starts at m) / D_m. Pairwise: w_ij log sigma(d) + (n_ij - w_ij)
-    log sigma(-d) = -n_ij log(1 + e^-d) - (n_ij - w_ij) d, d = s_i - s_j, with d/dd = w_ij -
+    log sigma(-d) = -n_ij log(1 + e^-d) - (n_ij - w_ij) d (plus the binomial coefficient),
+    d = s_i - s_j, with d/dd = w_ij -
     n_ij / (1 + e^-d), summed per player as C d/dd with C the sparse players x pairs incidence
     matrix (+1 at i, -1 at j). Davidson, with W_i, W_j, T the pair's wins, losses and ties
     and log Z = logsumexp(d / 2, -d / 2, log nu): W_i d / 2 - W_j d / 2 + T log nu - n_ij log Z
@@ -552,6 +553,8 @@ class BradleyTerryDensity:
                 self.wins = pairs["wins_i"].to_numpy()
                 self.matches = pairs["matches"].to_numpy()
                 self.losses = self.matches - self.wins
+                self.coefficient = float(np.sum(gammaln(self.matches + 1) - gammaln(
+                    self.wins + 1) - gammaln(self.losses + 1)))
 
     def strength(self, x):
         return zerosum_backward(self.layout.take(x, "strength_zerosum__"))
@@ -599,7 +602,7 @@ class BradleyTerryDensity:
         if not math.isfinite(loss):  # some d < -709 overflowed e: the stable form there
             loss = float(self.matches @ softplus(-d))
         e += 1.0  # (1 / inf = 0: sigma(d) is right where e overflowed)
-        return -(loss + float(self.losses @ d)), np.subtract(
+        return self.coefficient - (loss + float(self.losses @ d)), np.subtract(
             self.wins, np.divide(self.matches, e, out=e), out=e)
 
     def _hierarchy(self, x, s, logp, g):
