@@ -195,6 +195,12 @@ def test_epp_plots_take_ax(vtab_fit):
         fig, ax = plt.subplots()
         assert plot(*args, ax=ax) is ax and ax.has_data()
         plt.close(fig)
+    ax = ie.plot_rank_distribution(vtab_fit, top=3)  # 300 arena models were a black smear
+    probs = ax.images[0].get_array()
+    assert probs.shape[0] == 3 and 3 <= probs.shape[1] < len(board)
+    assert ax.get_title().endswith(f"the best 3 of {len(board)}")
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        ie.plotting.short(p) for p in board.index[:3]]
     image = ie.plot_win_heatmap(vtab_fit).images[0]  # the diagonal: grey, not P = 0.5's white
     assert np.isnan(np.diag(image.get_array().filled(np.nan))).all()
     assert image.get_cmap().get_bad()[:3] == pytest.approx(matplotlib.colors.to_rgb("lightgrey"))
@@ -286,8 +292,10 @@ def test_task_hierarchy_runs_and_reports_per_task_boards():
     board = ie.leaderboard(idata, task="task2")
     assert set(board.index) == set(scores.players)
     assert not np.allclose(board["mean"].sort_index(), ie.leaderboard(idata)["mean"].sort_index())
+    assert board.attrs["task"] == "task2"  # a task's board and its plot say which
+    assert ie.plot_leaderboard(board).get_title().startswith("leaderboard of task task2 (")
     assert len(ie.goodness_of_fit(idata, max_draws=None)) == 15  # every draw
-    with pytest.raises(ValueError, match="unknown task"):
+    with pytest.raises(ValueError, match=r"unknown task.*e.g. \['task0', "):  # np.str_ read back
         ie.leaderboard(idata, task="task99")
     with pytest.raises(ValueError, match="no per-task deviations"):
         ie.leaderboard(fit(scores), task="task2")

@@ -187,9 +187,14 @@ def test_tables_read_back_and_classical_leaderboards_plot(laplace_fits, tmp_path
     assert ie.plot_epp_vs_score(boot, vtab).get_xlabel() == "EPP (80% bootstrap interval)"
     with pytest.raises(ValueError, match="computed with ci_kind='wald'"):
         ie.plot_leaderboard(mle, ci_kind="hdi")
-    board = ie.leaderboard(fit).iloc[:3].assign(p_best=[0.997, 0.003, 0.0])
+    board = ie.leaderboard(fit).iloc[:4].assign(p_best=[0.997, 0.55, 0.003, 0.0])
     texts = [t.get_text() for t in ie.plot_leaderboard(board).get_yticklabels()]
-    assert [t.split()[-1] for t in texts] == ["(99.7%)", "(0.3%)", "(0%)"]  # was 100%, 0%, 0%
+    assert [t.split()[-1] for t in texts] == ["(99.7%)", "(55.0%)", "(0.3%)", "(0%)"]  # was
+    # 100%, 0%, 0%; then 55% beside 44.3%
+    ax = ie.plot_leaderboard(board, top=2)
+    assert len(ax.get_yticklabels()) == 2 and ax.get_title().endswith(": the best 2 of 4")
+    with pytest.raises(ValueError, match=r"top=0: give a whole number"):
+        ie.plot_leaderboard(board, top=0)
     ie.leaderboard(fit, ci_kind="eti").to_csv(tmp_path / "board.csv")
     board = pd.read_csv(tmp_path / "board.csv", index_col=0)
     assert ie.plot_leaderboard(board).get_xlabel() == "EPP (equal-tailed interval)"

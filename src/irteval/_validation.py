@@ -45,13 +45,15 @@ def warn_user(message, category=UserWarning):
     warnings.warn(message, category, stacklevel=_outside_stacklevel())
 
 
-def percent(part, whole):
+def percent(part, whole, *, fixed=False):
     """part / whole as a percentage that is 100% only when part == whole (99.7%, not 100%)
-    and 0% only when part == 0."""
+    and 0% only when part == 0; whole percentages without a decimal unless ``fixed`` (a
+    column of labels: 55.0% beside 44.3%)."""
     if part in (0, whole) or not np.isfinite(part):  # (NaN: an empty cell of a table)
         return f"{100 * part // whole:.0f}%"
     value = min(max(round(100 * part / whole, 1), 0.1), 99.9)
-    return f"{value:.0f}%" if value == round(value) and 1 <= value <= 99 else f"{value:.1f}%"
+    whole_number = value == round(value) and 1 <= value <= 99 and not fixed
+    return f"{value:.0f}%" if whole_number else f"{value:.1f}%"
 
 
 def count(value, name, minimum=1):

@@ -17,7 +17,7 @@ from .._docs import fill_doc
 from .._draws import stacked_draws
 from .._fits import check_idata, warn_if_point
 from .._repr import ShortRepr
-from .._validation import count, seeded_rng
+from .._validation import count, plain, seeded_rng
 from ..data.scores import OUTCOME_SCORE, fractional, win_matrices
 from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
 from .mle import binomial_deviance, check_two_players, elo
@@ -57,9 +57,11 @@ def leaderboard(idata, *, task=None, ci_prob=None, ci_kind=None,
     pandas.DataFrame
         Indexed by player (the fit's player name), best first. Columns: EPP posterior
         ``mean``, ``sd``, ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``elo`` (1500 + mean *
-        400 / ln 10), ``p_best`` (share of draws in which the player has the highest EPP),
-        ``expected_rank`` (1 = best) and ``rank_lower`` / ``rank_upper`` (the interval of the
-        rank). ``attrs``: ``ci_prob``, ``ci_kind``.
+        400 / ln 10: 400 points multiply the odds by 10, 1500 is the EPP 0; arena-style
+        boards anchor elsewhere, so compare differences of Elo, not levels), ``p_best``
+        (share of draws in which the player has the highest EPP), ``expected_rank`` (1 =
+        best) and ``rank_lower`` / ``rank_upper`` (the interval of the rank). ``attrs``:
+        ``ci_prob``, ``ci_kind`` (and ``task`` when given).
     """
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     epp = _epp(idata, "leaderboard")
@@ -76,6 +78,8 @@ def leaderboard(idata, *, task=None, ci_prob=None, ci_kind=None,
         "rank_lower": np.floor(rank_lower).astype(int),
         "rank_upper": np.ceil(rank_upper).astype(int),
     }, index=pd.Index(epp["player"].values, name=idata.attrs.get("player_name", "player")))
+    if task is not None:
+        table.attrs["task"] = plain(task)
     return _intervals.record(table, prob, kind).sort_values("mean", ascending=False)
 
 
@@ -87,7 +91,7 @@ def _task_deviation(idata, task):
                          "one has no per-task deviations")
     if task not in post["task"].values:
         raise ValueError(f"unknown task {task!r}; tasks are e.g. "
-                         f"{list(post['task'].values[:5])}")
+                         f"{[plain(t) for t in post['task'].values[:5]]}")
     deviation = stacked_draws(idata, "deviation")[:, list(post["task"].values).index(task)]
     ref = int(idata.attrs.get("reference_index", -1))  # epp is relative to the reference
     return deviation - (deviation[:, [ref]] if ref >= 0 else 0.0)
@@ -96,7 +100,9 @@ def _task_deviation(idata, task):
 @fill_doc
 def win_probability(idata, a, b) -> xr.DataArray:
     """Posterior draws of P(a beats b in a new round) = logistic(epp_a - epp_b);
-    ``.mean()`` is the posterior predictive probability.
+    ``.mean()`` is the posterior predictive probability. Where ties count as half-wins
+    (the pairwise likelihood) it is a's expected score against b (a win 1, a tie 1/2), not
+    the chance of an outright win; for the Davidson likelihood, P(a wins | no tie).
 
     Parameters
     ----------
@@ -138,8 +144,9 @@ def pairwise_probabilities(idata, *, rope=0.0) -> PairwiseProbabilities:
     epp_j)), and ``superior`` = P(epp_i - epp_j > rope), the posterior probability that the
     row is better by more than the region of practical equivalence ``rope`` (on the EPP
     scale). For a ``hierarchy=`` fit, a round of a typical task (its deviations 0; a new
-    task's spread tau pulls the chance towards 1/2); for the Davidson likelihood, P(win |
-    no tie).
+    task's spread tau pulls the chance towards 1/2); where ties count as half-wins (the
+    pairwise likelihood), the row's expected score (a tie 1/2); for the Davidson
+    likelihood, P(win | no tie).
 
     Parameters
     ----------

@@ -13,7 +13,7 @@ from .._docs import fill_doc
 from ..data import Battles, Scores
 from .._draws import stacked_draws
 from .._fits import table_or_fit
-from .._validation import percent, plain
+from .._validation import count, percent, plain
 from ..plotting import ensure_axes, label_points, row_fontsize, short, short_labels
 from .bayes import (PairwiseProbabilities, _epp, goodness_of_fit, leaderboard,
                     pairwise_probabilities, ranks)
@@ -46,7 +46,7 @@ def _estimates(board, ci_prob, ci_kind, plot):
 
 
 @fill_doc(**BOARD_DOCS)
-def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
+def plot_leaderboard(board, *, top=None, ax=None, ci_prob=None, ci_kind=None):
     """Forest plot of a leaderboard, best on top: a :func:`~irteval.leaderboard` table (or a
     fit) with the posterior mean, interval and P(best) in the labels, or a classical
     :func:`~irteval.mle_epp` / :func:`~irteval.bootstrap_epp` table with the MLE and its
@@ -55,6 +55,8 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
     Parameters
     ----------
     {board}
+    top : int, optional
+        Only the best ``top`` players (``board.head(top)``); ``None``: every player.
     {ax}
     {plot_ci_prob}
     {plot_ci_kind}
@@ -63,16 +65,23 @@ def plot_leaderboard(board, *, ax=None, ci_prob=None, ci_kind=None):
     """
     board, point, lower, upper, interval = _estimates(board, ci_prob, ci_kind,
                                                       "plot_leaderboard")
+    shown = ""
+    if top is not None and count(top, "plot_leaderboard(): top") < len(board):
+        shown = f": the best {top} of {len(board)}"
+        board, point, lower, upper = (x.iloc[:top] for x in (board, point, lower, upper))
     ax = ensure_axes(ax, rows=len(board))
     y = np.arange(len(board))[::-1]
     ax.errorbar(point, y, xerr=[point - lower, upper - point], fmt="o", ms=4)
     if "p_best" in board:
-        labels = [f"{short(p)}  ({percent(pb, 1)})" for p, pb in zip(board.index, board["p_best"])]
-        title = "leaderboard (P(best) in brackets)"
+        labels = [f"{short(p)}  ({percent(pb, 1, fixed=True)})"
+                  for p, pb in zip(board.index, board["p_best"])]
+        title = "leaderboard (P(best) in parentheses)"
     else:
         labels, title = short_labels(board.index), "leaderboard (maximum likelihood)"
+    if "task" in board.attrs:  # a task's board of a hierarchy= fit
+        title = title.replace("leaderboard", f"leaderboard of task {short(board.attrs['task'])}")
     ax.set_yticks(y, labels, fontsize=row_fontsize(len(board)))
-    ax.set(xlabel=f"EPP ({interval})", title=title)
+    ax.set(xlabel=f"EPP ({interval})", title=title + shown)
     return ax
 
 
@@ -215,12 +224,16 @@ def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
 
 
 @fill_doc
-def plot_rank_distribution(idata, *, ax=None):
+def plot_rank_distribution(idata, *, top=None, ax=None):
     """Posterior probability of each rank (columns) for each player (rows, best first).
 
     Parameters
     ----------
     {idata_epp}
+    top : int, optional
+        Only the ``top`` players of the best expected rank, and the ranks up to the last
+        any of them takes in at least 1% of the draws (ranks among all players); ``None``:
+        every player and rank.
     {ax}
 
     {returns_ax}
@@ -229,14 +242,20 @@ def plot_rank_distribution(idata, *, ax=None):
     rank = ranks(stacked_draws(idata, "epp")) - 1
     n = rank.shape[1]
     probs = np.stack([np.bincount(rank[:, k], minlength=n) for k in range(n)]) / len(rank)
-    order = np.argsort(rank.mean(axis=0))
-    ax = ensure_axes(ax, rows=n)
+    order = np.argsort(rank.mean(axis=0), kind="stable")
+    title = "posterior probability of each rank"
+    if top is not None and count(top, "plot_rank_distribution(): top") < n:
+        order = order[:top]
+        n_ranks = max(top, 1 + int(np.flatnonzero((probs[order] >= 0.01).any(axis=0)).max()))
+        probs, title = probs[:, :n_ranks], f"{title}: the best {top} of {n}"
+    ax = ensure_axes(ax, rows=len(order))
     image = ax.imshow(probs[order], cmap="Greys", vmin=0, vmax=1, aspect="auto")
-    ax.set_yticks(np.arange(n), short_labels(epp["player"].values[order]),
-                  fontsize=row_fontsize(n, "x-small"))
-    nice = MaxNLocator(nbins=10, steps=[1, 2, 5, 10], integer=True).tick_values(1, n)  # 1, 5, 10
-    ticks = np.unique([1, *(int(t) for t in nice if 1 <= t <= n)])
+    ax.set_yticks(np.arange(len(order)), short_labels(epp["player"].values[order]),
+                  fontsize=row_fontsize(len(order), "x-small"))
+    n_ranks = probs.shape[1]
+    nice = MaxNLocator(nbins=10, steps=[1, 2, 5, 10], integer=True).tick_values(1, n_ranks)
+    ticks = np.unique([1, *(int(t) for t in nice if 1 <= t <= n_ranks)])  # 1, 5, 10
     ax.set_xticks(ticks - 1, ticks)
-    ax.set(xlabel="rank (1 = best)", title="posterior probability of each rank")
+    ax.set(xlabel="rank (1 = best)", title=title)
     ax.figure.colorbar(image, ax=ax, label="posterior probability")
     return ax
