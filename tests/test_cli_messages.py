@@ -339,6 +339,12 @@ def test_wide_files_without_labels_or_for_leaderboard_are_explained(files, capsy
     pd.DataFrame({"a": [1, 0, 1], "b": [0, 1, 1]}).to_csv(files / "bare.csv", index=False)
     err = error(capsys, ["difficulty", str(files / "bare.csv")])
     assert f"{files / 'bare.csv'}: its first column 'a' holds 0/1 answers, not labels" in err
+    # performances: the first algorithm's accuracies were taken as the datasets' labels
+    pd.DataFrame({"svm": [0.84, np.nan, 0.7], "knn": [0.7, 0.6, 0.5]}).to_csv(
+        files / "bare_perf.csv", index=False)
+    err = error(capsys, ["portfolio", str(files / "bare_perf.csv"), "--cuts", "2"])
+    assert (f"{files / 'bare_perf.csv'}: its first column 'svm' holds numbers with decimals "
+            "(e.g. 0.84), not labels") in err and "say so with --respondent svm" in err
 
 
 def test_clip_is_checked_as_the_command_line_reads_it(capsys):

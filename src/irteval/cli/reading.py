@@ -294,6 +294,15 @@ def read_responses(args, path=None, **kwargs):
                          + "; a long file needs --value (and its label columns)")
     lines = df.index.to_numpy()  # as the file numbers them (read_csv)
     if label not in df.columns:  # the first column's labels, under its own name
+        first = pd.to_numeric(df.iloc[:, 0].dropna(), errors="coerce")
+        numbers = all(pd.api.types.is_numeric_dtype(df[c]) for c in df.columns[1:])
+        if numbers and len(first) and first.notna().all() and (first != first.round()).any():
+            raise ValueError(
+                f"{path}: its first column {df.columns[0]!r} holds numbers with decimals (e.g. "
+                f"{df.iloc[:, 0].dropna().iloc[0]}), not labels: a wide file needs a first "
+                "column naming its rows (pandas writes one with df.to_csv(path), not "
+                f"index=False); if they are labels, say so with {flag(rows)} "
+                f"{df.columns[0]}")
         df = df.set_index(df.columns[0])
         if getattr(args, rows, None) is None and not re.fullmatch(r"Unnamed: \d+|",
                                                                    str(df.index.name)):
