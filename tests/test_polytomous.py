@@ -81,6 +81,13 @@ def test_bad_levels_are_named_with_the_fix():
         ie.Responses.from_wide(wide * 0 + 2, kind="ordinal")
     with pytest.raises(ValueError, match="increasing and distinct"):
         ie.Responses.from_wide(wide, kind="ordinal", levels=[3, 2, 1])
+    with pytest.raises(TypeError, match=r"levels= is the list of the ordered levels, e.g. "
+                                        r"levels=\[1, 2, 3, 4\], got 4; .* pass cuts="):
+        ie.Responses.from_wide(wide, kind="ordinal", levels=4)  # was len() of unsized object
+    with pytest.raises(ValueError, match=r"\[4, 5\] of \[1, 2, 3, 4, 5\] are used by no "
+                                         r"one.*do not exist, pass levels=\[1, 2, 3\];"):
+        ie.Responses.from_wide(wide, kind="ordinal", levels=[1, 2, 3, 4, 5])  # was "recode
+        # [1, 2, 3] -> [1, 2, 3]"
     with pytest.raises(ValueError, match="cuts must be an integer >= 2"):
         ie.Responses.from_wide(wide, kind="ordinal", cuts=1)
     with pytest.raises(ValueError, match="cut_rule="):
@@ -283,3 +290,19 @@ def test_sbc_on_the_default_path_is_uniform(model):
         block = ranks[[col for col in ranks.columns if col.startswith(f"{name}[")]].to_numpy()
         pooled = np.bincount(block.ravel() * 5 // (n_keep + 1), minlength=5)
         assert stats.chisquare(pooled).pvalue > 0.001, (name, pooled)
+
+
+def test_an_item_that_skips_a_level_is_named_for_the_gpcm():
+    """An algorithm no dataset left at level 2 (counts 4/0/8/48 in a probe): its GPCM
+    thresholds crossed and its difficulty limit ranked it below weaker ones, unsaid."""
+    wide = pd.DataFrame({"x": [1, 2, 3, 1, 2, 3], "y": [1, 3, 3, 1, 3, 1]},
+                        index=list("abcdef"))
+    levels = ie.Responses.from_wide(wide, respondent="dataset", item="algorithm",
+                                    kind="ordinal")
+    with pytest.warns(ie.IdentificationWarning, match=r"1 algorithm skips a level \(e.g. 'y': "
+                                                      r"no dataset at level 2, .*1: 3, 2: 0, "
+                                                      r"3: 3\).*model='graded'"):
+        ie.models.polytomous_irt(levels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ie.models.polytomous_irt(levels, model="graded")

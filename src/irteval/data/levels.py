@@ -43,6 +43,12 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
             "of levels)")
     if levels is None:
         levels = np.arange(values.min(), values.max() + 1)
+    if np.ndim(levels) != 1:
+        example = (list(range(1, int(levels) + 1)) if isinstance(levels, (int, np.integer))
+                   and 2 <= levels <= 12 else [1, 2, 3])
+        raise TypeError(f"levels= is the list of the ordered levels, e.g. levels={example}, "
+                        f"got {levels!r}; to bin continuous performances into a number of "
+                        "levels, pass cuts= instead")
     levels = np.asarray(levels, dtype=float)
     if len(np.unique(levels)) != len(levels) or np.any(np.diff(levels) <= 0):
         raise ValueError(f"levels= must be increasing and distinct, got {levels.tolist()}")
@@ -59,12 +65,15 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
             "empty: a level no respondent reached has no threshold to estimate. Use a smaller "
             "cuts=, or cut_rule='quantile' for levels of equal size")
     if unused.any():
+        used = levels[~unused]
+        consecutive = np.arange(levels[0], levels[0] + len(used))
+        recode = ("" if np.all(np.diff(used) == 1) else  # only the ends unused: no recoding
+                  f"recode the values as consecutive levels ({_show(used)} -> "
+                  f"{_show(consecutive)}) or, in Python, ")
         raise ValueError(
             f"level(s) {_show(levels[unused])} of {_show(levels)} are used by no one: a level "
             "no respondent reached has no threshold to estimate. If they do not exist, "
-            "recode the values as consecutive levels (" + _show(levels[~unused]) + " -> "
-            + _show(np.arange(levels[0], levels[0] + (~unused).sum())) + ") or, in Python, "
-            "pass levels=" + _show(levels[~unused]) + "; else merge them with a neighbour"
+            f"{recode}pass levels={_show(used)}; else merge them with a neighbour"
             + ("" if locate is None else
                f". The values run from {locate(np.flatnonzero(values == values.min())[:1])} "
                f"to {locate(np.flatnonzero(values == values.max())[:1])}"))

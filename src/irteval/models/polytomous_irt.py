@@ -25,8 +25,9 @@ import pytensor
 import pytensor.tensor as pt
 import xarray as xr
 
-from .._validation import positive
+from .._validation import plain, positive, warn_user
 from ..data import Responses
+from ..exceptions import IdentificationWarning
 from .base import BaseModel
 from .densities import GPCMDensity, GradedDensity, softplus
 
@@ -104,6 +105,8 @@ class PolytomousIRT(BaseModel):
                 f"{r.respondent_name} (e.g. {list(single[:5])}): they carry no information "
                 f"on {r.respondent_name} difficulty; keep the others with "
                 f"responses.subset(items=[...]), or remove their columns from the file")
+        if model == "gpcm":
+            _warn_skipped_levels(r, low, high)
         n_steps = int((high - low).max())
         x = np.where(mask > 0, codes - low[None, :], 0).astype(np.int64)
         # valid[j, k]: item j has category k
@@ -206,6 +209,30 @@ def identify(idata, valid):
     post["d"] = d.transpose("chain", "draw", "item", "step")
     idata.attrs["reflected_draws"] = float((flip < 0).mean())
     return idata
+
+
+def _warn_skipped_levels(responses, low, high):
+    """Warn about items with a level between their lowest and highest that no respondent
+    reached: the GPCM's steps into and out of it are set by the prior (the likelihood pushes
+    them apart, the thresholds cross), and with them the item's difficulty limits."""
+    r = responses
+    counts = np.zeros((r.n_items, len(r.levels)), dtype=np.int64)
+    np.add.at(counts, (r.item_idx, r.values), 1)
+    inside = (np.arange(len(r.levels)) > low[:, None]) & (np.arange(len(r.levels)) < high[:, None])
+    skipped = np.flatnonzero((inside & (counts == 0)).any(axis=1))
+    if len(skipped):
+        j = skipped[0]
+        empty = r.levels[np.flatnonzero(inside[j] & (counts[j] == 0))]
+        warn_user(f"{len(skipped)} {r.item_name}{'' if len(skipped) == 1 else 's'} "
+                  f"{'skips' if len(skipped) == 1 else 'skip'} a level (e.g. "
+                  f"{plain(r.items[j])!r}: no {r.respondent_name} at level "
+                  f"{', '.join(f'{v:g}' for v in empty)}, between its lowest and highest; "
+                  "its counts by level "
+                  f"{', '.join(f'{v:g}: {n}' for v, n in zip(r.levels, counts[j]))}): the GPCM's "
+                  "thresholds around it are set by the prior and cross, and its difficulty "
+                  "limits with them; model='graded' keeps the thresholds ordered, or merge "
+                  "the level with a neighbour (fewer cuts=, or cut_rule='quantile')",
+                  IdentificationWarning)
 
 
 def _item_range(responses):
