@@ -386,3 +386,15 @@ def test_the_not_plain_csv_checks_raise_no_false_alarms(files, capsys):
                                                                        index=False)
     assert "its first column 'a' holds 0/1 answers" in error(
         capsys, ["difficulty", str(files / "f.csv")])
+
+
+def test_swapped_roles_in_a_long_file_are_refused(files, capsys):
+    """--respondent algorithm --item dataset fitted 6 'datasets' and 60 'algorithms'."""
+    long = pd.DataFrame({"dataset": np.repeat(["d1", "d2", "d3"], 2),
+                         "algorithm": ["svm", "knn"] * 3, "value": [0.9, 0.8, 0.7, 0.6, 0.8, 0.5]})
+    long.to_csv(files / "perf_long.csv", index=False)
+    err = error(capsys, ["portfolio", str(files / "perf_long.csv"), "--respondent",
+                         "algorithm", "--item", "dataset", "--value", "value"])
+    assert err.endswith("--respondent names column 'algorithm' and --item column 'dataset', "
+                        "but here each dataset answers and each algorithm is asked; swap them "
+                        "(--respondent dataset --item algorithm)")

@@ -168,8 +168,8 @@ def test_bad_wide_input_names_the_problem():
     with pytest.raises(ValueError, match="duplicate column labels"):
         Responses.from_wide(ok.rename(columns={"m2": "m1"}), rows="item")
     # an empty row or column is left out with a warning, as from_long leaves them
-    with pytest.warns(UserWarning, match=r"instance \['i3'\] and respondent \['m3'\] had no "
-                                         "observed value, so they are not in the data"):
+    with pytest.warns(UserWarning, match=r"1 instance \['i3'\] and 1 respondent \['m3'\] had "
+                                         "no observed value, so they are not in the data"):
         r = Responses.from_wide(ok.assign(m3=np.nan).rename_axis("instance")
                                 .reindex(["i1", "i2", "i3"]), rows="item")
     assert list(r.items) == ["i1", "i2"] and list(r.respondents) == ["m1", "m2"]

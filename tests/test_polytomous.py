@@ -84,6 +84,11 @@ def test_bad_levels_are_named_with_the_fix():
     with pytest.raises(TypeError, match=r"levels= is the list of the ordered levels, e.g. "
                                         r"levels=\[1, 2, 3, 4\], got 4; .* pass cuts="):
         ie.Responses.from_wide(wide, kind="ordinal", levels=4)  # was len() of unsized object
+    typo = (wide * 0.3).astype(object)
+    typo.iloc[1, 0] = "0.8x"
+    with pytest.raises(ValueError, match=r"not numbers, e.g. \['0.8x'\].*; performances must "
+                                         r"be numbers$"):  # was "(or pass cuts= ...)", given
+        ie.Responses.from_wide(typo, kind="ordinal", cuts=2)
     with pytest.raises(ValueError, match=r"\[4, 5\] of \[1, 2, 3, 4, 5\] are used by no "
                                          r"one.*do not exist, pass levels=\[1, 2, 3\];"):
         ie.Responses.from_wide(wide, kind="ordinal", levels=[1, 2, 3, 4, 5])  # was "recode
@@ -103,8 +108,11 @@ def test_bad_levels_are_named_with_the_fix():
 
 def test_the_model_refuses_what_it_cannot_fit():
     wide = pd.DataFrame({"x": [1, 2, 3, 1], "y": [2, 2, 2, 2]}, index=list("abcd"))
-    with pytest.raises(ValueError, match="one level only.*'y'"):
-        ie.models.polytomous_irt(ie.Responses.from_wide(wide, kind="ordinal"))
+    with pytest.raises(ValueError, match=r"^1 item has one level only.*\['y'\]"):  # was
+        ie.models.polytomous_irt(ie.Responses.from_wide(wide, kind="ordinal"))  # 1 items have
+    with pytest.raises(ValueError, match=r"^every item has one level only.*bin the "
+                                         r"performances into more levels"):  # none to keep
+        ie.models.polytomous_irt(ie.Responses.from_wide(wide.assign(x=3), kind="ordinal"))
     binary = ie.Responses.from_wide(wide.clip(upper=2) - 1, kind="binary")
     with pytest.raises(ValueError, match="kind='ordinal'"):
         ie.models.polytomous_irt(binary)

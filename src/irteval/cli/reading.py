@@ -274,6 +274,13 @@ def read_responses(args, path=None, **kwargs):
         [names["respondent"], names["item"]] if is_long(columns)
         else [label if label in columns else columns[0]]))
     if is_long(df.columns):
+        defaults = args.label_defaults
+        if (names["respondent"], names["item"]) == (defaults["item"], defaults["respondent"]):
+            raise ValueError(f"{path}: --respondent names column {names['respondent']!r} and "
+                             f"--item column {names['item']!r}, but here each "
+                             f"{defaults['respondent']} answers and each {defaults['item']} "
+                             f"is asked; swap them (--respondent {defaults['respondent']} "
+                             f"--item {defaults['item']})")
         return in_file(path, lambda: Responses.from_long(df, **names, **kwargs))
     if args.format == "auto" and args.value is not None:
         raise ValueError(f"{path}: no column {args.value!r} (--value); its columns are "

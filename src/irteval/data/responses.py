@@ -141,7 +141,7 @@ class Responses:
                     cuts=cuts, cut_rule=cut_rule)
         check_columns(df, {"respondent": respondent, "item": item, "value": value})
         r_idx, respondents, i_idx, items, vals = long_cells(df, respondent, item, value,
-                                                            _fix(kind))
+                                                            _fix(kind, cuts))
         if kind == "binary" and not np.isin(vals, (0.0, 1.0)).all():  # say on which lines
             column = pd.to_numeric(df[value]).to_numpy(dtype=float)
             bad = np.flatnonzero(~np.isin(column, (0.0, 1.0)) & ~np.isnan(column))
@@ -212,18 +212,21 @@ class Responses:
         row_name, col_name = (respondent, item) if rows == "respondent" else (item, respondent)
         df = labelled_matrix(df, row_name, col_name, names=respondent, swap=None if chosen else
                              "rows='item'" if rows == "respondent" else "rows='respondent'")
-        mat = numeric_matrix(df, _fix(kind), label_hint=(
+        mat = numeric_matrix(df, _fix(kind, cuts), label_hint=(
             "respondent={name!r} (a row per model) or item={name!r}, rows='item' (a row per "
             "instance)" if kind == "binary" else  # AIRT: datasets answer, algorithms are asked
             f"{rows}={{name!r}} (a row per {'dataset' if rows == 'respondent' else 'algorithm'})"))
         observed = ~np.isnan(mat)
         empty = [~observed.any(axis=1), ~observed.any(axis=0)]  # rows, columns
         if observed.any() and (empty[0].any() or empty[1].any()):  # as from_long leaves them
-            gone = [f"{name} {[plain(x) for x in labels[lost][:5]]}"
+            gone = [f"{int(lost.sum())} {name}{'s' if lost.sum() > 1 else ''} "
+                    f"{[plain(x) for x in labels[lost][:5]]}"
                     for name, labels, lost in ((row_name, df.index, empty[0]),
                                                (col_name, df.columns, empty[1])) if lost.any()]
-            warn_user(f"{' and '.join(gone)} had no observed value, so they are not in the "
-                      "data; drop those empty rows and columns first to silence this warning")
+            one = empty[0].sum() + empty[1].sum() == 1
+            warn_user(f"{' and '.join(gone)} had no observed value, so "
+                      f"{'it is' if one else 'they are'} not in the data; drop those empty "
+                      "rows and columns first to silence this warning")
             df, mat = df.loc[~empty[0], ~empty[1]], mat[np.ix_(~empty[0], ~empty[1])]
             observed = ~np.isnan(mat)
         if observed.all():  # complete: the codes are a grid, no search needed
@@ -533,10 +536,12 @@ def _warn_mixed_scales(values, item_idx, items, item_name, respondent_of, respon
                   "scale is meant, pass explicit bounds= (this check is then skipped)")
 
 
-def _fix(kind):
-    return {"binary": "convert them to 0/1 (correct = 1)",
-            "ordinal": "levels must be integers (or pass cuts= to bin performances)"}.get(
-                kind, "performances must be numbers")
+def _fix(kind, cuts=None):
+    """What the values of ``kind`` must be, for a message about values that are not."""
+    if kind == "ordinal" and cuts is None:
+        return "levels must be integers (or pass cuts= to bin performances)"
+    return ("convert them to 0/1 (correct = 1)" if kind == "binary"
+            else "performances must be numbers")
 
 
 #: the scale options of the kinds that have them, with their defaults

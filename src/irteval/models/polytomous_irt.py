@@ -100,11 +100,17 @@ class PolytomousIRT(BaseModel):
         low, high = _item_range(r)
         if np.any(high == low):
             single = r.items[high == low]
+            which = (f"every {r.item_name}" if len(single) == r.n_items else
+                     f"{len(single)} {r.item_name}{'s' if len(single) > 1 else ''}")
+            fix = ("bin the performances into more levels (cuts=) or check the data"
+                   if len(single) == r.n_items else
+                   "keep the others with responses.subset(items=[...]), or remove their "
+                   "columns from the file")
             raise ValueError(
-                f"{len(single)} {r.item_name}s have one level only on every "
-                f"{r.respondent_name} (e.g. {list(single[:5])}): they carry no information "
-                f"on {r.respondent_name} difficulty; keep the others with "
-                f"responses.subset(items=[...]), or remove their columns from the file")
+                f"{which} {'has' if len(single) == 1 or which.startswith('every') else 'have'} "
+                f"one level only on every {r.respondent_name} (e.g. "
+                f"{[plain(x) for x in single[:5]]}): no information on {r.respondent_name} "
+                f"difficulty; {fix}")
         if model == "gpcm":
             _warn_skipped_levels(r, low, high)
         n_steps = int((high - low).max())
