@@ -343,8 +343,20 @@ def test_plots_take_axes_and_return_them(recovery):
     ie.plot_latent_trait(lt, algorithms="algo0", ax=ax)  # one label, not its letters
     assert "1 chosen" in ax.get_title() and "the others grey" in ax.get_title()
     assert "lines: the posterior-mean spectrum's (airt's)" in ax.get_title()  # not the bands'
+    assert [t.get_text() for t in ax.texts] == ["algo0"]  # 11 grey lines: no labels
     fig, ax = plt.subplots()
-    ie.plot_latent_trait(lt, algorithms=list(lt.smoothed.columns), ax=ax)
+    names = list(lt.smoothed.columns)
+    ie.plot_latent_trait(lt, algorithms=names[:-3], ax=ax)  # 3 grey ones are named, in grey
+    assert sorted(t.get_text() for t in ax.texts) == sorted(names)
+    assert [t.get_color() for t in ax.texts].count("0.5") == 3
+    curves = ie.airt_curves(idata, max_draws=20)
+    assert "every curve is 1" not in ie.plot_goodness(curves).get_title()
+    curves["cdf"] = curves["cdf"].where(curves["threshold"] < 0.3, 1.0)  # flat at 1 from 0.3:
+    ax = ie.plot_goodness(curves)  # the axis ends there, and the title says so
+    assert "every curve is 1 from x = 0.3 to 1 (not shown)" in ax.get_title()
+    assert ax.get_xlim()[1] == pytest.approx(1.25 * 0.3)
+    fig, ax = plt.subplots()
+    ie.plot_latent_trait(lt, algorithms=names, ax=ax)
     assert "the others grey" not in ax.get_title()  # there are none
     fig, ax = plt.subplots()
     assert ie.plot_strengths(idata, ax=ax) is ax  # the fit, as the other plots take it

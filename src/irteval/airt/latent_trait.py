@@ -25,7 +25,7 @@ import pandas as pd
 from .. import _intervals
 from .._docs import fill_doc
 from .._draws import stacked_draws, thin
-from .._fits import check_idata, warn_if_point
+from .._fits import check_idata, fit_family, warn_if_point
 from .._repr import ShortRepr
 from .._validation import count, warn_user
 from ..parallel import map_draws
@@ -44,7 +44,8 @@ class LatentTrait(ShortRepr):
         ``{ci_kind}_upper``) of the difficulty delta = -theta, sorted from easiest to hardest.
     smoothed : pandas.DataFrame
         Grid (index ``difficulty``) x algorithm: the smoothed performance over the
-        posterior-mean spectrum (airt's curves).
+        posterior-mean spectrum (airt's curves); ``attrs["value"]``: "performance" or
+        "level" (the polytomous IRT).
     smoothed_lower, smoothed_upper : pandas.DataFrame
         Grid x algorithm: the interval of the smoothed performance over posterior draws of the
         spectrum, on the same grid. Where the spectrum is uncertain (the polytomous IRT) the
@@ -172,7 +173,9 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
                             columns=pd.Index(algorithms, name=item_name))
 
     band_lower, band_upper = _intervals.interval(drawn, prob, kind)
-    return LatentTrait(spectrum=spectrum, smoothed=frame(curves),
+    smoothed = frame(curves)
+    smoothed.attrs["value"] = "level" if fit_family(idata) == "polytomous_irt" else "performance"
+    return LatentTrait(spectrum=spectrum, smoothed=smoothed,
                        smoothed_lower=frame(band_lower), smoothed_upper=frame(band_upper),
                        strengths=frame(strong.astype(int)), weaknesses=frame(weak.astype(int)),
                        occupancy=occupancy, epsilon=float(epsilon),

@@ -206,9 +206,9 @@ def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=
     bands, the others thin and grey, all clipped to ``ylim``. The highlighted series are
     labelled at their right ends, or with ``legend`` (its title) in a legend in their order:
     curves that all end at 1 (shares of datasets) would get a pile of labels there."""
-    for name in curves.columns:
-        if name not in highlight:
-            ax.plot(x, np.clip(curves[name], *ylim), color="0.75", lw=0.8, zorder=1)
+    others = [name for name in curves.columns if name not in highlight]
+    for name in others:
+        ax.plot(x, np.clip(curves[name], *ylim), color="0.75", lw=0.8, zorder=1)
     colours = [HIGHLIGHT[k % len(HIGHLIGHT)] for k in range(len(highlight))]
     for name, label, colour in zip(highlight, short_labels(highlight), colours):
         ax.plot(x, np.clip(curves[name], *ylim), color=colour, lw=2, zorder=3, label=label)
@@ -221,8 +221,9 @@ def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=
             ax.legend(title=legend, loc="best", fontsize="small",
                       title_fontsize="small")
         return
-    label_line_ends(ax, x[-1], [np.clip(curves[n].iloc[-1], *ylim) for n in highlight],
-                    short_labels(highlight), colours)
+    named = list(highlight) + (others if len(others) <= 5 else [])  # a few grey ones too
+    label_line_ends(ax, x[-1], [np.clip(curves[n].iloc[-1], *ylim) for n in named],
+                    short_labels(named), colours + ["0.5"] * (len(named) - len(highlight)))
 
 
 @fill_doc(**AIRT_PLOT_DOCS)
@@ -256,7 +257,8 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
                       ylim=lt.performance_range)
     ax.plot(lt.spectrum["mean"], np.full(len(lt.spectrum), ax.get_ylim()[0]), "|",
             color="k", alpha=0.4)
-    ax.set(xlabel="dataset difficulty (-theta)", ylabel="performance (smoothed)")
+    ax.set(xlabel="dataset difficulty (-theta)",
+           ylabel=f"{lt.smoothed.attrs.get('value', 'performance')} (smoothed)")
     band = _intervals.table_label(lt.occupancy)
     others = ", the others grey" if len(highlight) < lt.smoothed.shape[1] else ""
     # the lines are airt's (the posterior-mean spectrum); where the spectrum is uncertain the
@@ -345,11 +347,21 @@ def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, m
     worst = list(pd.Series(trapezoid(mean.to_numpy(), mean.index, axis=0),
                            index=mean.columns).nsmallest(highlight).index)
     ax = ensure_axes(ax)
-    _draw_highlighted(ax, mean.index.to_numpy(), mean, worst, lower=lower, upper=upper,
-                      legend="worst first")
-    ax.set(xlabel="absolute scaled residual x", ylabel="share of datasets with |residual| <= x")
-    ax.set_title(f"model goodness (area: AUCDF)\nthe {len(worst)} worst described in colour "
-                 f"({_intervals.label(prob, kind)} bands), the others grey", fontsize="medium")
+    x = mean.index.to_numpy()
+    _draw_highlighted(ax, x, mean, worst, lower=lower, upper=upper, legend="worst first")
+    levels = curves.attrs.get("units") == "levels"
+    ax.set(xlabel="levels off x (a share of the steps from the lowest level to the highest)"
+           if levels else "absolute scaled residual x",
+           ylabel="share of datasets with |residual| <= x")
+    reached = np.minimum(mean.min(axis=1), lower.min(axis=1)).to_numpy() >= 0.999
+    cut = ""
+    if not levels and reached.any() and x[reached.argmax()] < 0.5:  # the rest is flat at 1
+        first = x[reached.argmax()]
+        ax.set_xlim(-0.02 * first, 1.25 * first)
+        cut = f"\nevery curve is 1 from x = {first:.2g} to 1 (not shown)"
+    ax.set_title(f"model goodness (area under the curve from 0 to 1: AUCDF)\nthe {len(worst)} "
+                 f"worst described in colour ({_intervals.label(prob, kind)} bands), the others "
+                 f"grey{cut}", fontsize="medium")
     return ax
 
 
