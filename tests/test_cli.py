@@ -645,3 +645,44 @@ def test_difficulty_stores_the_log_likelihood_for_loo(difficulty_run):
     for flags, given in (([], None), (["--log-likelihood"], True)):
         args = commands.parser().parse_args(["difficulty", "x.csv", *flags])
         assert args.log_likelihood is given  # None: fit's "auto"
+
+
+def test_leaderboard_task_scheme_on_scores_and_battles(tmp_path, capsys):
+    """--task fits the Model/Task scheme: a task's rounds are its splits (labelled
+    "task / split" where split labels recur), battles are grouped by the column; every task's
+    board is written, indexed by (task, model). --round on battles points to --task."""
+    from irteval.calibration import simulate_battles
+
+    rng = np.random.default_rng(2)
+    rows = pd.DataFrame([(m, t, s, 0.5 + 0.1 * k + 0.05 * rng.standard_normal())
+                         for k, m in enumerate(["a", "b", "c", "d"]) for t in ["t1", "t2", "t3"]
+                         for s in ["s1", "s2"]], columns=["model", "task", "split", "acc"])
+    path = tmp_path / "scores.csv"
+    rows.to_csv(path, index=False)
+    out = tmp_path / "tasks"
+    fast = ["--draws", "100", "--tune", "200", "--chains", "2"]
+    assert main(["leaderboard", str(path), "--player", "model", "--round", "split", "--score",
+                 "acc", "--task", "task", "--out", str(out), *fast]) == 0
+    printed = capsys.readouterr().out
+    assert "Scores(4 models x 6 splits" in printed and "Model/Task scheme: 3 tasks" in printed
+    boards = ie.load_results(out)["task_leaderboards"]
+    assert boards.index.names == ["task", "model"] and len(boards) == 12
+    assert set(boards.index.get_level_values("task")) == {"t1", "t2", "t3"}
+    assert list(az.from_netcdf(out / "posterior.nc").observed_data["round"].values[:2]) == [
+        "t1 / s1", "t1 / s2"]
+    assert written(out) == sorted(outputs.files("leaderboard", "leaderboard_tasks"))
+    battles = simulate_battles(5, 300, rng)[2].assign(category=lambda d: np.where(
+        np.arange(len(d)) % 2, "code", "chat"))
+    battles.to_csv(tmp_path / "battles.csv", index=False)
+    out = tmp_path / "battle_tasks"
+    assert main(["leaderboard", str(tmp_path / "battles.csv"), "--winner", "winner", "--task",
+                 "category", "--out", str(out), *fast]) == 0
+    assert "Model/Task scheme: 2 tasks" in capsys.readouterr().out
+    assert set(ie.load_results(out)["task_leaderboards"].index.get_level_values(0)) == {
+        "chat", "code"}
+    assert main(["leaderboard", str(tmp_path / "battles.csv"), "--winner", "winner",
+                 "--round", "category", "--out", str(out), "--overwrite"]) == 2
+    assert "pass --task category" in capsys.readouterr().err
+    assert main(["leaderboard", str(path), "--task", "nope", "--out", str(out),
+                 "--overwrite"]) == 2
+    assert "no column 'nope' (--task)" in capsys.readouterr().err

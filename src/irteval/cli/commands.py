@@ -55,6 +55,7 @@ examples:
   irteval leaderboard scores.csv --player model --round split --score auc
   irteval leaderboard times.csv --player solver --round problem --score seconds --lower-is-better
   irteval leaderboard battles.csv --player-a model_a --player-b model_b --winner winner
+  irteval leaderboard scores.csv --round split --score auc --task dataset   # Model/Task scheme
   irteval robustness --dataset optdigits letter wall_robot_navigation
   irteval portfolio perf.csv --respondent dataset --bounds 0,1   # a row per dataset
   irteval score-new out/posterior.nc answers.csv --item instance --value correct
@@ -186,8 +187,9 @@ def run(args):
         difficulty.report(reading.read_responses(args), args, args.out, method=args.method,
                           model=args.model, bins=args.bins, name=args.responses.stem)
     else:
-        leaderboard.report(leaderboard.read_scores(args), args, args.out,
-                           likelihood=args.likelihood)
+        scores, hierarchy = leaderboard.read_scores(args)
+        leaderboard.report(scores, args, args.out, likelihood=args.likelihood,
+                           hierarchy=hierarchy)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):

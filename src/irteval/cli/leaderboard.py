@@ -31,7 +31,7 @@ def add_parser(sub):
     board.add_argument("--player", default=SCORE_OPTIONS["player"],
                        help="column naming the player (default: %(default)s)")
     board.add_argument("--round", default=SCORE_OPTIONS["round"],
-                       help="column naming the round (default: %(default)s)")
+                       help="scores: column naming the round (default: %(default)s)")
     board.add_argument("--score", default=SCORE_OPTIONS["score"],
                        help="column with the score (default: %(default)s)")
     board.add_argument("--lower-is-better", action="store_true",
@@ -52,6 +52,11 @@ def add_parser(sub):
                             "intervals) or pairwise (the paper's Bradley-Terry; intervals too "
                             "narrow); battles: pairwise (default, exact); both: davidson "
                             "(pairwise with ties as a third outcome)")
+    board.add_argument("--task", help="the Model/Task scheme: the column naming each row's "
+                                      "task (scores: a task's rounds are its --round values, "
+                                      "e.g. its CV splits; battles: e.g. the prompt "
+                                      "category); fits global EPPs and per-task deviations "
+                                      "and writes task_leaderboards.csv")
     board.add_argument("--reference", help="measure EPPs from this player (its EPP 0) "
                                            "rather than from the average player: a "
                                            "well-measured one where some never win or win "
@@ -64,7 +69,8 @@ def add_parser(sub):
 
 
 def read_scores(args):
-    """Scores (or, with --winner, Battles) from the long CSV the command names."""
+    """Scores (or, with --winner, Battles) from the long CSV the command names, and the
+    ``hierarchy=`` of --task (None without)."""
     import pandas as pd
 
     from ..data import Battles, Scores
@@ -75,9 +81,16 @@ def read_scores(args):
             raise ValueError(
                 f"{options.flag(name)} is for {'scores' if battles else 'battles'}, and this reads "
                 f"{'battles (--winner)' if battles else 'scores'}; drop it"
-                + ("" if battles else ", or name the winner's column with --winner"))
-    df = reading.read_csv(args.scores, labels=[args.player_a, args.player_b, args.winner] if battles
-                     else [args.player, args.round])
+                + ("" if battles else ", or name the winner's column with --winner")
+                + (f"; to group battles into tasks (the Model/Task scheme), pass --task "
+                   f"{args.round}" if battles and name == "round" else ""))
+    task = args.task
+    df = reading.read_csv(args.scores, labels=([args.player_a, args.player_b, args.winner]
+                                               if battles else [args.player, args.round])
+                          + ([task] if task else []))
+    if task is not None and task not in df.columns:
+        raise ValueError(f"{args.scores} has no column {task!r} (--task); its columns are "
+                         f"{list(df.columns)[:10]}")
     if not battles and args.player not in df.columns \
             and {args.player_a, args.player_b} <= set(df.columns):
         raise ValueError(f"{args.scores} has columns {args.player_a!r} and {args.player_b!r} "
@@ -98,14 +111,23 @@ def read_scores(args):
         return reading.in_file(args.scores, lambda: Battles.from_long(
             df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
             ties=[t.strip() for t in args.ties.split(",")], weight=args.weight,
-            player_name="model"))
+            round=task, player_name="model")), None if task is None else "round"
+    hierarchy, round_column = None, args.round
+    if task is not None and args.round not in df.columns:  # one ranking a task
+        hierarchy, round_column = "round", task
+    elif task is not None:  # a task's rounds: its --round values ("task / round" where a
+        # round label recurs in several tasks, as split 1 of every dataset)
+        if df.groupby(args.round)[task].nunique().max() > 1:
+            df = df.assign(**{args.round: df[task] + " / " + df[args.round]})
+        hierarchy = dict(zip(df[args.round], df[task]))
     return reading.in_file(args.scores, lambda: Scores.from_long(
-        df, player=args.player, round=args.round, score=args.score,
-        higher_is_better=not args.lower_is_better))
+        df, player=args.player, round=round_column, score=args.score,
+        higher_is_better=not args.lower_is_better)), hierarchy
 
 
-def report(scores, args, out, likelihood=None):
-    """Fit the Bayesian EPP, print the leaderboard and the checks, write the outputs."""
+def report(scores, args, out, likelihood=None, hierarchy=None):
+    """Fit the Bayesian EPP (with ``hierarchy``: the Model/Task scheme), print the
+    leaderboard and the checks, write the outputs."""
     from .. import models
     from ..data.scores import fractional
     from ..epp import (
@@ -123,15 +145,17 @@ def report(scores, args, out, likelihood=None):
     from ..exceptions import SeparationWarning
 
     print(scores)
-    idata = fitting.fit(models.bradley_terry(scores, likelihood=likelihood,
-                                             reference=args.reference,
-                                             **({} if args.prior_scale is None else
-                                                {"prior_scale": args.prior_scale})), args)
+    reference, prior_scale = getattr(args, "reference", None), getattr(args, "prior_scale", None)
+    idata = fitting.fit(models.bradley_terry(scores, likelihood=likelihood, reference=reference,
+                                             hierarchy=hierarchy,
+                                             **({} if prior_scale is None else
+                                                {"prior_scale": prior_scale})), args)
     board = leaderboard(idata)
-    versus = "an average player" if args.reference is None else repr(args.reference)
+    versus = "an average player" if reference is None else repr(reference)
     print(f"\nleaderboard (EPP = logit of P(beats {versus}); "
           f"{label(board.attrs['ci_prob'], board.attrs['ci_kind'])}):")
     print(board.round(3).to_string())
+    tasks = None if hierarchy is None else task_boards(idata)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SeparationWarning)
         mle = mle_epp(scores)
@@ -152,8 +176,10 @@ def report(scores, args, out, likelihood=None):
               "match counts, and replicated wins are whole (goodness_of_fit.csv, "
               "player_fit.csv and calibration.png are not written)")
     win = pairwise_probabilities(idata).win
-    writer = Writer(out, "leaderboard")
+    writer = Writer(out, "leaderboard", *(() if tasks is None else ("leaderboard_tasks",)))
     writer.table("leaderboard.csv", board)
+    if tasks is not None:
+        writer.table("task_leaderboards.csv", tasks)
     writer.table("mle_epp.csv", mle.sort_values("epp", ascending=False))  # as leaderboard.csv
     writer.table("win_probability.csv", best_first(win))  # as the heat map orders it
     if whole:
@@ -166,6 +192,24 @@ def report(scores, args, out, likelihood=None):
         **({"calibration.png": partial(plot_win_calibration, gof)} if whole else {}),
         "rank_distribution.png": partial(plot_rank_distribution, idata)})
     print(f"\n{writer.summary()}")
+
+
+def task_boards(idata):
+    """Every task's leaderboard of a Model/Task fit, indexed by (task, player); prints tau."""
+    import pandas as pd
+
+    from .. import _intervals
+    from ..epp import leaderboard
+
+    tasks = idata.posterior["task"].values
+    boards = pd.concat({task: leaderboard(idata, task=task) for task in tasks}, names=["task"])
+    prob, kind = _intervals.resolve(None, None)
+    tau = idata.posterior["tau"].values.ravel()
+    low, high = _intervals.interval(tau[:, None], prob, kind)
+    print(f"\nModel/Task scheme: {len(tasks)} tasks; the spread of a player's deviations "
+          f"from task to task tau = {tau.mean():.2f} ({label(prob, kind)} {low[0]:.2f} to "
+          f"{high[0]:.2f}); each task's board: task_leaderboards.csv")
+    return boards
 
 
 def misfitting_players(by_player, scores, *, alpha=0.05, limit=3):

@@ -40,6 +40,8 @@ REPORTS = {
         "goodness_of_fit.csv": 2, "player_fit.csv": 1, "posterior.nc": None,
         "leaderboard.png": None, "epp_vs_score.png": None, "win_probability.png": None,
         "calibration.png": None, "rank_distribution.png": None},
+    # the Model/Task scheme (--task): every task's board besides
+    "leaderboard_tasks": {"task_leaderboards.csv": 2},  # (task, player)
     "portfolio": {
         "algorithm_metrics.csv": 1, "portfolio.csv": 1, "spectrum.csv": 1, "goodness.csv": 1,
         "posterior.nc": None, "latent_trait.png": None, "strengths.png": None,

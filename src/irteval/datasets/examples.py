@@ -19,8 +19,8 @@ EXAMPLES = {
                  "(irteval leaderboard --lower-is-better)",
     "perf.csv": "1 / (run time + 1) of the same solvers, a row per problem (irteval portfolio)",
     "battles.csv": "5000 simulated battles between 12 models with about 10% ties, a row per "
-                   "battle (irteval leaderboard --winner winner; "
-                   "irteval.calibration.simulate_battles)",
+                   "battle, each in one of three prompt categories (irteval leaderboard "
+                   "--winner winner; --task category; irteval.calibration.simulate_battles)",
     "levels.csv": "airt's classification_poly: the accuracy of 10 classifiers on 235 datasets "
                   "in 5 levels, a row per dataset (irteval portfolio --levels)",
     "data.csv": "300 simulated instances with 3 numeric and 2 nominal features, 3 classes "
@@ -81,7 +81,7 @@ def write_examples(folder="examples", random_seed=0):
               "scores.csv": (load_auc_scores(as_frame=True), False),
               "times.csv": (times, False), "perf.csv": (perf, True), "data.csv": (data, False),
               "levels.csv": (_levels(load_classification_cts()), True),
-              "battles.csv": (simulate_battles(12, 5000, rng)[2], False)}
+              "battles.csv": (_categorised(simulate_battles(12, 5000, rng)[2]), False)}
     clean, perturbed = _predictions(wide.index, rng)  # last: the other files' draws as before
     frames |= {"clean.csv": (clean, True), "perturbed.csv": (perturbed, True)}
     paths = {}
@@ -89,6 +89,11 @@ def write_examples(folder="examples", random_seed=0):
         paths[name] = folder / name
         frame.to_csv(paths[name], index=index)
     return paths
+
+
+def _categorised(battles):
+    """The battles with a prompt ``category`` in turn (the strengths do not depend on it)."""
+    return battles.assign(category=np.array(["code", "math", "chat"])[np.arange(len(battles)) % 3])
 
 
 def _predictions(instances, rng):
