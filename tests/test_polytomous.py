@@ -84,6 +84,12 @@ def test_bad_levels_are_named_with_the_fix():
     with pytest.raises(TypeError, match=r"levels= is the list of the ordered levels, e.g. "
                                         r"levels=\[1, 2, 3, 4\], got 4; .* pass cuts="):
         ie.Responses.from_wide(wide, kind="ordinal", levels=4)  # was len() of unsized object
+    rng = np.random.default_rng(0)
+    mixed = pd.DataFrame(rng.uniform(0.5, 0.9, (12, 3)), columns=["p", "q", "r"]).assign(
+        r=lambda d: d["r"] * 100)  # one algorithm in percent: binned on the others' scale
+    with pytest.warns(UserWarning, match=r"1 item looks like percent .* divide them by 100, "
+                                         "as cuts= bins every performance on one scale"):
+        ie.Responses.from_wide(mixed, kind="ordinal", cuts=2)  # said nothing
     typo = (wide * 0.3).astype(object)
     typo.iloc[1, 0] = "0.8x"
     with pytest.raises(ValueError, match=r"not numbers, e.g. \['0.8x'\].*; performances must "

@@ -285,6 +285,9 @@ class Responses:
             values = values.astype(np.int8)
             extra = {}
         elif kind == "ordinal":
+            if scale[1] is not None:  # cuts: performances, binned on one scale
+                _warn_mixed_scales(values, np.asarray(item_idx), items, item_name,
+                                   respondents[respondent_idx], respondent_name, binned=True)
             values, levels = ordinal_codes(values, *scale, value_name=value_name,
                                            locate=locate)
             extra = {"levels": levels}
@@ -501,7 +504,8 @@ def _warn_two_valued(values, item_idx, lower, upper, items, item_name):
                   "the performances' own limits, e.g. bounds=(0, 1)")
 
 
-def _warn_mixed_scales(values, item_idx, items, item_name, respondent_of, respondent_name):
+def _warn_mixed_scales(values, item_idx, items, item_name, respondent_of, respondent_name,
+                       binned=False):
     """Warn where most items' values lie in [0, 1] (proportions) and an item's look like
     percent: nearly all of them above 1 with their median / 100 among the proportions, or a
     few above 1 that divided by 100 lie among the item's other values (a typo). Scaled on
@@ -529,11 +533,14 @@ def _warn_mixed_scales(values, item_idx, items, item_name, respondent_of, respon
                 for k in np.flatnonzero(above)))
     if parts:
         look = " looks" if len(parts) == 1 else "s look"
+        why = ("cuts= bins every performance on one scale, where a percent sits in the "
+               "top levels and every proportion in the lowest" if binned else
+               f"the portfolio and the strengths compare the {item_name}s' performances "
+               "on their own scale, where a percent outranks every proportion; if that "
+               "scale is meant, pass explicit bounds= (this check is then skipped)")
         warn_user(f"{len(parts)} {item_name}{look} like percent where {int(unit.sum())} of "
                   f"{n} lie within [0, 1] ({'; '.join(parts[:3])}): divide them by 100, as "
-                  f"the portfolio and the strengths compare the {item_name}s' performances "
-                  "on their own scale, where a percent outranks every proportion; if that "
-                  "scale is meant, pass explicit bounds= (this check is then skipped)")
+                  + why)
 
 
 def _fix(kind, cuts=None):
