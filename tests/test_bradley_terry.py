@@ -281,6 +281,9 @@ def test_task_hierarchy_arguments():
         ie.models.bradley_terry(scores, likelihood="pairwise", hierarchy="round")
     with pytest.raises(ValueError, match="no task for"):
         ie.models.bradley_terry(scores, hierarchy={"task0-split0": "t"})
+    with pytest.warns(ie.IdentificationWarning, match=r"one task \('all'\): its deviations "
+                                                      "and the global EPPs cannot be told"):
+        ie.models.bradley_terry(scores, hierarchy=dict.fromkeys(scores.rounds, "all"))
 
 
 @pytest.mark.slow  # a PyMC graph to compile (~15 s); notebook 02 fits one in CI

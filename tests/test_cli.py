@@ -548,6 +548,8 @@ def test_leaderboard_command_on_battles(tmp_path, capsys):
     assert f"EPP = logit of P(beats {reference!r})" in printed
     assert (out / "leaderboard.csv").exists() and not (out / "goodness_of_fit.csv").exists()
     assert pd.read_csv(out / "leaderboard.csv", index_col=0).loc[reference, "mean"] == 0
+    assert pd.read_csv(out / "mle_epp.csv", index_col=0).loc[reference, "epp"] == 0  # the same
+    # scale (was sum-to-zero beside it)
     assert az.from_netcdf(out / "posterior.nc").attrs["prior_scale"] == 1.5
 
 
@@ -686,3 +688,12 @@ def test_leaderboard_task_scheme_on_scores_and_battles(tmp_path, capsys):
     assert main(["leaderboard", str(path), "--task", "nope", "--out", str(out),
                  "--overwrite"]) == 2
     assert "no column 'nope' (--task)" in capsys.readouterr().err
+    assert main(["leaderboard", str(path), "--player", "model", "--round", "splt", "--score",
+                 "acc", "--task", "task", "--out", str(out), "--overwrite"]) == 2  # a typo
+    assert "no column 'splt' (--round), and --task needs several rounds a task" in \
+        capsys.readouterr().err  # was: 12 (model, task) pairs appear more than once
+    rows.loc[3, "task"] = np.nan  # was blamed on the split column
+    rows.to_csv(path, index=False)
+    assert main(["leaderboard", str(path), "--player", "model", "--round", "split", "--score",
+                 "acc", "--task", "task", "--out", str(out), "--overwrite"]) == 2
+    assert "task has 1 missing labels (line 5" in capsys.readouterr().err

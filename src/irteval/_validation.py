@@ -50,7 +50,7 @@ def percent(part, whole, *, fixed=False):
     and 0% only when part == 0; whole percentages without a decimal unless ``fixed`` (a
     column of labels: 55.0% beside 44.3%)."""
     if part in (0, whole) or not np.isfinite(part):  # (NaN: an empty cell of a table)
-        return f"{100 * part // whole:.0f}%"
+        return f"{100 * part // whole:.{1 if fixed else 0}f}%"
     value = min(max(round(100 * part / whole, 1), 0.1), 99.9)
     whole_number = value == round(value) and 1 <= value <= 99 and not fixed
     return f"{value:.0f}%" if whole_number else f"{value:.1f}%"

@@ -203,9 +203,10 @@ def _line_handle(colour):
 def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=(0, 1),
                       legend=None):
     """``curves`` (DataFrame: x by series): the ``highlight`` series in colour with their
-    bands, the others thin and grey, all clipped to ``ylim``. The highlighted series are
-    labelled at their right ends, or with ``legend`` (its title) in a legend in their order:
-    curves that all end at 1 (shares of datasets) would get a pile of labels there."""
+    bands, the others thin and grey, all clipped to ``ylim``. The highlighted series (and up
+    to five grey ones, in grey) are labelled at their right ends, or the highlighted ones with
+    ``legend`` (its title) in a legend in their order: curves that all end at 1 (shares of
+    datasets) would get a pile of labels there."""
     others = [name for name in curves.columns if name not in highlight]
     for name in others:
         ax.plot(x, np.clip(curves[name], *ylim), color="0.75", lw=0.8, zorder=1)
@@ -263,7 +264,8 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     others = ", the others grey" if len(highlight) < lt.smoothed.shape[1] else ""
     # the lines are airt's (the posterior-mean spectrum); where the spectrum is uncertain the
     # per-draw splines are flatter, and a line can leave its band
-    ax.set_title(f"performance over the difficulty spectrum\n{len(highlight)} {chosen} in "
+    ax.set_title(f"{lt.smoothed.attrs.get('value', 'performance')} over the difficulty "
+                 f"spectrum\n{len(highlight)} {chosen} in "
                  f"colour{others}\nlines: the posterior-mean spectrum's (airt's); bands: "
                  f"{band} over its draws", fontsize="medium")
     return ax

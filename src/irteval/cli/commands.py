@@ -101,6 +101,8 @@ def outputs(args):
                 *(out / f for f in files("taxonomy"))]
     if args.command == "portfolio" and (args.levels or args.cuts is not None):
         return [out / f for f in files("portfolio_levels")]
+    if args.command == "leaderboard" and args.task is not None:
+        return [out / f for f in files("leaderboard", "leaderboard_tasks")]
     return [out / f for f in files(args.command.replace("-", "_"))]
 
 

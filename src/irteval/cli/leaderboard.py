@@ -73,6 +73,7 @@ def read_scores(args):
     ``hierarchy=`` of --task (None without)."""
     import pandas as pd
 
+    from .._validation import check_labels
     from ..data import Battles, Scores
 
     battles = getattr(args, "winner", None) is not None
@@ -112,16 +113,21 @@ def read_scores(args):
             df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
             ties=[t.strip() for t in args.ties.split(",")], weight=args.weight,
             round=task, player_name="model")), None if task is None else "round"
-    hierarchy, round_column = None, args.round
-    if task is not None and args.round not in df.columns:  # one ranking a task
-        hierarchy, round_column = "round", task
-    elif task is not None:  # a task's rounds: its --round values ("task / round" where a
+    hierarchy = None
+    if task is not None:  # a task's rounds: its --round values ("task / round" where a
         # round label recurs in several tasks, as split 1 of every dataset)
+        if args.round not in df.columns:
+            raise ValueError(
+                f"{args.scores} has no column {args.round!r} (--round), and --task needs "
+                "several rounds a task (e.g. its CV splits): name their column with --round; "
+                "with one score a task (one ranking, whose noise the task's deviations cannot "
+                f"be told from), fit without --task (--round {task})")
+        reading.in_file(args.scores, lambda: check_labels(df[task], task, df.index))
         if df.groupby(args.round)[task].nunique().max() > 1:
             df = df.assign(**{args.round: df[task] + " / " + df[args.round]})
         hierarchy = dict(zip(df[args.round], df[task]))
     return reading.in_file(args.scores, lambda: Scores.from_long(
-        df, player=args.player, round=round_column, score=args.score,
+        df, player=args.player, round=args.round, score=args.score,
         higher_is_better=not args.lower_is_better)), hierarchy
 
 
@@ -158,7 +164,7 @@ def report(scores, args, out, likelihood=None, hierarchy=None):
     tasks = None if hierarchy is None else task_boards(idata)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SeparationWarning)
-        mle = mle_epp(scores)
+        mle = mle_epp(scores, reference=reference)
     for w in caught:
         print(f"\nclassical EPP: {w.message}")
     print(f"\nclassical EPP (maximum likelihood): deviance {mle.attrs['deviance']:.2f} on "
@@ -199,12 +205,13 @@ def task_boards(idata):
     import pandas as pd
 
     from .. import _intervals
+    from .._draws import stacked_draws
     from ..epp import leaderboard
 
     tasks = idata.posterior["task"].values
     boards = pd.concat({task: leaderboard(idata, task=task) for task in tasks}, names=["task"])
     prob, kind = _intervals.resolve(None, None)
-    tau = idata.posterior["tau"].values.ravel()
+    tau = stacked_draws(idata, "tau")
     low, high = _intervals.interval(tau[:, None], prob, kind)
     print(f"\nModel/Task scheme: {len(tasks)} tasks; the spread of a player's deviations "
           f"from task to task tau = {tau.mean():.2f} ({label(prob, kind)} {low[0]:.2f} to "

@@ -13,7 +13,7 @@ EXIT_STRICT = 3
 FLAGS = ("respondent", "item", "value", "player", "round", "score", "bounds", "transform",
          "clip", "nominal", "rows", "noise", "player_a", "player_b", "winner", "ties", "weight",
          "cuts", "cut_rule", "method", "draws", "tune", "chains", "target_accept", "likelihood",
-         "sampler", "log_likelihood", "reference", "prior_scale")
+         "sampler", "log_likelihood", "reference", "prior_scale", "model")
 
 
 def n_jobs(text):

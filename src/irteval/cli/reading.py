@@ -255,6 +255,11 @@ def read_performance(args):
                           transform=args.transform, clip=args.clip)
 
 
+#: what a wide file without a label column lacks (pandas' index=False)
+NEEDS_LABELS = ("a wide file needs a first column naming its rows (pandas writes one with "
+                "df.to_csv(path), not index=False)")
+
+
 def read_responses(args, path=None, **kwargs):
     """Responses from a long CSV (when it has the --value column, or --format long) or a
     wide one (row labels: the column named like them, else the first column). --format auto
@@ -306,10 +311,8 @@ def read_responses(args, path=None, **kwargs):
         if numbers and len(first) and first.notna().all() and (first != first.round()).any():
             raise ValueError(
                 f"{path}: its first column {df.columns[0]!r} holds numbers with decimals (e.g. "
-                f"{df.iloc[:, 0].dropna().iloc[0]}), not labels: a wide file needs a first "
-                "column naming its rows (pandas writes one with df.to_csv(path), not "
-                f"index=False); if they are labels, say so with {flag(rows)} "
-                f"{df.columns[0]}")
+                f"{df.iloc[:, 0].dropna().iloc[0]}), not labels: {NEEDS_LABELS}; if they "
+                f"are labels, say so with {flag(rows)} {df.columns[0]}")
         df = df.set_index(df.columns[0])
         if getattr(args, rows, None) is None and not re.fullmatch(r"Unnamed: \d+|",
                                                                    str(df.index.name)):
@@ -323,9 +326,8 @@ def read_responses(args, path=None, **kwargs):
         if "duplicate row labels" in str(err) and pd.to_numeric(
                 first, errors="coerce").isin([0, 1]).all():
             raise ValueError(
-                f"{path}: its first column {first.name!r} holds 0/1 answers, not labels: a "
-                "wide file needs a first column naming its rows (pandas writes one with "
-                "df.to_csv(path), not index=False)") from err
+                f"{path}: its first column {first.name!r} holds 0/1 answers, not labels: "
+                f"{NEEDS_LABELS}") from err
         if "duplicate row labels" in str(err):
             repeated = first.duplicated(keep=False).to_numpy().nonzero()[0]
             hint = f" ({where(pd.Index(lines, name='line'), repeated)})"

@@ -246,7 +246,8 @@ def plot_rank_distribution(idata, *, top=None, ax=None):
     title = "posterior probability of each rank"
     if top is not None and count(top, "plot_rank_distribution(): top") < n:
         order = order[:top]
-        n_ranks = max(top, 1 + int(np.flatnonzero((probs[order] >= 0.01).any(axis=0)).max()))
+        taken = np.flatnonzero((probs[order] >= 0.01).any(axis=0))
+        n_ranks = max(top, 1 + int(taken.max(initial=top - 1)))
         probs, title = probs[:, :n_ranks], f"{title}: the best {top} of {n}"
     ax = ensure_axes(ax, rows=len(order))
     image = ax.imshow(probs[order], cmap="Greys", vmin=0, vmax=1, aspect="auto")

@@ -454,7 +454,7 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
     if len(set(names)) < len(names):
         raise ValueError(
             f"this model lists its observed variables twice ({names}): "
-            "pm.sample_posterior_predictive(idata, model=model) without var_names= adds them "
+            "pm.sample_posterior_predictive(idata, model) without var_names= adds them "
             "again (PyMC 5.28), which breaks the model's log density. Fit model.copy() (the "
             "same model, built afresh), and pass var_names=" + repr(sorted(set(names)))
             + " to pm.sample_posterior_predictive, or fit with posterior_predictive=True")

@@ -40,7 +40,7 @@ import pytensor.tensor as pt
 from scipy.special import expit
 from scipy.stats import rankdata
 
-from .._validation import positive, warn_user
+from .._validation import plain, positive, spelling_hint, warn_user
 from ..data import Battles, Scores
 from ..data.scores import outcome_counts, player_groups, player_totals
 from ..exceptions import IdentificationWarning
@@ -124,7 +124,12 @@ class BradleyTerry(BaseModel):
         likelihood = _checked_likelihood(scores, likelihood, hierarchy, reference)
         prior_scale = positive(prior_scale, "prior_scale")
         task_of_round = None if hierarchy is None else _tasks(scores, hierarchy)
-        if task_of_round is not None and isinstance(scores, Scores) \
+        if task_of_round is not None and len(task_of_round[1]) == 1:
+            warn_user(f"one task ({plain(task_of_round[1][0])!r}): its deviations and the "
+                      "global EPPs cannot be told apart (both sum to zero over the players), "
+                      "so tau is the prior's; fit without hierarchy=, or give several tasks",
+                      IdentificationWarning)
+        elif task_of_round is not None and isinstance(scores, Scores) \
                 and np.bincount(task_of_round[0]).max() == 1:
             warn_user(f"every task is one {scores.round_name} (one ranking): its deviations and "
                       "the ranking's noise cannot be told apart, and tau trades off against "
@@ -318,7 +323,9 @@ def _checked_likelihood(scores, likelihood, hierarchy, reference):
         raise ValueError("hierarchy= needs battles grouped into rounds: pass round= (a "
                          "column such as the prompt category) to Battles.from_long")
     if reference is not None and reference not in scores.players:
-        raise ValueError(f"reference {reference!r} is not a player")
+        raise ValueError(f"reference {reference!r} is not a player; choose one of "
+                         f"{[plain(x) for x in scores.players[:5]]}..."
+                         + spelling_hint([reference], scores.players))
     return likelihood
 
 
@@ -369,9 +376,13 @@ def _warn_extremes(scores, reference, prior_scale):
                       f"{'its EPP is' if count == 1 else 'their EPPs are'} identified only by "
                       "the prior (a wide interval says how little is known; more rounds "
                       f"narrow it; prior_scale={prior_scale:g} sets how far out {its} EPP "
-                      "can go)" + ("" if reference is not None else
-                                   f", and as the EPPs sum to zero, {its} prior-only EPP "
+                      "can go)" + (f", and as the EPPs sum to zero, {its} prior-only EPP "
                                    "moves every other EPP and widens their intervals (ranks, "
                                    "differences and P(win) do not move): pass reference= a "
-                                   "well-measured player to measure EPPs from it"),
+                                   "well-measured player to measure EPPs from it"
+                                   if reference is None else
+                                   f"; the reference {plain(reference)!r} is one of them, so "
+                                   "every EPP measured from it carries its prior-wide "
+                                   "uncertainty: choose a well-measured reference"
+                                   if reference in scores.players[extreme] else ""),
                       IdentificationWarning)

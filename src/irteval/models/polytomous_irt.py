@@ -237,7 +237,8 @@ def _warn_skipped_levels(responses, low, high):
                   f"{', '.join(f'{v:g}: {n}' for v, n in zip(r.levels, counts[j]))}): the GPCM's "
                   "thresholds around it are set by the prior and cross, and its difficulty "
                   "limits with them; model='graded' keeps the thresholds ordered, or merge "
-                  "the level with a neighbour (fewer cuts=, or cut_rule='quantile')",
+                  "the level with a neighbour (fewer cuts= or cut_rule='quantile' where "
+                  "performances are binned, else recode the levels)",
                   IdentificationWarning)
 
 
