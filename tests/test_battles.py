@@ -362,3 +362,21 @@ def test_counts_with_ties_are_the_battles_they_count():
     pd.testing.assert_frame_equal(pairs, one_by_one.pairs())
     xy = pairs.set_index(["player_i", "player_j"]).loc[("x", "y")]
     assert (xy["matches"], xy["wins_i"], xy["ties"]) == (8, 3 + 3 / 2, 3)
+
+
+def test_pairwise_log_likelihood_is_the_binomial_log_probability():
+    """log_likelihood["wins"] per pair is log Binomial(w | n, p) (az.loo's elpd a log
+    probability; the coefficient was left out) and, with half-wins, its gamma-function form."""
+    from scipy.special import gammaln
+    from scipy.stats import binom
+
+    from irteval.models.bradley_terry import _pairwise_logp
+
+    wins, matches, diff = np.array([3.0, 0.0, 7.0]), np.array([5.0, 4.0, 7.0]), np.array(
+        [0.4, -1.2, 2.0])
+    np.testing.assert_allclose(_pairwise_logp(wins, matches, diff).eval(),
+                               binom.logpmf(wins, matches, 1 / (1 + np.exp(-diff))))
+    half = _pairwise_logp(np.array(2.5), np.array(4.0), np.array(0.3)).eval()
+    p = 1 / (1 + np.exp(-0.3))
+    assert half == pytest.approx(gammaln(5) - gammaln(3.5) - gammaln(2.5) + 2.5 * np.log(p)
+                                 + 1.5 * np.log(1 - p))
