@@ -352,7 +352,7 @@ def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, m
     x = mean.index.to_numpy()
     _draw_highlighted(ax, x, mean, worst, lower=lower, upper=upper, legend="worst first")
     levels = curves.attrs.get("units") == "levels"
-    ax.set(xlabel="levels off x (a share of the steps from the lowest level to the highest)"
+    ax.set(xlabel="levels off, as a share x of the steps between the levels"
            if levels else "absolute scaled residual x",
            ylabel="share of datasets with |residual| <= x")
     reached = np.minimum(mean.min(axis=1), lower.min(axis=1)).to_numpy() >= 0.999
