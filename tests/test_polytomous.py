@@ -223,7 +223,7 @@ def _check_downstream(idata):
     assert lt.spectrum.index.name == "dataset"
     # levels are said as levels (the axes read "performance" and "absolute scaled residual")
     assert ie.plot_latent_trait(lt).get_ylabel() == "level (smoothed)"
-    assert ie.plot_goodness(idata, max_draws=20).get_xlabel().startswith("levels off x")
+    assert ie.plot_goodness(idata, max_draws=20).get_xlabel().startswith("levels off, as a share x")
     axes = ie.plot_category_curves(idata, algorithms=["a0", "a3"], max_draws=40, n_grid=30)
     assert [ax.get_title() for ax in axes.ravel()[:2]] == ["a0", "a3"]
     assert len(axes.ravel()[0].lines) == 3 and len(axes.ravel()[1].lines) == 4
