@@ -697,3 +697,24 @@ def test_leaderboard_task_scheme_on_scores_and_battles(tmp_path, capsys):
     assert main(["leaderboard", str(path), "--player", "model", "--round", "split", "--score",
                  "acc", "--task", "task", "--out", str(out), "--overwrite"]) == 2
     assert "task has 1 missing labels (line 5" in capsys.readouterr().err
+
+
+def test_portfolio_lower_is_better_turns_errors_around(tmp_path, capsys):
+    """Error rates passed silently, and the worst algorithm led the portfolio; with
+    --lower-is-better each is analysed as lower + upper - x: 1 - error within (0, 1)."""
+    from .test_continuous import simulate_airt
+
+    wide, _ = simulate_airt(n=40, n_items=4, n_negative=0, seed=5)
+    path = tmp_path / "errors.csv"
+    (1 - wide).to_csv(path)
+    out = tmp_path / "errors"
+    assert main(["portfolio", str(path), "--bounds", "0,1", "--lower-is-better", "--out",
+                 str(out), "--draws", "100", "--tune", "200", "--chains", "2"]) == 0
+    assert "lower is better (--lower-is-better): each performance x analysed as lower + " \
+        "upper - x" in capsys.readouterr().out
+    performance = az.from_netcdf(out / "posterior.nc").constant_data["performance"]
+    np.testing.assert_allclose(performance.to_pandas().loc[wide.index, wide.columns], wide,
+                               atol=1e-9)
+    assert main(["portfolio", str(path), "--levels", "--lower-is-better", "--out",
+                 str(out), "--overwrite"]) == 2
+    assert "recode them so that the highest is the best" in capsys.readouterr().err

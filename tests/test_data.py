@@ -496,3 +496,18 @@ def test_simulated_missing_cells_leave_every_label_an_answer():
 
     resp, truth, redraws = cal.simulate_onepl(6, 4, np.random.default_rng(9), missing=0.4)
     assert redraws >= 1 and resp.n_respondents == len(truth["theta"]) == 4
+
+
+def test_reflected_turns_performances_around():
+    """Error rates and run times: x -> lower + upper - x within each item's bounds, level
+    codes c -> C - 1 - c; binary answers are refused."""
+    wide = pd.DataFrame({"a": [0.1, 0.3, 0.2], "b": [0.5, 0.4, 0.9]}, index=list("xyz"))
+    fixed = Responses.from_wide(wide, kind="continuous", bounds=(0, 1))
+    np.testing.assert_allclose(fixed.reflected().values, 1 - fixed.values)
+    own = Responses.from_wide(wide, kind="continuous").reflected()  # each column's min <-> max
+    np.testing.assert_allclose(own.to_wide().loc[list("xyz"), ["a", "b"]].to_numpy(),
+                               [[0.3, 0.8], [0.1, 0.9], [0.2, 0.4]])
+    levels = Responses.from_wide(wide, kind="ordinal", cuts=3)
+    np.testing.assert_array_equal(levels.reflected().values, 2 - levels.values)
+    with pytest.raises(ValueError, match="binary answers are turned by coding correct = 1"):
+        Responses.from_wide(wide.round(), kind="binary").reflected()

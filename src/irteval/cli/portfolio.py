@@ -19,8 +19,9 @@ def add_parser(sub):
     port = sub.add_parser("portfolio", help="algorithm portfolio from a CSV of performances",
                           description="Continuous IRT (AIRT) of algorithms (items) on datasets "
                                       "(respondents) from a wide CSV (a row per dataset, a "
-                                      "column per algorithm) or a long one. Higher must be "
-                                      "better: transform run times first, e.g. 1 / (t + 1). "
+                                      "column per algorithm) or a long one. Higher is "
+                                      "better (--lower-is-better turns errors or run times "
+                                      "around). "
                                       "With --levels (integer levels) or --cuts C (performances "
                                       "binned into C levels) the polytomous IRT (GPCM) instead.")
     port.add_argument("performance", type=Path, help="CSV file of performances")
@@ -40,6 +41,10 @@ def add_parser(sub):
     port.add_argument("--clip", type=options.between(0, 0.5), default=CONTINUOUS["clip"],
                       help="logit transform: scaled values are clipped to [clip, 1 - clip] "
                            "(default 0.01)")
+    port.add_argument("--lower-is-better", action="store_true",
+                      help="lower performances are better (error rates, run times): each is "
+                           "analysed as lower + upper - x within its --bounds (with --cuts: "
+                           "the levels reversed), so every output reads higher = better")
     port.add_argument("--levels", action="store_true",
                       help="the values are ordered integer levels: fit the polytomous IRT")
     port.add_argument("--cuts", type=options.at_least(2, int),

@@ -240,9 +240,15 @@ def read_performance(args):
     if getattr(args, "levels", False) and getattr(args, "cuts", None) is not None:
         raise ValueError("--levels reads integer levels, --cuts C bins performances into "
                          "levels: give one of them")
+    lower_is_better = getattr(args, "lower_is_better", False)
+    if lower_is_better and getattr(args, "levels", False):
+        raise ValueError("--lower-is-better turns performances around, and --levels reads "
+                         "levels as given: recode them so that the highest is the best, or "
+                         "bin the raw performances with --cuts C --lower-is-better")
     if ordinal:
-        return read_responses(args, args.performance, kind="ordinal", cuts=args.cuts,
+        perf = read_responses(args, args.performance, kind="ordinal", cuts=args.cuts,
                               cut_rule=args.cut_rule)
+        return _reflected(perf) if lower_is_better else perf
     bounds = args.bounds
     if bounds not in ("column", "global"):
         try:
@@ -251,8 +257,17 @@ def read_performance(args):
             raise ValueError(f"--bounds {bounds!r}: use column, global or LO,HI") from err
         if len(bounds) != 2 or not bounds[0] < bounds[1]:
             raise ValueError(f"--bounds {args.bounds!r}: give two numbers LO,HI with LO < HI")
-    return read_responses(args, args.performance, kind="continuous", bounds=bounds,
+    perf = read_responses(args, args.performance, kind="continuous", bounds=bounds,
                           transform=args.transform, clip=args.clip)
+    return _reflected(perf) if lower_is_better else perf
+
+
+def _reflected(perf):
+    """``perf`` turned around (--lower-is-better), said once."""
+    how = ("each level turned around (the highest is the best)" if perf.kind == "ordinal"
+           else "each performance x analysed as lower + upper - x within its bounds")
+    print(f"lower is better (--lower-is-better): {how}; every output reads higher = better")
+    return perf.reflected()
 
 
 #: what a wide file without a label column lacks (pandas' index=False)

@@ -8,7 +8,7 @@ and never see a placeholder value.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -455,6 +455,27 @@ class Responses:
             item_name=self.item_name, respondent_name=self.respondent_name, kind=self.kind,
             value_name="values", scale=scale,
         )
+
+    def reflected(self) -> Responses:
+        """The same responses turned around, for performances where lower is better (error
+        rates, run times): AIRT reads higher as better.
+
+        Returns
+        -------
+        irteval.Responses
+            Continuous: each value x becomes lower + upper - x within its item's bounds (the
+            bounds stay; bounds="column" maps an item's best value to its top). Ordinal: each
+            level code c becomes C - 1 - c, so the highest level is the best (for levels
+            binned with ``cuts=``, the bins of -x).
+        """
+        if self.kind == "binary":
+            raise ValueError("reflected() turns performances around; binary answers are "
+                             "turned by coding correct = 1")
+        if self.kind == "continuous":
+            values = self.lower[self.item_idx] + self.upper[self.item_idx] - self.values
+        else:
+            values = len(self.levels) - 1 - self.values
+        return replace(self, values=values)
 
     def __repr__(self) -> str:
         share = percent(self.n_obs, self.n_items * self.n_respondents)
