@@ -1,7 +1,7 @@
 """The ``irteval`` command: instance difficulty, robustness, EPP leaderboards, portfolios, and a
-demo of all four. One module per workflow (:mod:`.difficulty`, :mod:`.leaderboard`,
-:mod:`.robustness`, :mod:`.portfolio`); files in :mod:`.outputs`; reading and writing in
-:mod:`.io`."""
+demo of the first four. One module per workflow (:mod:`.difficulty`, :mod:`.leaderboard`,
+:mod:`.robustness`, :mod:`.portfolio`); files in :mod:`.outputs`; reading in
+:mod:`.reading`, fitting and saving in :mod:`.fitting`."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
                        leaderboard.csv (EPP, interval, Elo, P(best), ranks), mle_epp.csv
                        (classical EPP), win_probability.csv, goodness_of_fit.csv
                        (per pair) and player_fit.csv (per player), posterior.nc and plots
+                       (with --task, every task's board: task_leaderboards.csv)
   irteval robustness   how robust each model family is to noise on easy and hard instances
                        (System Characteristic Curves and a taxonomy, paper 1); writes per
                        dataset difficulty.csv, scc.csv (kappa per model, bin and proportion
@@ -39,7 +40,7 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
                        goodness.csv, posterior.nc and plots
   irteval score-new    a new model's accuracy on every instance from its answers to a few,
                        with the posterior.nc of irteval difficulty; writes score.csv
-  irteval demo         all four, on bundled data (optdigits responses of 58 models; VTAB;
+  irteval demo         the first four, on bundled data (optdigits responses of 58 models; VTAB;
                        the MiniZinc 2016 solvers), and a leaderboard from simulated battles
 
 posterior.nc files hold the posterior draws in float32 or, where that loses under 1% of
@@ -55,11 +56,11 @@ examples:
   irteval leaderboard scores.csv --player model --round split --score auc
   irteval leaderboard times.csv --player solver --round problem --score seconds --lower-is-better
   irteval leaderboard battles.csv --player-a model_a --player-b model_b --winner winner
-  irteval leaderboard scores.csv --round split --score auc --task dataset   # Model/Task scheme
+  irteval leaderboard battles.csv --winner winner --task category   # the Model/Task scheme
   irteval robustness --dataset optdigits letter wall_robot_navigation
-  irteval portfolio perf.csv --respondent dataset --bounds 0,1   # a row per dataset
+  irteval portfolio perf.csv --respondent problem --bounds 0,1 --transform airt  # a row each
   irteval score-new out/posterior.nc answers.csv --item instance --value correct
-  irteval portfolio perf.csv --cuts 5           # performances binned into 5 levels (GPCM)
+  irteval portfolio levels.csv --levels         # ordered levels (GPCM); --cuts C bins performances
   irteval robustness --csv data.csv --target class --nominal colour,shape
   irteval robustness --responses matrix.csv --predictions clean.csv perturbed.csv
 """

@@ -85,7 +85,8 @@ def add_fit_options(p, draws=None, defaults="the model's: 1000 draws, 1000 warm-
                         "stored up to 200 MB and a warning says when it is not")
     p.add_argument("--strict", action="store_true",
                    help=f"exit with status {EXIT_STRICT} when a fit fails its convergence "
-                        "diagnostics (divergences, R-hat > 1.01, ESS < 100 per chain), "
+                        "diagnostics (divergences, R-hat > 1.01, ESS < 100 per chain; "
+                        "R-hat needs --chains 2 or more), "
                         "before writing its outputs")
 
 

@@ -63,7 +63,8 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
         raise ValueError(
             f"binning into {cuts} levels ({cut_rule}) left level(s) {_show(levels[unused])} "
             "empty: a level no respondent reached has no threshold to estimate. Use a smaller "
-            "cuts=, or cut_rule='quantile' for levels of equal size")
+            "cuts=" + (", or cut_rule='quantile' for levels of equal size"
+                       if cut_rule == "equal_width" else ""))
     if unused.any():
         used = levels[~unused]
         consecutive = np.arange(levels[0], levels[0] + len(used))

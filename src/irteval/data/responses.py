@@ -466,7 +466,7 @@ class Responses:
             Continuous: each value x becomes lower + upper - x within its item's bounds (the
             bounds stay; bounds="column" maps an item's best value to its top). Ordinal: each
             level code c becomes C - 1 - c, so the highest level is the best (for levels
-            binned with ``cuts=``, the bins of -x).
+            binned with equal-width ``cuts=``, the bins of -x).
         """
         if self.kind == "binary":
             raise ValueError("reflected() turns performances around; binary answers are "

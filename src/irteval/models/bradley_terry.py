@@ -127,7 +127,8 @@ class BradleyTerry(BaseModel):
         if task_of_round is not None and len(task_of_round[1]) == 1:
             warn_user(f"one task ({plain(task_of_round[1][0])!r}): its deviations and the "
                       "global EPPs cannot be told apart (both sum to zero over the players), "
-                      "so tau is the prior's; fit without hierarchy=, or give several tasks",
+                      "so tau is the prior's; fit without hierarchy= (CLI: without --task), "
+                      "or give several tasks",
                       IdentificationWarning)
         elif task_of_round is not None and isinstance(scores, Scores) \
                 and np.bincount(task_of_round[0]).max() == 1:
@@ -135,8 +136,9 @@ class BradleyTerry(BaseModel):
                       "the ranking's noise cannot be told apart, and tau trades off against "
                       "the EPPs' scale (a probe's 6 models x 12 tasks: the best EPP 3.4 +- 1.0 "
                       "with hierarchy='round', 1.3 without); map several rounds to each task "
-                      "(hierarchy={round: task}, e.g. the CV splits of a dataset), or fit "
-                      "without hierarchy=", IdentificationWarning)
+                      "(hierarchy={round: task}, e.g. the CV splits of a dataset; CLI: those "
+                      "rounds' column as --round beside --task), or fit without hierarchy= "
+                      "(CLI: without --task)", IdentificationWarning)
         _warn_extremes(scores, reference, prior_scale)
         coords, pairs, pair_coords = {"player": np.asarray(scores.players)}, None, None
         if task_of_round is not None:
@@ -317,8 +319,9 @@ def _checked_likelihood(scores, likelihood, hierarchy, reference):
         raise ValueError(f"likelihood={likelihood!r} is not one of {LIKELIHOODS}")
     if hierarchy is not None and likelihood != ("pairwise" if battles else "plackett_luce"):
         raise ValueError("hierarchy= is implemented for per-round Scores with "
-                         "likelihood='plackett_luce' and for Battles with a round= grouping "
-                         "and likelihood='pairwise'; not for this combination yet")
+                         "likelihood='plackett_luce' and for Battles grouped into rounds "
+                         "(Battles.from_long's round; CLI --task) with likelihood='pairwise'; "
+                         "not for this combination yet")
     if hierarchy is not None and battles and scores.round is None:
         raise ValueError("hierarchy= needs battles grouped into rounds: pass round= (a "
                          "column such as the prompt category) to Battles.from_long")

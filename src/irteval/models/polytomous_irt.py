@@ -104,7 +104,7 @@ class PolytomousIRT(BaseModel):
                      f"{len(single)} {r.item_name}{'s' if len(single) > 1 else ''}")
             fix = ("bin the performances into more levels (cuts=) or check the data"
                    if len(single) == r.n_items else
-                   "keep the others with responses.subset(items=[...]), or remove their "
+                   "in Python, keep the others with responses.subset(items=[...]), or remove their "
                    "columns from the file")
             raise ValueError(
                 f"{which} {'has' if len(single) == 1 or which.startswith('every') else 'have'} "
