@@ -490,7 +490,7 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
 
 #: what an IdentificationWarning about all-right / all-wrong answers asks of the user
 EXTREMES_FIX = ("the posterior is proper, and wide intervals say how little is known; "
-                "in Python, Responses.subset drops them if they should not count")
+                "Responses.subset drops them if they should not count")
 
 
 def _warn_extremes(responses: Responses):
