@@ -258,14 +258,13 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
                       ylim=lt.performance_range)
     ax.plot(lt.spectrum["mean"], np.full(len(lt.spectrum), ax.get_ylim()[0]), "|",
             color="k", alpha=0.4)
-    ax.set(xlabel="dataset difficulty (-theta)",
-           ylabel=f"{lt.smoothed.attrs.get('value', 'performance')} (smoothed)")
+    value = lt.smoothed.attrs.get("value", "performance")  # "level": the polytomous IRT
+    ax.set(xlabel="dataset difficulty (-theta)", ylabel=f"{value} (smoothed)")
     band = _intervals.table_label(lt.occupancy)
     others = ", the others grey" if len(highlight) < lt.smoothed.shape[1] else ""
     # the lines are airt's (the posterior-mean spectrum); where the spectrum is uncertain the
     # per-draw splines are flatter, and a line can leave its band
-    ax.set_title(f"{lt.smoothed.attrs.get('value', 'performance')} over the difficulty "
-                 f"spectrum\n{len(highlight)} {chosen} in "
+    ax.set_title(f"{value} over the difficulty spectrum\n{len(highlight)} {chosen} in "
                  f"colour{others}\nlines: the posterior-mean spectrum's (airt's); bands: "
                  f"{band} over its draws", fontsize="medium")
     return ax

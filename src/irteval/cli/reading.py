@@ -248,18 +248,24 @@ def read_performance(args):
     if ordinal:
         perf = read_responses(args, args.performance, kind="ordinal", cuts=args.cuts,
                               cut_rule=args.cut_rule)
-        return _reflected(perf) if lower_is_better else perf
-    bounds = args.bounds
-    if bounds not in ("column", "global"):
-        try:
-            bounds = tuple(float(b) for b in bounds.split(","))
-        except ValueError as err:
-            raise ValueError(f"--bounds {bounds!r}: use column, global or LO,HI") from err
-        if len(bounds) != 2 or not bounds[0] < bounds[1]:
-            raise ValueError(f"--bounds {args.bounds!r}: give two numbers LO,HI with LO < HI")
-    perf = read_responses(args, args.performance, kind="continuous", bounds=bounds,
-                          transform=args.transform, clip=args.clip)
+    else:
+        perf = read_responses(args, args.performance, kind="continuous",
+                              bounds=_bounds(args.bounds), transform=args.transform,
+                              clip=args.clip)
     return _reflected(perf) if lower_is_better else perf
+
+
+def _bounds(text):
+    """--bounds: "column", "global" or LO,HI as a tuple of floats."""
+    if text in ("column", "global"):
+        return text
+    try:
+        bounds = tuple(float(b) for b in text.split(","))
+    except ValueError as err:
+        raise ValueError(f"--bounds {text!r}: use column, global or LO,HI") from err
+    if len(bounds) != 2 or not bounds[0] < bounds[1]:
+        raise ValueError(f"--bounds {text!r}: give two numbers LO,HI with LO < HI")
+    return bounds
 
 
 def _reflected(perf):

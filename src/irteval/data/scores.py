@@ -18,7 +18,7 @@ from scipy.sparse.csgraph import connected_components
 
 from .._docs import fill_doc, matrix_df
 from .._validation import (axis_names, check_columns, check_frame, labelled_matrix, long_cells,
-                           numeric_matrix, percent, warn_user)
+                           numeric_matrix, percent, plain, spelling_hint, warn_user)
 
 
 SCORE_FIX = "scores must be numbers (an accuracy, AUC, error, run time)"
@@ -257,6 +257,15 @@ def pair_table(players, i, j, matches, wins_i, ties, **more) -> pd.DataFrame:
     their codes ``i``, ``j``, ``matches``, ``wins_i``, ``ties`` (and the columns ``more``)."""
     return pd.DataFrame({"player_i": players[i], "player_j": players[j], "i": i, "j": j,
                          "matches": matches, "wins_i": wins_i, "ties": ties, **more})
+
+
+def check_reference(reference, players):
+    """Refuse a ``reference=`` that is not one of ``players``, offering some and a near
+    spelling."""
+    if reference is not None and reference not in players:
+        raise ValueError(f"reference {reference!r} is not a player; choose one of "
+                         f"{[plain(x) for x in players[:5]]}..."
+                         + spelling_hint([reference], players))
 
 
 def player_totals(pairs, n_players):

@@ -27,7 +27,8 @@ from .._compat import IndexesWithWarning
 from .._docs import fill_doc
 from .._validation import count, plain, seeded_rng, spelling_hint, warn_user
 from ..data import Battles, Scores
-from ..data.scores import OUTCOME_SCORE, outcome_counts, player_groups, player_totals
+from ..data.scores import (OUTCOME_SCORE, check_reference, outcome_counts, player_groups,
+                           player_totals)
 from ..exceptions import SeparationWarning
 
 LOG10_ELO = 400 / np.log(10)
@@ -193,10 +194,7 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
                          "(ci_kind='wald'); for HDIs or equal-tailed intervals fit the Bayesian "
                          "model (irteval.leaderboard)")
     prob = _intervals.resolve(ci_prob, "eti")[0]
-    if reference is not None and reference not in scores.players:
-        raise ValueError(f"reference {reference!r} is not a player; choose one of "
-                         f"{[plain(x) for x in scores.players[:5]]}..."
-                         + spelling_hint([reference], scores.players))
+    check_reference(reference, scores.players)
     pairs = scores.pairs()
     groups = _components(pairs, scores.players)
     if len(groups) > 1:

@@ -40,9 +40,9 @@ import pytensor.tensor as pt
 from scipy.special import expit
 from scipy.stats import rankdata
 
-from .._validation import plain, positive, spelling_hint, warn_user
+from .._validation import plain, positive, warn_user
 from ..data import Battles, Scores
-from ..data.scores import outcome_counts, player_groups, player_totals
+from ..data.scores import check_reference, outcome_counts, player_groups, player_totals
 from ..exceptions import IdentificationWarning
 from .base import BaseModel
 from .densities import BradleyTerryDensity
@@ -124,21 +124,8 @@ class BradleyTerry(BaseModel):
         likelihood = _checked_likelihood(scores, likelihood, hierarchy, reference)
         prior_scale = positive(prior_scale, "prior_scale")
         task_of_round = None if hierarchy is None else _tasks(scores, hierarchy)
-        if task_of_round is not None and len(task_of_round[1]) == 1:
-            warn_user(f"one task ({plain(task_of_round[1][0])!r}): its deviations and the "
-                      "global EPPs cannot be told apart (both sum to zero over the players), "
-                      "so tau is the prior's; fit without hierarchy= (CLI: without --task), "
-                      "or give several tasks",
-                      IdentificationWarning)
-        elif task_of_round is not None and isinstance(scores, Scores) \
-                and np.bincount(task_of_round[0]).max() == 1:
-            warn_user(f"every task is one {scores.round_name} (one ranking): its deviations and "
-                      "the ranking's noise cannot be told apart, and tau trades off against "
-                      "the EPPs' scale (a probe's 6 models x 12 tasks: the best EPP 3.4 +- 1.0 "
-                      "with hierarchy='round', 1.3 without); map several rounds to each task "
-                      "(hierarchy={round: task}, e.g. the CV splits of a dataset; CLI: those "
-                      "rounds' column as --round beside --task), or fit without hierarchy= "
-                      "(CLI: without --task)", IdentificationWarning)
+        if task_of_round is not None:
+            _warn_tasks(scores, *task_of_round)
         _warn_extremes(scores, reference, prior_scale)
         coords, pairs, pair_coords = {"player": np.asarray(scores.players)}, None, None
         if task_of_round is not None:
@@ -325,10 +312,7 @@ def _checked_likelihood(scores, likelihood, hierarchy, reference):
     if hierarchy is not None and battles and scores.round is None:
         raise ValueError("hierarchy= needs battles grouped into rounds: pass round= (a "
                          "column such as the prompt category) to Battles.from_long")
-    if reference is not None and reference not in scores.players:
-        raise ValueError(f"reference {reference!r} is not a player; choose one of "
-                         f"{[plain(x) for x in scores.players[:5]]}..."
-                         + spelling_hint([reference], scores.players))
+    check_reference(reference, scores.players)
     return likelihood
 
 
@@ -349,6 +333,25 @@ def pair_labels(players, pairs, by_round=False):
     if by_round:
         label = [f"{r}: {pair}" for r, pair in zip(rounds, label)]
     return label
+
+
+def _warn_tasks(scores, task_of_round, tasks):
+    """Warn where the tasks cannot be told from the rest: a single task (its deviations and
+    the global EPPs both sum to zero over the players) or, on scores, one ranking a task
+    (its deviations and the ranking's noise)."""
+    if len(tasks) == 1:
+        warn_user(f"one task ({plain(tasks[0])!r}): its deviations and the global EPPs cannot "
+                  "be told apart (both sum to zero over the players), so tau is the prior's; "
+                  "fit without hierarchy= (CLI: without --task), or give several tasks",
+                  IdentificationWarning)
+    elif isinstance(scores, Scores) and np.bincount(task_of_round).max() == 1:
+        warn_user(f"every task is one {scores.round_name} (one ranking): its deviations and "
+                  "the ranking's noise cannot be told apart, and tau trades off against the "
+                  "EPPs' scale (a probe's 6 models x 12 tasks: the best EPP 3.4 +- 1.0 with "
+                  "hierarchy='round', 1.3 without); map several rounds to each task "
+                  "(hierarchy={round: task}, e.g. the CV splits of a dataset; CLI: those "
+                  "rounds' column as --round beside --task), or fit without hierarchy= "
+                  "(CLI: without --task)", IdentificationWarning)
 
 
 def _warn_extremes(scores, reference, prior_scale):

@@ -100,15 +100,14 @@ class PolytomousIRT(BaseModel):
         low, high = _item_range(r)
         if np.any(high == low):
             single = r.items[high == low]
-            which = (f"every {r.item_name}" if len(single) == r.n_items else
-                     f"{len(single)} {r.item_name}{'s' if len(single) > 1 else ''}")
-            fix = ("bin the performances into more levels (cuts=) or check the data"
-                   if len(single) == r.n_items else
-                   "in Python, keep the others with responses.subset(items=[...]), or remove their "
-                   "columns from the file")
+            every = len(single) == r.n_items
+            which = (f"every {r.item_name} has" if every else f"1 {r.item_name} has"
+                     if len(single) == 1 else f"{len(single)} {r.item_name}s have")
+            fix = ("bin the performances into more levels (cuts=) or check the data" if every
+                   else "in Python, keep the others with responses.subset(items=[...]), or "
+                   "remove their columns from the file")
             raise ValueError(
-                f"{which} {'has' if len(single) == 1 or which.startswith('every') else 'have'} "
-                f"one level only on every {r.respondent_name} (e.g. "
+                f"{which} one level only on every {r.respondent_name} (e.g. "
                 f"{[plain(x) for x in single[:5]]}): no information on {r.respondent_name} "
                 f"difficulty; {fix}")
         if model == "gpcm":
