@@ -110,6 +110,35 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     assert "is a folder; give the posterior.nc in it" in capsys.readouterr().err
 
 
+def test_select_items_then_score_new_in_one_folder(difficulty_run, tmp_path, capsys):
+    """select-items writes the instances with an empty 'correct' column; filled in, score-new
+    reads it as is (the fit's label column), in the same folder without an 'earlier run'
+    warning about its own input, and reports the coverage; a missing column names the fix."""
+    _, out, _ = difficulty_run
+    folder = tmp_path / "new"
+    assert main(["select-items", str(out / "posterior.nc"), "-n", "8", "--out", str(folder)]) == 0
+    printed = capsys.readouterr().out
+    assert "chose 8 of 40 instances (stratified)" in printed and "irteval score-new" in printed
+    items = pd.read_csv(folder / "items.csv", dtype={"instance": str})
+    assert list(items.columns) == ["instance", "correct"] and items["correct"].isna().all()
+    items["correct"] = [1, 1, 1, 1, 0, 1, 0, 0]
+    items.to_csv(folder / "items.csv", index=False)
+    assert main(["score-new", str(out / "posterior.nc"), str(folder / "items.csv"),
+                 "--out", str(folder)]) == 0
+    captured = capsys.readouterr()
+    assert "8 answers of 40 instances" in captured.out and "also holds" not in captured.err
+    assert re.search(r"answered instances span the difficulties of \d+% of them", captured.out)
+    assert 0.5 < pd.read_csv(folder / "score.csv", index_col=0)["coverage"].iloc[0] <= 1
+    items.rename(columns={"instance": "item", "correct": "gpt-4o"}).to_csv(
+        tmp_path / "renamed.csv", index=False)
+    for flags, fix in (([], "no column 'instance' (--item); its columns are ['item', 'gpt-4o']"),
+                       (["--item", "item"], "no column 'correct' (--value); its columns are "
+                                            "['item', 'gpt-4o']; pass --value gpt-4o")):
+        assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "renamed.csv"),
+                     "--out", str(tmp_path / "renamed"), *flags]) == 2
+        assert fix in capsys.readouterr().err
+
+
 def test_difficulty_command_on_a_long_csv(difficulty_run):
     _, out, printed = difficulty_run
     assert "hardest instances" in printed and "per bin" in printed

@@ -129,8 +129,10 @@ def test_adaptive_test_stops_when_the_interval_is_narrow(population, strategy):
         k = int(item[1:])
         return int(rng.random() < 1 / (1 + np.exp(-(theta - truth["b"][k]))))
 
-    trajectory, score = ie.adaptive_test(idata, answer, max_items=40, stop_width=0.25,
-                                         strategy=strategy, random_seed=0)
+    with warnings.catch_warnings():  # the information rule's narrow coverage: tested below
+        warnings.filterwarnings("ignore", message="the .* answered items span")
+        trajectory, score = ie.adaptive_test(idata, answer, max_items=40, stop_width=0.25,
+                                             strategy=strategy, random_seed=0)
     assert trajectory.index.name == "step" and trajectory["item"].is_unique
     assert {"item", "answer", "mean", "hdi_lower", "hdi_upper", "width"} <= set(trajectory)
     assert trajectory["width"].iloc[-1] < 0.25 or len(trajectory) == 40
@@ -153,9 +155,13 @@ def test_adaptive_stratified_rule_asks_across_difficulty(population):
 
     asked = {}
     for strategy in ("stratified", "information"):
-        trajectory, _ = ie.adaptive_test(idata, answer, max_items=30, stop_width=0.0,
-                                         strategy=strategy, random_seed=0)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            trajectory, score = ie.adaptive_test(idata, answer, max_items=30, stop_width=0.0,
+                                                 strategy=strategy, random_seed=0)
         asked[strategy] = np.bincount([stratum_of[i] for i in trajectory["item"]], minlength=10)
+        narrow = [w for w in caught if "answered items span" in str(w.message)]
+        assert bool(narrow) == (strategy == "information"), (strategy, score.coverage)
     assert (asked["stratified"] > 0).all()
     assert asked["stratified"][5:].sum() > asked["stratified"][:5].sum()
     assert asked["information"][:3].sum() == 0
@@ -181,9 +187,12 @@ def test_ability_grid_updated_one_answer_at_a_time_equals_all_at_once(population
 
 def test_bad_input_is_named(population):
     idata, _ = population
-    with pytest.raises(ValueError, match="items not in the fit, e.g. \\['nope'\\]"):
+    with pytest.raises(ValueError, match=r"items not in the fit, e.g. \['nope'\].*to score the "
+                                         r"fit's alone, answers\[answers.index.isin"):
         ie.score_new_model(idata, {"i1": 1, "nope": 0})
-    with pytest.raises(ValueError, match=r"labels are text \(e.g. 'i0'\): give the answers'"):
+    with pytest.raises(ValueError, match=r"'i01' differs from 'i1' only in zeros before a num"):
+        ie.score_new_model(idata, {"i01": 1})
+    with pytest.raises(ValueError, match=r"labels are text \(e.g. 'i0'\) and these are numbers"):
         ie.score_new_model(idata, {1: 1})  # numbers for text labels ('0001': no hint before)
     wide = simulate(40, 10, seed=1)[0].to_wide(rows="item").reset_index(drop=True)  # 0..39
     numbered = quiet_fit(ie.models.onepl(ie.Responses.from_wide(wide, rows="item")),
@@ -198,8 +207,13 @@ def test_bad_input_is_named(population):
             score(point)  # intervals of no width
     with pytest.raises(ValueError, match="must be 0 or 1.*'yes'"):
         ie.score_new_model(idata, {"i1": 1, "i2": "yes"})
-    with pytest.raises(TypeError, match=r"dict or a pandas Series.*df.set_index\('instance'\)"):
+    with pytest.raises(TypeError, match=r"dict or a pandas Series.*set_index\('instance'\)"):
         ie.score_new_model(idata, [1, 0, 1])
+    table = pd.DataFrame({"item": ["i1", "i2"], "correct": [1, 0]})
+    with pytest.raises(TypeError, match=r"answers.set_index\('item'\)\['correct'\]"):
+        ie.score_new_model(idata, table)  # the hint names the table's own columns
+    texts = pd.Series(["True", "false"], index=["i1", "i2"])  # as a CSV of booleans reads
+    assert ie.score_new_model(idata, texts).answered.tolist() == [1.0, 0.0]
     bt = ie.fit(ie.models.bradley_terry(ie.datasets.load_vtab()), method="map", random_seed=0)
     with pytest.raises(ValueError, match="fit of irteval.models.onepl"):
         ie.score_new_model(bt, {"i1": 1})
@@ -236,3 +250,76 @@ def test_bad_input_is_named(population):
     assert trajectory["answer"].tolist() == [1, 1] and trajectory["answer"].dtype.kind == "i"
     with pytest.raises(ValueError, match="max_items=0: give a whole number of at least 1"):
         ie.adaptive_test(idata, lambda item: 1, max_items=0)
+
+
+def test_narrow_coverage_is_warned_and_the_stratified_naive_is_design_based(population):
+    """Items of one difficulty (the information strategy) leave most of the benchmark to the
+    IRT's extrapolation: warned, with the coverage in summary().attrs; a stratified subset is
+    not. The adaptive stratified rule's naive estimate weighs the strata by their shares."""
+    idata, truth = population
+    rng = np.random.default_rng(4)
+    everything = answers_of(0.0, truth["b"], np.arange(60), rng)
+    informative = ie.select_items(idata, n=15, strategy="information")
+    with pytest.warns(UserWarning, match=r"the 15 answered items span the difficulties of \d+% "
+                                         r"of the benchmark's items, where 15 random ones would "
+                                         r"span about 88%"):
+        narrow = ie.score_new_model(idata, everything.loc[informative])
+    stratified = ie.score_new_model(idata, everything.loc[ie.select_items(idata, n=15)])
+    assert narrow.summary().attrs["coverage"] == narrow.coverage < 0.5
+    assert stratified.coverage > 0.9
+    asked = []
+    _, score = ie.adaptive_test(idata, lambda item: asked.append(item) or everything[item],
+                                max_items=12, stop_width=0, max_draws=100, progressbar=False)
+    order = np.argsort(idata.posterior["b"].mean(("chain", "draw")).values, kind="stable")
+    stratum = {f"i{k}": s for s, part in enumerate(np.array_split(order, 10)) for k in part}
+    by_stratum = pd.Series(everything[asked].values, index=[stratum[i] for i in asked])
+    means = by_stratum.groupby(level=0).mean()
+    assert score.naive == pytest.approx(means.mean())  # equal-count strata: equal weights
+    assert score.summary().loc["accuracy", "naive"] == score.naive
+
+
+def test_an_interrupted_adaptive_test_keeps_its_answers_and_resumes(population):
+    """An error in answer_fn (a rate limit) carries the answers before it; answered= goes on
+    from them, numbering the steps on, and max_items counts them."""
+    idata, truth = population
+    rng = np.random.default_rng(5)
+    everything = answers_of(0.5, truth["b"], np.arange(60), rng)
+    calls = []
+
+    def flaky(item):
+        if len(calls) == 4:
+            raise RuntimeError("rate limit")
+        calls.append(item)
+        return everything[item]
+
+    with pytest.raises(RuntimeError, match="rate limit") as error:
+        ie.adaptive_test(idata, flaky, max_items=10, stop_width=0, max_draws=100,
+                         progressbar=False)
+    assert error.value.answers.index.tolist() == calls
+    if hasattr(error.value, "add_note"):
+        assert "answered=error.answers" in error.value.__notes__[0]
+    calls.append("resumed")  # flaky answers again
+    trajectory, score = ie.adaptive_test(idata, lambda item: everything[item], max_items=10,
+                                         stop_width=0, max_draws=100, progressbar=False,
+                                         answered=error.value.answers)
+    assert list(trajectory.index) == list(range(5, 11)) and len(score.answered) == 10
+    assert not set(trajectory["item"]) & set(calls)  # nothing asked twice
+    with pytest.raises(ValueError, match="answered holds 4 answers, and the test asks at most 4"):
+        ie.adaptive_test(idata, flaky, max_items=4, answered=error.value.answers)
+
+
+def test_plot_adaptive_draws_the_path_with_its_band(population):
+    import matplotlib.pyplot as plt
+
+    idata, truth = population
+    rng = np.random.default_rng(6)
+    everything = answers_of(0.0, truth["b"], np.arange(60), rng)
+    trajectory, _ = ie.adaptive_test(idata, lambda item: everything[item], max_items=30,
+                                     stop_width=0.3, max_draws=100, progressbar=False)
+    ax = ie.plot_adaptive(trajectory, truth=everything.mean())
+    n = len(trajectory)
+    assert ax.get_title() == f"adaptive test: {n} items asked, interval under 0.3 wide"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "94% HDI", "posterior mean", "true accuracy"]
+    assert ax.get_lines()[0].get_xdata().tolist() == list(range(1, n + 1))
+    plt.close("all")

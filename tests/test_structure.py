@@ -161,6 +161,7 @@ NO_INTERVAL = {
     "plot_dendrogram": "a tree", "mle_epp": "Wald intervals only: ci_prob, ci_kind='wald'",
     "bootstrap_epp": "percentile intervals only: ci_prob, ci_kind='bootstrap'",
     "select_items": "a list of items",
+    "plot_adaptive": "draws the intervals of adaptive_test's trajectory",
     "compare_models": "elpd differences and their standard errors",
 }
 
@@ -247,6 +248,7 @@ def test_plot_epp_vs_score_names_wrong_scores():
     (ie.plot_win_heatmap, pd.DataFrame({"p": [0.5]}, index=["a"]), "pairwise_probabilities"),
     (ie.plot_fit, pd.DataFrame({"infit": [1.0]}), "item_fit"),
     (ie.plot_information, pd.DataFrame({"mean": [1.0]}), "information"),
+    (ie.plot_adaptive, pd.DataFrame({"mean": [1.0]}), "adaptive_test"),
     (ie.plot_characteristic_curves, pd.DataFrame({"mean": [1.0]}), "characteristic_curves"),
     (ie.plot_auaec_aupec, pd.DataFrame({"aucdf": [1.0]}), "effectiveness"),
     (ie.plot_goodness, xr.Dataset({"kappa": ("model", [1.0])}), "airt_curves"),
@@ -267,8 +269,9 @@ def test_result_dataclasses_print_on_one_screen():
     draws = xr.DataArray(np.zeros((4, 250)), dims=("chain", "draw"))
     results = [
         ie.LatentTrait(*[frame] * 7, epsilon=0.05),
-        ie.NewModelScore(ability=draws, accuracy=draws, answered=frame[0], person_fit_p=0.3,
-                         n_items=20, ci_prob=0.94, ci_kind="hdi"),
+        ie.NewModelScore(ability=draws, accuracy=draws, answered=frame[0], naive=0.5,
+                         coverage=0.9, person_fit_p=0.3, n_items=20, ci_prob=0.94,
+                         ci_kind="hdi"),
         ie.PairwiseProbabilities(win=frame, superior=frame),
         ie.robustness.NoisyPredictions(clean=frame, perturbed=frame),
         ie.robustness.Taxonomy(groups=frame[0], co_assignment=frame, linkage=np.zeros((999, 4)),

@@ -29,8 +29,9 @@ from .exceptions import (ConvergenceWarning, IdentificationWarning, ModelSpecWar
 from .inference import add_log_likelihood, add_posterior_predictive, diagnostics, fit
 from .irt import (NewModelScore, abilities, adaptive_test, characteristic_curves, difficulty,
                   difficulty_bins, difficulty_moments, information, item_fit, local_dependence,
-                  person_fit, plot_characteristic_curves, plot_difficulty_distribution, plot_fit,
-                  plot_information, plot_item_characteristic, score_new_model, select_items)
+                  person_fit, plot_adaptive, plot_characteristic_curves,
+                  plot_difficulty_distribution, plot_fit, plot_information,
+                  plot_item_characteristic, score_new_model, select_items)
 from .results import Results, load_results
 from .robustness import plot_dendrogram, plot_scc
 
@@ -46,7 +47,7 @@ __all__ = [
     # model checks
     "information", "item_fit", "local_dependence", "person_fit", "plot_fit", "plot_information",
     # scoring a new model from a few instances
-    "NewModelScore", "adaptive_test", "score_new_model", "select_items",
+    "NewModelScore", "adaptive_test", "plot_adaptive", "score_new_model", "select_items",
     # leaderboards
     "PairwiseProbabilities", "WaldTest", "bootstrap_epp", "goodness_of_fit", "leaderboard",
     "mle_epp", "pairwise_probabilities", "plot_epp_vs_score", "plot_leaderboard",

@@ -3,6 +3,7 @@ user-facing warnings (the checks of fits are in :mod:`irteval._fits`)."""
 
 from __future__ import annotations
 
+import re
 import logging
 import sys
 import warnings
@@ -75,17 +76,21 @@ def positive(value, name):
 
 
 def spelling_hint(unknown, known):
-    """'; ...' when one of the ``unknown`` labels matches a ``known`` one but for case or
-    spaces at their ends (labels are matched exactly), else ''."""
-    folded = {k.strip().casefold(): k for k in known if isinstance(k, str)}  # text labels
-    near = [(v, folded[v.strip().casefold()]) for v in unknown
-            if isinstance(v, str) and v.strip().casefold() in folded]
-    if not near:
-        return ""
-    return (f"; labels are matched exactly, and {plain(near[0][0])!r} differs from "
-            f"{plain(near[0][1])!r} only in case or spaces: "
-            + ("write it as the label is written" if len(unknown) == 1 else
-               "write them as the labels are written (e.g. .str.strip(), or .replace({...}))"))
+    """'; ...' when one of the ``unknown`` labels matches a ``known`` one but for case, spaces
+    at their ends or zeros padding a number ('q3' for 'q0003'; labels are matched exactly),
+    else ''."""
+    for fold, how in ((lambda v: v.strip().casefold(), "case or spaces"),
+                      (lambda v: re.sub(r"\d+", lambda m: str(int(m[0])), v.strip().casefold()),
+                       "zeros before a number")):
+        folded = {fold(k): k for k in known if isinstance(k, str)}  # text labels
+        near = [(v, folded[fold(v)]) for v in unknown if isinstance(v, str) and fold(v) in folded]
+        if near:
+            return (f"; labels are matched exactly, and {plain(near[0][0])!r} differs from "
+                    f"{plain(near[0][1])!r} only in {how}: "
+                    + ("write it as the label is written" if len(unknown) == 1 else
+                       "write them as the labels are written (e.g. .str.strip(), or "
+                       ".replace({...}))"))
+    return ""
 
 
 def chosen_labels(given, available, what):

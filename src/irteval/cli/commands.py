@@ -9,6 +9,7 @@ import argparse
 import os
 import sys
 import warnings
+from pathlib import Path
 
 from . import difficulty, fitting, leaderboard, options, portfolio, reading, robustness, score_new
 from .outputs import DEMO, files, start_run, warn_earlier_outputs
@@ -38,6 +39,8 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
                        algorithm_metrics.csv (P(anomalous), consistency, difficulty limit),
                        portfolio.csv (latent trait occupancy, P(in portfolio)), spectrum.csv,
                        goodness.csv, posterior.nc and plots
+  irteval select-items which instances to run a new model on, from the posterior.nc of
+                       irteval difficulty; writes items.csv (a 'correct' column to fill in)
   irteval score-new    a new model's accuracy on every instance from its answers to a few,
                        with the posterior.nc of irteval difficulty; writes score.csv
   irteval demo         the first four, on bundled data (optdigits responses of 58 models; VTAB;
@@ -59,7 +62,8 @@ examples:
   irteval leaderboard battles.csv --winner winner --task category   # the Model/Task scheme
   irteval robustness --dataset optdigits letter wall_robot_navigation
   irteval portfolio perf.csv --respondent problem --bounds 0,1 --transform airt  # a row each
-  irteval score-new out/posterior.nc answers.csv --item instance --value correct
+  irteval select-items out/posterior.nc -n 100 --out new_model    # then fill in items.csv
+  irteval score-new out/posterior.nc new_model/items.csv --out new_model
   irteval portfolio levels.csv --levels         # ordered levels (GPCM); --cuts C bins performances
   irteval robustness --csv data.csv --target class --nominal colour,shape
   irteval robustness --responses matrix.csv --predictions clean.csv perturbed.csv
@@ -186,6 +190,8 @@ def run(args):
         portfolio.report(reading.read_performance(args), args, args.out, epsilon=args.epsilon)
     elif args.command == "score-new":
         score_new.report(args)
+    elif args.command == "select-items":
+        score_new.select(args)
     elif args.command == "difficulty":
         difficulty.report(reading.read_responses(args), args, args.out, method=args.method,
                           model=args.model, bins=args.bins, name=args.responses.stem)
@@ -210,7 +216,7 @@ def main(argv=None):
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
             run(args)
-        warn_earlier_outputs()
+        warn_earlier_outputs(read=[v for v in vars(args).values() if isinstance(v, Path)])
     except fitting.StrictError as err:
         print(f"irteval: error: {err}", file=sys.stderr)
         return options.EXIT_STRICT

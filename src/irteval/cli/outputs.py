@@ -16,13 +16,16 @@ def start_run():
     WRITTEN.clear()
 
 
-def warn_earlier_outputs():
+def warn_earlier_outputs(read=()):
     """Name the registered outputs that the folders this command wrote to hold and it did not
     write: an earlier run's, or another variant's (a polytomous portfolio's
-    category_curves.png beside a continuous one's heat map). Called once the command is done,
-    as several reports may share a folder."""
+    category_curves.png beside a continuous one's heat map); not the files it ``read`` (score-new
+    on the items.csv of select-items). Called once the command is done, as several reports
+    may share a folder."""
+    read = {Path(p).resolve() for p in read}
     for folder, written in WRITTEN.items():
-        earlier = sorted(n for n in set(files(*REPORTS)) - written if (folder / n).exists())
+        earlier = sorted(n for n in set(files(*REPORTS)) - written
+                         if (folder / n).exists() and (folder / n).resolve() not in read)
         if earlier:
             print(f"irteval: warning: {folder}/ also holds {', '.join(earlier)} from an "
                   "earlier run (this one did not write them); remove them, or use a new --out",
@@ -61,6 +64,7 @@ REPORTS = {
             "scc.nc": None, "p_hardest.csv": 1, "predictions.csv": 2,  # (instance, model)
             "scc.png": None},
     "taxonomy": {"taxonomy.csv": 1, "co_assignment.csv": 1, "dendrogram.png": None},
+    "select_items": {"items.csv": 1},
     "score_new": {"score.csv": 1},
 }
 

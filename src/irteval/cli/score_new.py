@@ -1,9 +1,12 @@
-"""``irteval score-new``: a new model's full-benchmark accuracy from its answers to a few
-instances, with the posterior a ``irteval difficulty`` run wrote."""
+"""``irteval select-items`` and ``irteval score-new``: which instances to run a new model on,
+and its full-benchmark accuracy from its answers to them, with the posterior a ``irteval
+difficulty`` run wrote."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pandas as pd
 
 from .._intervals import label
 from .._fits import fit_family
@@ -13,7 +16,23 @@ from .outputs import Writer
 
 
 def add_parser(sub):
-    """The ``irteval score-new`` sub-command and its options."""
+    """The ``irteval select-items`` and ``irteval score-new`` sub-commands and their options."""
+    from ..irt.new_model import STRATEGIES
+
+    pick = sub.add_parser("select-items", help="choose the instances to run a new model on",
+                          description="Choose instances of a fitted 1PL/2PL to run a new model "
+                                      "on, and write them as items.csv: a row per instance with "
+                                      "an empty 'correct' column to fill in with its 0/1 "
+                                      "answers for irteval score-new.")
+    pick.add_argument("posterior", type=Path, help="posterior.nc written by irteval difficulty")
+    pick.add_argument("-n", type=options.at_least(1), default=100,
+                      help="number of instances (default 100)")
+    pick.add_argument("--strategy", choices=STRATEGIES, default="stratified",
+                      help="stratified (default): one at random from each of n equal-count "
+                           "difficulty bins, robust to a new model that fails in its own way; "
+                           "information: the most informative at the fitted models' "
+                           "abilities; random")
+    options.add_output_options(pick)
     new = sub.add_parser("score-new", help="score a new model from its answers to a few "
                                            "instances",
                          description="The posterior of a new model's ability and of its "
@@ -31,43 +50,68 @@ def add_parser(sub):
     return new
 
 
-def report(args):
-    """Read the posterior and the answers, print and write the score."""
+def select(args):
+    """Read the posterior, choose the instances, print and write them."""
+    from ..irt import select_items
+
+    idata = _read_posterior(args.posterior)
+    name = idata.attrs.get("item_name") or "instance"
+    chosen = select_items(idata, n=args.n, strategy=args.strategy, random_seed=args.seed)
+    writer = Writer(args.out, "select_items")
+    writer.table("items.csv", pd.DataFrame({"correct": pd.NA}, index=chosen.rename(name)))
+    print(f"chose {len(chosen)} of {idata.posterior.sizes['item']} {name}s ({args.strategy}): "
+          f"run the new model on them, fill in the 'correct' column of items.csv with its 0/1 "
+          f"answers, then: irteval score-new {args.posterior} {writer.folder / 'items.csv'}")
+    print(f"\n{writer.summary()}")
+
+
+def _read_posterior(path):
+    """The binary IRT fit with draws that ``irteval difficulty`` wrote at ``path``, refusing
+    anything else by what it is."""
     import arviz as az
 
-    from ..irt import score_new_model
-    from ..irt.new_model import MISFIT_P
-
-    if args.posterior.is_dir():
-        raise ValueError(f"{args.posterior} is a folder; give the posterior.nc in it "
-                         f"({args.posterior / 'posterior.nc'})")
-    if not args.posterior.is_file():
-        raise ValueError(f"{args.posterior}: no such file; give the posterior.nc that "
-                         "irteval difficulty wrote")
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder; give the posterior.nc in it "
+                         f"({path / 'posterior.nc'})")
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file; give the posterior.nc that irteval difficulty "
+                         "wrote")
     try:
-        idata = az.from_netcdf(args.posterior)
+        idata = az.from_netcdf(path)
     except OSError as err:  # HDF5's "file signature not found" and the like
-        raise ValueError(f"{args.posterior}: not a netCDF file ({err}); give the posterior.nc "
-                         "that irteval difficulty wrote") from err
+        raise ValueError(f"{path}: not a netCDF file ({err}); give the posterior.nc that "
+                         "irteval difficulty wrote") from err
     found = fit_family(idata)
     if found != "binary_irt":
         written_by = {"bradley_terry": "irteval leaderboard", "continuous_irt": "irteval portfolio",
                       "polytomous_irt": "irteval portfolio"}.get(found)
-        raise ValueError(f"{args.posterior}: "
+        raise ValueError(f"{path}: "
                          + (f"the posterior of {written_by}" if written_by else
                             "not a posterior irteval wrote")
                          + "; give the posterior.nc that irteval difficulty wrote (a 1PL/2PL)")
     if idata.attrs.get("irteval_method") == "map":
-        raise ValueError(f"{args.posterior}: a MAP fit (one point, irteval difficulty --method "
-                         "map): scoring needs posterior draws; rerun irteval difficulty "
-                         "without --method map (or with --method laplace)")
+        raise ValueError(f"{path}: a MAP fit (one point, irteval difficulty --method map): "
+                         "scoring needs posterior draws; rerun irteval difficulty without "
+                         "--method map (or with --method laplace)")
+    return idata
+
+
+def report(args):
+    """Read the posterior and the answers, print and write the score."""
+    from ..irt import score_new_model
+    from ..irt.new_model import MISFIT_P
+
+    idata = _read_posterior(args.posterior)
     name = idata.attrs.get("item_name") or "instance"
     args.item = args.item or name
     df = reading.read_csv(args.answers, labels=[args.item])
-    for column, flag in ((args.item, "--item"), (args.value, "--value")):
+    for column, flag, other in ((args.item, "--item", args.value),
+                                (args.value, "--value", args.item)):
         if column not in df.columns:
+            rest = [c for c in df.columns if c != other]
             raise ValueError(f"{args.answers}: no column {column!r} ({flag}); its columns are "
-                             f"{list(df.columns)[:10]}")
+                             f"{list(df.columns)[:10]}"
+                             + (f"; pass {flag} {rest[0]}" if len(rest) == 1 else ""))
     answers = _answers(df, args, name)
     known = idata.posterior["item"].values
     answers.index = reading.as_labels(answers.index, known)
@@ -88,13 +132,15 @@ def report(args):
           + (f"below {MISFIT_P}: the model's answers misfit the IRT, so read its accuracy with "
              "care)" if misfit
              else f"the model's answers fit the IRT; below {MISFIT_P} they would not)"))
+    print(f"the answered {name}s span the difficulties of {score.coverage:.0%} of them (the "
+          "accuracy on the rest is the IRT's extrapolation)")
     print(f"posterior mean, sd and {label(score.ci_prob, score.ci_kind)}; naive: the accuracy "
           f"on the answered {name}s")
     print(table.round(4).to_string())
     writer = Writer(args.out, "score_new")
     # the counts and the person fit in the file too (load_results reads no attrs)
     writer.table("score.csv", table.assign(**{k: table.attrs[k] for k in (
-        "n_answered", "n_items", "person_fit_p")}))
+        "n_answered", "n_items", "coverage", "person_fit_p")}))
     print(f"\n{writer.summary()}")
 
 

@@ -7,11 +7,11 @@ from .difficulty import (abilities, characteristic_curves, difficulty, difficult
 from .fit_statistics import item_fit, local_dependence, person_fit
 from .information import information
 from .new_model import NewModelScore, adaptive_test, score_new_model, select_items
-from .plots import (plot_characteristic_curves, plot_difficulty_distribution, plot_fit,
-                    plot_information, plot_item_characteristic)
+from .plots import (plot_adaptive, plot_characteristic_curves, plot_difficulty_distribution,
+                    plot_fit, plot_information, plot_item_characteristic)
 
 __all__ = ["NewModelScore", "abilities", "adaptive_test", "characteristic_curves",
            "difficulty", "difficulty_bins", "difficulty_moments", "information", "item_fit",
-           "local_dependence", "person_fit", "plot_characteristic_curves",
+           "local_dependence", "person_fit", "plot_adaptive", "plot_characteristic_curves",
            "plot_difficulty_distribution", "plot_fit", "plot_information",
            "plot_item_characteristic", "score_new_model", "select_items"]

@@ -13,7 +13,12 @@ per draw: the posterior predictive, observed answers counted as observed.
 Person fit: the posterior predictive p-value of the answers' log-likelihood (replicated answers
 on the same items at the same draws); a small value says the 1PL/2PL does not describe this
 model's answers (it fails differently from the models it was fitted to), and the accuracy then
-leans on a misfitting model.
+leans on a misfitting model. The check sees only the items answered: coverage, the share of the
+benchmark's items whose posterior mean difficulty lies between the answered items' lowest and
+highest, says how much of the accuracy is the IRT's extrapolation. For n items drawn at random
+the share left out is about Beta(2, n - 1) (the mass outside the range of n uniform draws);
+one far above it (upper tail below 0.01) is warned about, as from the information strategies,
+which ask items of one difficulty.
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import xarray as xr
-from rich.progress import track
+from rich.progress import Progress, TextColumn
+from scipy import stats
 
 from .. import _intervals
 from .._docs import fill_doc
@@ -49,7 +55,8 @@ ADAPTIVE_STRATEGIES = ("stratified", "information")
 ADAPTIVE_STRATA = 10
 #: items adaptive_test asks at least, by default
 MIN_ITEMS = 5
-#: person-fit p-value below which score_new_model warns (1 in 100 well-fitting models)
+#: person-fit p-value below which score_new_model warns (1 in 100 well-fitting models), and
+#: the upper tail of a random subset's coverage below which it warns of a narrow one
 MISFIT_P = 0.01
 
 
@@ -67,6 +74,14 @@ class NewModelScore(ShortRepr):
         (posterior predictive, observed answers counted as observed).
     answered : pandas.Series
         The items it ran (index) with its answers (0.0 / 1.0), named ``answer``.
+    naive : float
+        Its accuracy on the answered items, the design-based estimate: their mean, or, after
+        :func:`adaptive_test`'s stratified rule (which asks more where answers are
+        uncertain), the strata's means weighted by their shares of the items (over the strata
+        asked).
+    coverage : float
+        Share of the benchmark's items whose posterior mean difficulty lies within the
+        answered items' range (module docstring); the rest is the IRT's extrapolation.
     person_fit_p : float
         Posterior predictive p-value of its answers' log-likelihood; small: misfit.
     n_items : int
@@ -80,6 +95,8 @@ class NewModelScore(ShortRepr):
     ability: xr.DataArray
     accuracy: xr.DataArray
     answered: pd.Series
+    naive: float
+    coverage: float
     person_fit_p: float
     n_items: int
     ci_prob: float
@@ -87,14 +104,15 @@ class NewModelScore(ShortRepr):
 
     def summary(self) -> pd.DataFrame:
         """Posterior mean, sd and interval of ``ability`` and ``accuracy``; ``naive`` is the
-        accuracy on the answered items alone.
+        accuracy on the answered items alone (:attr:`naive`).
 
         Returns
         -------
         pandas.DataFrame
             Rows ``ability`` and ``accuracy``; columns ``mean``, ``sd``, ``{ci_kind}_lower``,
             ``{ci_kind}_upper``, ``naive`` (NaN for the ability). ``attrs`` holds
-            ``n_answered``, ``n_items``, ``person_fit_p``, ``ci_prob`` and ``ci_kind``.
+            ``n_answered``, ``n_items``, ``coverage``, ``person_fit_p``, ``ci_prob`` and
+            ``ci_kind``.
         """
         rows = {}
         for name in ("ability", "accuracy"):
@@ -102,15 +120,17 @@ class NewModelScore(ShortRepr):
                                                   self.ci_prob, self.ci_kind)
             rows[name] = {column: values[0] for column, values in columns.items()}
         table = pd.DataFrame(rows).T
-        table["naive"] = [np.nan, self.answered.mean()]
+        table["naive"] = [np.nan, self.naive]
         table.attrs.update(n_answered=len(self.answered), n_items=self.n_items,
-                           person_fit_p=self.person_fit_p)
+                           coverage=self.coverage, person_fit_p=self.person_fit_p)
         return _intervals.record(table, self.ci_prob, self.ci_kind)
 
 
 def as_binary(values):
-    """``values`` (a Series of anything) as numbers, NaN where not 0 or 1 (True, "1", 1.0
-    count as 1)."""
+    """``values`` (a Series of anything) as numbers, NaN where not 0 or 1 (True, "true", "1",
+    1.0 count as 1: text as a CSV of booleans reads, in any case)."""
+    truth = {"true": 1, "false": 0}
+    values = values.map(lambda v: truth.get(v.strip().casefold(), v) if isinstance(v, str) else v)
     numbers_ = pd.to_numeric(values, errors="coerce")
     if numbers_.dtype.kind not in "biuf":  # complex
         return pd.Series(np.nan, index=values.index)
@@ -123,10 +143,13 @@ def _answers(items, answers):
     must be given."""
     series = pd.Series(answers, dtype=object) if isinstance(answers, dict) else answers
     if not isinstance(series, pd.Series):
+        columns = (list(answers.columns) if isinstance(answers, pd.DataFrame)
+                   and answers.shape[1] else ["instance", "correct"])
+        table = (f"answers.set_index({plain(columns[0])!r})[{plain(columns[-1])!r}]"
+                 if len(columns) > 1 else f"answers[{plain(columns[0])!r}]")
         raise TypeError(f"answers must be a dict or a pandas Series item -> 0/1, got "
-                        f"{type(answers).__name__}; from a table, e.g. "
-                        "df.set_index('instance')['correct']; from an array, "
-                        "pd.Series(values, index=items)")
+                        f"{type(answers).__name__}; from a table, e.g. {table}; from an "
+                        "array, pd.Series(values, index=items)")
     missing = series.isna()
     if missing.all():
         given = f"all {len(series)} missing" if len(series) else "it is empty"
@@ -144,10 +167,12 @@ def _answers(items, answers):
         hint = ("; they match the fit's labels as text: give them the fit's type (e.g. "
                 f"answers.index.astype({type(first).__name__}))"
                 if matches_as_text(unknown, items.labels) else
-                f"; the fit's labels are text (e.g. {first!r}): give the answers' labels as "
-                "that text" if isinstance(first, str)
+                f"; the fit's labels are text (e.g. {first!r}) and these are numbers: give the "
+                "answers the fit's labels (select_items returns them)" if isinstance(first, str)
                 and all(isinstance(x, numbers.Number) for x in unknown)
-                else spelling_hint(unknown, items.labels))
+                else spelling_hint(unknown, items.labels)) or (
+            "; to score the fit's alone, answers[answers.index.isin(idata.posterior['item']"
+            ".values)]")
         raise ValueError(f"{int((where < 0).sum())} answers are for items not in the fit, e.g. "
                          f"{unknown}; the fit has {len(items.labels)} items (e.g. "
                          f"{[plain(x) for x in items.labels[:3]]}){hint}")
@@ -166,9 +191,10 @@ def _answers(items, answers):
                                                           index=series.index, name="answer")
 
 
-def _score(items, where, y, answered, rng, prob, kind, theta=None):
+def _score(items, where, y, answered, rng, prob, kind, theta=None, naive=None):
     """The :class:`NewModelScore` of answers ``y`` to the items at ``where``; ``theta``: the
-    ability draws, when the caller has them."""
+    ability draws, ``naive``: the design-based estimate, when the caller has them (else the
+    mean of ``y``)."""
     if theta is None:
         theta = items.draw_abilities(where, y, rng)
     p = items.p_correct(theta[:, None])
@@ -183,11 +209,14 @@ def _score(items, where, y, answered, rng, prob, kind, theta=None):
     loglik = lambda sign: answer_logp(sign, eta, c, d).sum(axis=1)  # noqa: E731
     replicated = np.where(rng.random(eta.shape) < p[:, where], 1.0, -1.0)
     fit_p = float((loglik(replicated) <= loglik(2 * y - 1)).mean()) if len(where) else 1.0
+    difficulty = items.b.mean(axis=0)
+    lowest, highest = difficulty[where].min(), difficulty[where].max()
     dims = ("sample",)
     return NewModelScore(ability=xr.DataArray(theta, dims=dims, name="ability"),
                          accuracy=xr.DataArray(accuracy, dims=dims, name="accuracy"),
-                         answered=answered, person_fit_p=fit_p, n_items=n_items,
-                         ci_prob=prob, ci_kind=kind)
+                         answered=answered, naive=float(y.mean() if naive is None else naive),
+                         coverage=float(((difficulty >= lowest) & (difficulty <= highest)).mean()),
+                         person_fit_p=fit_p, n_items=n_items, ci_prob=prob, ci_kind=kind)
 
 
 @fill_doc
@@ -195,7 +224,9 @@ def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=No
                     ci_kind=None) -> NewModelScore:
     """The posterior of a new model's ability and full-benchmark accuracy from its answers
     to some of the items of a binary IRT fit (module docstring).
-    Warns when its answers misfit the model (person-fit p-value below 0.01). Vectorised over
+    Warns when its answers misfit the model (person-fit p-value below 0.01), and when the
+    answered items span a narrower range of difficulty than a random subset would (the rest
+    is then the IRT's extrapolation, which the person fit cannot check). Vectorised over
     ``max_draws`` posterior draws; nothing to compile.
 
     Parameters
@@ -224,12 +255,22 @@ def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=No
 
 
 def _warn_misfit(score):
+    """Warn of a narrow coverage (module docstring), then of a small person-fit p-value."""
+    n = len(score.answered)
+    if n > 1 and stats.beta.sf(1 - score.coverage, 2, n - 1) < MISFIT_P:
+        warn_user(f"the {n} answered items span the difficulties of {score.coverage:.0%} of the "
+                  f"benchmark's items, where {n} random ones would span about "
+                  f"{1 - 2 / (n + 1):.0%}: the accuracy on the rest is the IRT's "
+                  "extrapolation, and the person-fit check cannot see a model that fails there "
+                  "in its own way; ask items across the difficulty range (select_items and "
+                  "adaptive_test with their default strategy='stratified')")
     if score.person_fit_p < MISFIT_P:
         warn_user(f"the new model's answers misfit the fitted IRT (person-fit posterior "
                   f"predictive p = {score.person_fit_p:.3f}): it gets items right and wrong in a "
                   "pattern the difficulties do not explain, so its predicted accuracy leans on "
-                  "a model that does not describe it; trust its observed accuracy more, or run "
-                  "it on more items")
+                  "a model that does not describe it; where the items were a random or "
+                  "stratified sample (select_items, adaptive_test with strategy='stratified'), "
+                  f"trust the design-based estimate more: summary()'s naive, {score.naive:.3f}")
 
 
 @fill_doc
@@ -289,8 +330,8 @@ def _difficulty_strata(items, n):
 
 @fill_doc
 def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy="stratified",
-                  min_items=None, max_draws=500, random_seed=0, ci_prob=None, ci_kind=None,
-                  progressbar=True):
+                  min_items=None, answered=None, max_draws=500, random_seed=0, ci_prob=None,
+                  ci_kind=None, progressbar=True):
     """Computerized adaptive testing of a new model: ask ``answer_fn(item) -> 0/1`` one item at
     a time until the interval of its full-benchmark accuracy is narrower than ``stop_width``
     (after at least ``min_items``, default 5 or ``max_items`` if fewer) or ``max_items`` were
@@ -307,17 +348,21 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
       fewest items for a model the IRT describes, but the questions then cluster at one
       difficulty and the interval trusts the IRT's extrapolation to the others.
 
-    Warns, as :func:`score_new_model`, when the answers misfit.
+    Warns, as :func:`score_new_model`, when the answers misfit or cover a narrow range of
+    difficulty. An error in ``answer_fn`` (a rate limit, a KeyboardInterrupt) keeps the
+    answers before it in the error's ``.answers``; ``answered=error.answers`` resumes there
+    (after an uncaught error in a notebook, ``sys.last_value.answers``).
 
     Parameters
     ----------
     {idata_one_skill_draws}
     answer_fn : callable
         ``answer_fn(item) -> 0/1``: the new model run on that item (one answer in an array
-        is taken). An answer that is not 0/1 stops the test with a ValueError whose
-        ``.answers`` holds the answers before it.
+        is taken). An answer that is not 0/1 stops the test with a ValueError; that and any
+        error ``answer_fn`` raises carry the answers before it in ``.answers``.
     max_items : int, default 200
-        Ask at most this many items (all of the fit's where it has fewer).
+        Ask at most this many items (all of the fit's where it has fewer), ``answered``
+        included.
     stop_width : float, default 0.02
         Stop once the accuracy's interval is narrower than this (after ``min_items``); 0 asks
         ``max_items``. A warning says when ``max_items`` came first.
@@ -326,6 +371,9 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
     min_items : int, optional
         Ask at least this many items (0 allowed) before stopping on ``stop_width``; by
         default 5, or ``max_items`` if fewer. At most ``max_items``.
+    answered : dict or pandas.Series, optional
+        Answers already given (item -> 0/1, as :func:`score_new_model` takes them; e.g. an
+        interrupted test's ``.answers``): the test goes on from them, its steps numbered on.
     {max_draws}
     {random_seed}
     {ci_prob_and_kind}
@@ -334,9 +382,10 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
     Returns
     -------
     trajectory : pandas.DataFrame
-        One row per item asked, index ``step`` (1, 2, ...): ``item``, ``answer``, accuracy
-        ``mean``, ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``width``. ``attrs`` holds
-        ``ci_prob`` and ``ci_kind``.
+        One row per item asked, index ``step`` (1, 2, ...; after ``answered``, on from its
+        count): ``item``, ``answer``, accuracy ``mean``, ``{ci_kind}_lower``,
+        ``{ci_kind}_upper``, ``width``. ``attrs`` holds ``ci_prob``, ``ci_kind`` and
+        ``stop_width``; :func:`~irteval.plot_adaptive` draws it.
     score : NewModelScore
         The posterior after the last answer.
     """
@@ -373,52 +422,97 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
     # one grid fine enough for the last step; the log-likelihood grows by one answer a step
     grid = z_grid(max(1, min(max_items, n_items)))
     loglik = np.zeros((len(items.sigma), len(grid)))
-    theta = items.draw_abilities([], [], rng, grid, loglik)
-    steps = range(min(max_items, n_items))
-    for step in track(steps, description="adaptive test", disable=not progressbar):
-        if strategy == "information":
-            info = items.information(theta[:, None]).mean(axis=0)
-            nxt = int(np.flatnonzero(unasked)[np.argmax(info[unasked])])
-        else:
-            p = items.p_correct(theta[:, None]).mean(axis=0)
-            level = np.clip(np.bincount(stratum, weights=p) / size, 0.02, 0.98)
-            target = size * np.sqrt(level * (1 - level))
-            deficit = (step + 1) * target / target.sum() - np.bincount(
-                stratum[asked], minlength=len(strata))
-            deficit[np.bincount(stratum, weights=unasked) == 0] = -np.inf
-            k = int(np.argmax(deficit))
-            nxt = int(rng.choice(strata[k][unasked[strata[k]]]))
-        answer = answer_fn(items.labels[nxt])
-        value = np.asarray(answer, dtype=object).ravel()  # one in an array: clf.predict(x) == y
-        value = as_binary(pd.Series(value)).iloc[0] if value.size == 1 else np.nan
-        if np.isnan(value):
-            error = ValueError(
-                f"answer_fn must return 0 or 1, got {answer!r} for item "
-                f"{plain(items.labels[nxt])!r}"
-                + (f"; the {len(asked)} answers before it are in this error's .answers (score "
-                   "them with score_new_model)" if asked else ""))
-            error.answers = pd.Series(y, index=items.labels[asked], name="answer")
-            raise error
-        answer = float(value)
-        asked.append(nxt)
-        y.append(float(answer))
-        unasked[nxt] = False
-        loglik += items.log_likelihood([nxt], [y[-1]], grid)
-        theta = items.draw_abilities(asked, y, rng, grid, loglik)
-        answered = pd.Series(y, index=items.labels[asked], name="answer")
-        score = _score(items, np.array(asked), np.array(y), answered, rng, prob, kind, theta)
-        lower, upper = _intervals.interval(score.accuracy.values[:, None], prob, kind)
-        rows.append({"item": items.labels[nxt], "answer": int(answer),
-                     "mean": float(score.accuracy.mean()), f"{kind}_lower": lower[0],
-                     f"{kind}_upper": upper[0], "width": upper[0] - lower[0]})
-        if step + 1 >= min_items and rows[-1]["width"] < stop_width:
-            break
-    trajectory = pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="step"))
+    if answered is not None:
+        where, given, _ = _answers(items, answered)
+        if len(where) >= min(max_items, n_items):
+            raise ValueError(f"answered holds {len(where)} answers, and the test asks at most "
+                             f"{min(max_items, n_items)} (max_items={max_items}): raise "
+                             "max_items, or score them with score_new_model")
+        asked, y = list(where), list(given)
+        unasked[where] = False
+        loglik += items.log_likelihood(where, given, grid)
+    theta = items.draw_abilities(asked, y, rng, grid, loglik)
+    first = len(asked)
+    steps = range(first, min(max_items, n_items))
+    columns = (*Progress.get_default_columns(), TextColumn("{task.fields[width]}"))
+    with Progress(*columns, disable=not progressbar) as bar:  # the width beside the count
+        task = bar.add_task("adaptive test", total=len(steps), width="")
+        for step in steps:
+            if strategy == "information":
+                info = items.information(theta[:, None]).mean(axis=0)
+                nxt = int(np.flatnonzero(unasked)[np.argmax(info[unasked])])
+            else:
+                p = items.p_correct(theta[:, None]).mean(axis=0)
+                level = np.clip(np.bincount(stratum, weights=p) / size, 0.02, 0.98)
+                target = size * np.sqrt(level * (1 - level))
+                deficit = (step + 1) * target / target.sum() - np.bincount(
+                    stratum[asked], minlength=len(strata))
+                deficit[np.bincount(stratum, weights=unasked) == 0] = -np.inf
+                k = int(np.argmax(deficit))
+                nxt = int(rng.choice(strata[k][unasked[strata[k]]]))
+            try:
+                answer = answer_fn(items.labels[nxt])
+                value = np.asarray(answer, dtype=object).ravel()  # one in an array: predict(x) == y
+                value = as_binary(pd.Series(value)).iloc[0] if value.size == 1 else np.nan
+                if np.isnan(value):
+                    raise ValueError(f"answer_fn must return 0 or 1, got {answer!r} for item "
+                                     f"{plain(items.labels[nxt])!r}" + _kept(len(asked)))
+            except BaseException as error:  # a rate limit, Ctrl-C: what was asked is kept
+                _keep_answers(error, pd.Series(y, index=items.labels[asked], name="answer"))
+                raise
+            answer = float(value)
+            asked.append(nxt)
+            y.append(float(answer))
+            unasked[nxt] = False
+            loglik += items.log_likelihood([nxt], [y[-1]], grid)
+            theta = items.draw_abilities(asked, y, rng, grid, loglik)
+            answers = pd.Series(y, index=items.labels[asked], name="answer")
+            naive = _stratified_mean(stratum[asked], y, size) if strategy == "stratified" else None
+            score = _score(items, np.array(asked), np.array(y), answers, rng, prob, kind, theta,
+                           naive)
+            lower, upper = _intervals.interval(score.accuracy.values[:, None], prob, kind)
+            rows.append({"item": items.labels[nxt], "answer": int(answer),
+                         "mean": float(score.accuracy.mean()), f"{kind}_lower": lower[0],
+                         f"{kind}_upper": upper[0], "width": upper[0] - lower[0]})
+            bar.update(task, advance=1, width=f"interval {rows[-1]['width']:.4f} wide, "
+                                                  f"stop under {stop_width:g}")
+            if step + 1 >= min_items and rows[-1]["width"] < stop_width:
+                break
+    trajectory = pd.DataFrame(rows, index=pd.RangeIndex(first + 1, first + len(rows) + 1,
+                                                        name="step"))
     if stop_width > 0 and rows[-1]["width"] >= stop_width:
-        limit, fix = ((f"max_items={max_items}", "raise max_items") if len(rows) == max_items
+        limit, fix = ((f"max_items={max_items}", "raise max_items") if len(asked) == max_items
                       else (f"every one of the fit's {n_items} items", "the fit has no more"))
         warn_user(f"adaptive_test stopped after {limit} with the interval of the accuracy "
                   f"{rows[-1]['width']:.3g} wide, not under stop_width={stop_width}; {fix}, "
                   "or read the wider interval")
     _warn_misfit(score)
+    trajectory.attrs["stop_width"] = stop_width
     return _intervals.record(trajectory, prob, kind), score
+
+
+def _stratified_mean(strata, y, size):
+    """The answers ``y`` (in ``strata``) averaged within each stratum asked, weighted by the
+    strata's ``size``: a stratified sample's estimate, where the adaptive rule asks the strata
+    unequally."""
+    asked = np.bincount(strata, minlength=len(size))
+    right = np.bincount(strata, weights=y, minlength=len(size))
+    return float((right[asked > 0] / asked[asked > 0] * size[asked > 0]).sum()
+                 / size[asked > 0].sum())
+
+
+def _keep_answers(error, answers):
+    """Attach the answers given before ``error`` to it as ``.answers``, and say so."""
+    try:
+        error.answers = answers
+    except AttributeError:  # an exception that takes no attributes
+        return
+    if len(answers) and hasattr(error, "add_note") and ".answers" not in str(error):
+        error.add_note(_kept(len(answers))[2:])  # Python 3.11 on
+
+
+def _kept(n):
+    """'; the n answers before it are in ...' ('' when none were)."""
+    return (f"; the {n} answers before it are in this error's .answers: "
+            "adaptive_test(..., answered=error.answers) goes on from them, "
+            "score_new_model(idata, error.answers) scores them" if n else "")

@@ -363,3 +363,43 @@ def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None):
         lines = ax.get_lines() + items_ax.get_lines()
         ax.legend(lines, [line.get_label() for line in lines], fontsize="small")
     return ax
+
+
+@fill_doc
+def plot_adaptive(trajectory, *, truth=None, ax=None):
+    """An adaptive test's path: the posterior mean of the new model's full-benchmark accuracy
+    after each answer, its interval as a band, and the stop width in the title.
+
+    Parameters
+    ----------
+    trajectory : pandas.DataFrame
+        The trajectory :func:`irteval.adaptive_test` returns (its first value).
+    truth : float, optional
+        The model's accuracy on every item, where known (a held-out check): a dashed line.
+    {ax}
+
+    {returns_ax}
+    """
+    if not (isinstance(trajectory, pd.DataFrame) and trajectory.index.name == "step"
+            and {"mean", "width"} <= set(trajectory.columns)):
+        raise ValueError("plot_adaptive takes the result of irteval.adaptive_test, its "
+                         "trajectory (trajectory, score = ie.adaptive_test(...)), got "
+                        + (f"a table with columns {list(trajectory.columns)[:6]}"
+                           if isinstance(trajectory, pd.DataFrame)
+                           else f"a {type(trajectory).__name__}"))
+    ax = ensure_axes(ax)
+    kind = _intervals.table_kind(trajectory)
+    steps = trajectory.index
+    ax.fill_between(steps, trajectory[f"{kind}_lower"], trajectory[f"{kind}_upper"], alpha=0.3,
+                    label=_intervals.table_label(trajectory))
+    ax.plot(steps, trajectory["mean"], label="posterior mean")
+    if truth is not None:
+        ax.axhline(truth, color="k", ls="--", label="true accuracy")
+    stop = trajectory.attrs.get("stop_width")
+    last = trajectory["width"].iloc[-1]
+    width = (f"interval under {stop:g} wide" if stop and last < stop else
+             f"interval {last:.3g} wide" + (f", not under {stop:g}" if stop else ""))
+    ax.set(xlabel="items asked", ylabel="accuracy on all items",
+           title=f"adaptive test: {steps[-1]} items asked, {width}")
+    ax.legend(fontsize="small")
+    return ax
