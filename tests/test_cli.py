@@ -280,6 +280,24 @@ def test_unreadable_csvs_give_one_line_errors(tmp_path, capsys, content, message
     assert not (tmp_path / "out").exists()
 
 
+def test_leaderboard_classical_epp_across_components(tmp_path, capsys):
+    """Two models that always beat three others: mle_epp.csv listed the larger component's
+    best first (EPPs of separate fits compared across components), and the classical fit
+    read as one; now the top component comes first and the fit says it is within each."""
+    rng = np.random.default_rng(0)
+    wide = pd.DataFrame(rng.normal(size=(5, 12)), index=["a", "b", "c", "d", "e"])
+    wide.loc[["a", "b"]] += 10  # a and b beat c, d and e in every round
+    long = wide.rename_axis("model").reset_index().melt("model", var_name="round",
+                                                        value_name="score")
+    long.to_csv(tmp_path / "scores.csv", index=False)
+    out = tmp_path / "board"
+    assert main(["leaderboard", str(tmp_path / "scores.csv"), "--out", str(out), *FAST[:6]]) == 0
+    printed = capsys.readouterr().out
+    assert "classical EPP (maximum likelihood, within each of its 2 components)" in printed
+    mle = pd.read_csv(out / "mle_epp.csv", index_col=0)
+    assert set(mle.index[:2]) == {"a", "b"} and mle["component"].tolist() == [0, 0, 1, 1, 1]
+
+
 def test_leaderboard_command(tmp_path, capsys):
     df = ie.datasets.load_vtab(as_frame=True)
     df["top1_accuracy"] = 100 - df["top1_accuracy"]  # an error rate: lower is better

@@ -85,9 +85,16 @@ def test_auc_scores_separation_is_detected_and_within_component_fits_exist():
     with pytest.raises(ValueError, match="different strongly connected components"):
         ie.wald_test(table, a, b)
     parts = ie.epp.components(scores)  # the same components, as player labels
-    assert [len(part) for part in parts] == [44, 36]
-    for part in parts:
-        assert len(set(table.loc[part, "component"])) == 1
+    for k, part in enumerate(parts):
+        assert set(table.loc[part, "component"]) == {k}
+    # from the top: the first component's players never lose to the second's, which lose
+    # every match they play against them (mle_epp.csv lists component 0 first)
+    pairs = scores.pairs()
+    top = pairs["player_i"].isin(parts[0]) & pairs["player_j"].isin(parts[1])
+    bottom = pairs["player_i"].isin(parts[1]) & pairs["player_j"].isin(parts[0])
+    assert top.any() or bottom.any()
+    assert (pairs.loc[top, "wins_i"] == pairs.loc[top, "matches"]).all()
+    assert (pairs.loc[bottom, "wins_i"] == 0).all()
 
 
 def test_a_player_alone_in_its_component_has_no_epp():

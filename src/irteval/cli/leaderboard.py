@@ -167,8 +167,12 @@ def report(scores, args, out, likelihood=None, hierarchy=None):
         mle = mle_epp(scores, reference=reference)
     for w in caught:
         print(f"\nclassical EPP: {w.message}")
-    print(f"\nclassical EPP (maximum likelihood): deviance {mle.attrs['deviance']:.2f} on "
-          f"{mle.attrs['df']} df, goodness-of-fit p = {mle.attrs['p_value']:.3g}")
+    parts = len(mle.attrs["components"])
+    within = f", within each of its {parts} components" if parts > 1 else ""
+    print(f"\nclassical EPP (maximum likelihood{within}): "
+          + (f"deviance {mle.attrs['deviance']:.2f} on {mle.attrs['df']} df, goodness-of-fit "
+             f"p = {mle.attrs['p_value']:.3g}" if mle.attrs["df"] > 0 else
+             "no goodness of fit (0 degrees of freedom)"))
     whole = not fractional(scores.pairs()["matches"]).any()  # fractional weights: no check
     if whole:
         gof = goodness_of_fit(idata, random_seed=args.seed)
@@ -186,7 +190,8 @@ def report(scores, args, out, likelihood=None, hierarchy=None):
     writer.table("leaderboard.csv", board)
     if tasks is not None:
         writer.table("task_leaderboards.csv", tasks)
-    writer.table("mle_epp.csv", mle.sort_values("epp", ascending=False))  # as leaderboard.csv
+    # best first, as leaderboard.csv; across components (no finite MLE) their order first
+    writer.table("mle_epp.csv", mle.sort_values(["component", "epp"], ascending=[True, False]))
     writer.table("win_probability.csv", best_first(win))  # as the heat map orders it
     if whole:
         writer.table("goodness_of_fit.csv", gof)

@@ -71,8 +71,10 @@ def components(scores: Scores | Battles):
     Returns
     -------
     list of list
-        The components as lists of player labels, largest first; one component when the
-        MLE of :func:`mle_epp` exists.
+        The components as lists of player labels, from the top: a component comes before
+        those whose players its players beat without ever losing to them (the order of the
+        graph of components); where no win orders them, the larger first. One component
+        when the MLE of :func:`mle_epp` exists.
     """
     return _components(scores.pairs(), scores.players)
 
@@ -81,8 +83,20 @@ def _components(pairs, players):
     i, j = pairs["i"].to_numpy(), pairs["j"].to_numpy()
     beat_j = pairs["wins_i"].to_numpy() > 0
     beat_i = (pairs["matches"] - pairs["wins_i"]).to_numpy() > 0
-    return player_groups(np.r_[i[beat_j], j[beat_i]], np.r_[j[beat_j], i[beat_i]], players,
-                         strong=True)
+    source, target = np.r_[i[beat_j], j[beat_i]], np.r_[j[beat_j], i[beat_i]]
+    groups = player_groups(source, target, players, strong=True)  # largest first
+    if len(groups) == 1:
+        return groups
+    of = np.empty(len(players), dtype=int)
+    for k, group in enumerate(groups):
+        of[players.get_indexer(group)] = k
+    below = {(a, b) for a, b in zip(of[source], of[target]) if a != b}  # a's players beat b's
+    order, left = [], list(range(len(groups)))
+    while left:  # Kahn's algorithm, the largest first among the components nothing is above
+        top = next(k for k in left if not any((a, k) in below for a in left))
+        order.append(top)
+        left.remove(top)
+    return [groups[k] for k in order]
 
 
 def _fit_block(i, j, n, w, n_players, tol=1e-10, max_iter=100, covariance=True):
@@ -178,7 +192,8 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
         Indexed by player, in the data's order (``.sort_values("epp", ascending=False)``
         ranks them; :func:`~irteval.leaderboard` is sorted): ``epp``, ``se``,
         ``wald_lower``, ``wald_upper``, ``elo`` (1500 + epp * 400 / ln 10), ``component``
-        (0 = the largest strongly connected component). A player alone in its component
+        (the strongly connected components numbered from the top, as :func:`components`
+        orders them; EPPs compare within one only). A player alone in its component
         (one that lost, or won, every match against every player it can be compared with)
         has no finite EPP: NaN, last when sorted. ``attrs`` holds ``cov`` (covariance of the
         EPPs, ``pd.DataFrame(attrs["cov"])``; shared by the table's copies, and not JSON:
