@@ -69,6 +69,18 @@ def test_fit_settings_are_checked_in_flags(files, capsys):
     assert "--target-accept: must lie between 0 and 1" in capsys.readouterr().err
 
 
+def test_an_unknown_flag_names_the_nearest_and_the_version_prints(files, capsys):
+    """--rounds got the top-level usage and 'unrecognized arguments' alone."""
+    with pytest.raises(SystemExit):
+        main(["leaderboard", str(files / "long.csv"), "--rounds", "split"])
+    err = capsys.readouterr().err
+    assert err.startswith("usage: irteval leaderboard")
+    assert "unrecognized arguments: --rounds split (--rounds: did you mean --round?)" in err
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.startswith("irteval ")
+
+
 def test_an_out_folder_that_cannot_be_made_and_zero_workers_are_refused_first(files, capsys):
     err = error(capsys, ["difficulty", str(files / "long.csv"), "--out",
                          str(files / "long.csv" / "sub")])  # failed after the fit

@@ -6,6 +6,7 @@ demo of the first four. One module per workflow (:mod:`.difficulty`, :mod:`.lead
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 import warnings
@@ -74,8 +75,12 @@ def parser():
     """The ``irteval`` parser: a sub-command per workflow, and the demo."""
     top = argparse.ArgumentParser(prog="irteval", description=DESCRIPTION,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    from .. import __version__
+
+    top.add_argument("--version", action="version", version=f"irteval {__version__}")
     sub = top.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="the four workflows on bundled data",
+    demo = sub.add_parser("demo", help="the four workflows and an arena leaderboard on "
+                                       "bundled data",
                           description="Instance difficulty of the 5620 optdigits digits from "
                                       "which of 58 scikit-learn models got them right, the "
                                       "robustness of 6 model families to noise by difficulty, "
@@ -90,7 +95,23 @@ def parser():
         "warm-up steps, the arena at least 1000 draws"))
     for workflow in (difficulty, leaderboard, portfolio, robustness, score_new):
         workflow.add_parser(sub)
+    top.commands = sub.choices  # name -> its parser, for parse()
     return top
+
+
+def parse(argv=None):
+    """The parsed arguments; an unknown option is refused by its command's parser (its usage,
+    not the top one's), with the nearest option it has (--rounds: did you mean --round?)."""
+    top = parser()
+    args, unknown = top.parse_known_args(argv)
+    if unknown:
+        command = top.commands[args.command]
+        flags = [f for action in command._actions for f in action.option_strings]
+        near = [f"{x}: did you mean {match[0]}?" for x in unknown if x.startswith("-")
+                for match in [difflib.get_close_matches(x.split("=")[0], flags, n=1)] if match]
+        command.error(f"unrecognized arguments: {' '.join(unknown)}"
+                      + (f" ({'; '.join(near)})" if near else ""))
+    return args
 
 
 def outputs(args):
@@ -209,7 +230,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 def main(argv=None):
     """Run the command; returns the exit status: 0, 2 (bad input: a one-line message) or 3
     (--strict and a fit failed its diagnostics)."""
-    args = parser().parse_args(argv)
+    args = parse(argv)
     start_run()
     try:
         check_outputs(args)

@@ -34,8 +34,9 @@ def fit(model, args, **kwargs):
         if not issubclass(w.category, ConvergenceWarning):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if "max_rhat" in idata.attrs:
-        keys = ("divergences", "max_rhat", "min_ess_bulk", "min_ess_tail")
-        print("diagnostics: " + ", ".join(f"{k} {idata.attrs[k]:.4g}" for k in keys))
+        formats = {"divergences": ".0f", "max_rhat": ".3f", "min_ess_bulk": ".0f",
+                   "min_ess_tail": ".0f"}  # ESS as whole draws
+        print("diagnostics: " + ", ".join(f"{k} {idata.attrs[k]:{f}}" for k, f in formats.items()))
     for message in failed:
         print(f"irteval: warning: {message}", file=sys.stderr)
     if failed and args.strict:

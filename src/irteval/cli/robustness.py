@@ -283,10 +283,13 @@ def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=No
         table = difficulty(idata, n_bins=bins)
     varied = (table["accuracy"] > 0) & (table["accuracy"] < 1)
     post = idata.posterior
+    n_constant = int((~varied).sum())
     print(f"difficulty of {name}: mean {table['mean'].mean():.2f} +- {table['mean'].std():.2f} "
-          f"(all {len(table)} instances); {table['mean'][varied].mean():.2f} +- "
-          f"{table['mean'][varied].std():.2f} without the {(~varied).sum()} that every model "
-          f"got right or wrong; population mu_b {float(post['mu_b'].mean()):.2f}, sigma_b "
+          f"(all {len(table)} instances"
+          + (f"); {table['mean'][varied].mean():.2f} +- {table['mean'][varied].std():.2f} "
+             f"without the {n_constant} that every model got right or wrong" if n_constant else
+             ", none of which every model got right or wrong)")
+          + f"; population mu_b {float(post['mu_b'].mean()):.2f}, sigma_b "
           f"{float(post['sigma_b'].mean()):.2f}")
     constant = (~varied).groupby(table["bin"]).mean()  # bins of the posterior means
     if (constant > 0.5).any():
