@@ -372,7 +372,9 @@ def test_robustness_command_on_a_csv(tmp_path, capsys):
     assert set(scc["model"]) == {"naive_bayes", "knn_3", "lda_svd"}
     assert (scc.loc[scc["proportion"] == 0, "kappa"] == 1).all()
     taxonomy = pd.read_csv(out / "taxonomy.csv", index_col=0)
-    assert set(taxonomy["group"]) == {1, 2}
+    assert set(taxonomy["group"]) == {1, 2}  # 3 families: one alone, its NaN explained
+    assert "NaN for a model alone in its group" in printed
+    assert ("unsure places" in printed) == (taxonomy["p_same_group_as_members"] < 0.5).any()
     assert (out / "dendrogram.png").stat().st_size > 1000
     assert (out / "digits" / "scc.png").stat().st_size > 1000
     res = ie.load_results(out)

@@ -318,7 +318,7 @@ def test_plot_adaptive_draws_the_path_with_its_band(population):
                                      stop_width=0.3, max_draws=100, progressbar=False)
     ax = ie.plot_adaptive(trajectory, truth=everything.mean())
     n = len(trajectory)
-    assert ax.get_title() == f"adaptive test: {n} items asked, interval under 0.3 wide"
+    assert ax.get_title() == f"adaptive test: {n} instances asked, interval under 0.3 wide"
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "94% HDI", "posterior mean", "true accuracy"]
     assert ax.get_lines()[0].get_xdata().tolist() == list(range(1, n + 1))

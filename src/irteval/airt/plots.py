@@ -51,6 +51,10 @@ highlight : int, default 5
 }
 
 
+#: the x label of the panels over theta (the latent trait's plots are over difficulty, -theta)
+EASINESS = "theta (dataset easiness; difficulty is -theta)"
+
+
 @fill_doc(**AIRT_PLOT_DOCS)
 def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n_grid=121,
                      ax=None, n=None):
@@ -99,7 +103,7 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
                           norm=PowerNorm(0.5, vmin=0, vmax=top),
                           extent=(theta[0], theta[-1], z[0], z[-1]))
         ax.set_title(short(name), fontsize="small")
-    label_figure(flat[:len(names)], own, xlabel="theta (dataset easiness)",
+    label_figure(flat[:len(names)], own, xlabel=EASINESS,
                  ylabel="z (logit of the scaled performance)",
                  title="continuous response model at the posterior means")
     flat[0].figure.colorbar(image, ax=list(flat[:len(names)]),
@@ -183,7 +187,7 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
         ax.set_title(short(name), fontsize="small")
         ax.set_ylim(-0.02, 1.02)
     bands = f"{_intervals.label(prob, kind)} bands{_intervals.log_odds_scale(kind)}"
-    label_figure(flat[:len(names)], own, xlabel="theta (dataset easiness)",
+    label_figure(flat[:len(names)], own, xlabel=EASINESS,
                  ylabel="P(level | theta)", title=f"category response curves ({bands})")
     handles = [_line_handle(colour) for colour in colours]
     if own:

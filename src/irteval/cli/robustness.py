@@ -361,6 +361,13 @@ def taxonomy_report(sccs, out, groups):
     print(f"\nrobustness taxonomy ({groups} groups, complete linkage on kappa profiles "
           f"averaged over {len(sccs)} dataset(s)):")
     print(table.sort_values("group").round(2).to_string())
+    if table["p_same_group_as_members"].isna().any():
+        print("(p_same_group_as_members is NaN for a model alone in its group: no member to "
+              "share it with; p_alone says how sure that is)")
+    unsure = table.index[table["p_same_group_as_members"] < 0.5]
+    if len(unsure):
+        print(f"unsure places (in one group with its members in under half of the posterior "
+              f"draws; co_assignment.csv has every pair): {', '.join(map(str, unsure))}")
     writer = Writer(out, "taxonomy")
     writer.table("taxonomy.csv", table)
     writer.table("co_assignment.csv", tax.co_assignment)

@@ -384,8 +384,8 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
     trajectory : pandas.DataFrame
         One row per item asked, index ``step`` (1, 2, ...; after ``answered``, on from its
         count): ``item``, ``answer``, accuracy ``mean``, ``{ci_kind}_lower``,
-        ``{ci_kind}_upper``, ``width``. ``attrs`` holds ``ci_prob``, ``ci_kind`` and
-        ``stop_width``; :func:`~irteval.plot_adaptive` draws it.
+        ``{ci_kind}_upper``, ``width``. ``attrs`` holds ``ci_prob``, ``ci_kind``,
+        ``stop_width`` and ``item_name`` (the fit's); :func:`~irteval.plot_adaptive` draws it.
     score : NewModelScore
         The posterior after the last answer.
     """
@@ -487,7 +487,7 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
                   f"{rows[-1]['width']:.3g} wide, not under stop_width={stop_width}; {fix}, "
                   "or read the wider interval")
     _warn_misfit(score)
-    trajectory.attrs["stop_width"] = stop_width
+    trajectory.attrs.update(stop_width=stop_width, item_name=items.labels.name)
     return _intervals.record(trajectory, prob, kind), score
 
 

@@ -399,7 +399,8 @@ def plot_adaptive(trajectory, *, truth=None, ax=None):
     last = trajectory["width"].iloc[-1]
     width = (f"interval under {stop:g} wide" if stop and last < stop else
              f"interval {last:.3g} wide" + (f", not under {stop:g}" if stop else ""))
-    ax.set(xlabel="items asked", ylabel="accuracy on all items",
-           title=f"adaptive test: {steps[-1]} items asked, {width}")
+    items = f"{trajectory.attrs.get('item_name') or 'item'}s"
+    ax.set(xlabel=f"{items} asked", ylabel=f"accuracy on all {items}",
+           title=f"adaptive test: {steps[-1]} {items} asked, {width}")
     ax.legend(fontsize="small")
     return ax
