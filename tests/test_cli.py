@@ -350,7 +350,7 @@ def test_leaderboard_command_names_a_bad_column(tmp_path, capsys):
     path = tmp_path / "s.csv"
     pd.DataFrame({"model": ["a", "b"], "round": [1, 1], "auc": [0.5, 0.6]}).to_csv(path)
     assert main(["leaderboard", str(path), "--out", str(tmp_path)]) == 2
-    assert "column 'score' is not in the data frame" in capsys.readouterr().err
+    assert "no column 'score': the columns are" in capsys.readouterr().err
 
 
 def test_robustness_command_on_a_csv(tmp_path, capsys):

@@ -118,7 +118,7 @@ def test_a_header_with_spaces_after_the_commas_is_named(files, capsys):
 
 def test_messages_speak_flags_not_python_keywords(files, capsys):
     err = error(capsys, ["difficulty", str(files / "long.csv"), "--respondent", "system"])
-    assert "column 'system' is not in the data frame" in err
+    assert "no column 'system': the columns are" in err
     assert err.endswith("pass the right name with --respondent")  # the flag that named it
     assert "respondent=" not in err and "long.csv: " in err
 
@@ -393,7 +393,7 @@ def test_the_not_plain_csv_checks_raise_no_false_alarms(files, capsys):
     pd.DataFrame({"model_id": [1, 1, 2, 2], "task": [1, 2, 1, 2],
                   "acc": [0.9, 0.8, 0.7, 0.6]}).to_csv(files / "ids.csv", index=False)
     err = error(capsys, ["leaderboard", str(files / "ids.csv")])
-    assert "looks wide" not in err and "column 'model' is not in the data frame" in err
+    assert "looks wide" not in err and "no column 'model': the columns are" in err
     pd.DataFrame({"a": [1.0, 0, 1, 0], "b": [0, 1, 1, np.nan]}).to_csv(files / "f.csv",
                                                                        index=False)
     assert "its first column 'a' holds 0/1 answers" in error(
@@ -410,3 +410,18 @@ def test_swapped_roles_in_a_long_file_are_refused(files, capsys):
     assert err.endswith("--respondent names column 'algorithm' and --item column 'dataset', "
                         "but here each dataset answers and each algorithm is asked; swap them "
                         "(--respondent dataset --item algorithm)")
+
+
+def test_few_instances_for_the_bins_suggest_the_other_rows(tmp_path, capsys):
+    """A wide file of 40 questions x 6 models read with --rows respondent put 6 'instances'
+    into 5 bins, silently."""
+    rng = np.random.default_rng(0)
+    wide = pd.DataFrame(rng.integers(0, 2, (40, 6)), index=[f"q{k}" for k in range(40)],
+                        columns=[f"m{k}" for k in range(6)]).rename_axis("question")
+    wide.to_csv(tmp_path / "wide.csv")
+    with mock.patch("irteval.inference.fit", side_effect=ValueError("no fit here")):
+        assert main(["difficulty", str(tmp_path / "wide.csv"), "--rows", "respondent",
+                     "--out", str(tmp_path / "out")]) == 2
+    assert ("6 instances, fewer than the 40 questions, in 5 difficulty bins: about one a bin; "
+            "if the file is wide with a row per item, pass --rows item; else --bins 3"
+            ) in capsys.readouterr().err

@@ -77,7 +77,9 @@ def test_subset_and_long_round_trip():
     (lambda d: d.assign(correct=[np.inf, 0, 1, 1, 0]), "infinite values"),
     (lambda d: d[d.model == "a"], "only one model \\('a'\\)"),
     (lambda d: d.iloc[:0], "the data frame is empty"),
-    (lambda d: d.drop(columns="correct"), "column 'correct' is not in the data frame"),
+    (lambda d: d.drop(columns="correct"), "no column 'correct': the columns are"),
+    (lambda d: d.rename(columns={"correct": "corect"}),
+     r"no column 'correct'.*value= \(did you mean 'corect'\?\)"),
     (lambda d: d.assign(correct=np.nan), "has no observed values"),
 ])
 def test_bad_long_input_names_the_problem(mutate, message):
@@ -233,7 +235,7 @@ def test_one_column_in_two_roles_and_an_index_for_a_column_are_refused_by_every_
     with pytest.raises(ValueError, match="wins_a= and ties= both name the column 'wa'"):
         ie.Battles.from_counts(counts, player_a="a", player_b="b", wins_a="wa", wins_b="wb",
                                ties="wa")
-    with pytest.raises(ValueError, match=r"column None is not in the data frame.*round="):
+    with pytest.raises(ValueError, match=r"no column None: the columns are.*round="):
         ie.Scores.from_long(long, player="p", round=None, score="s")  # (review) a KeyError
     with pytest.raises(ValueError, match=r"'p' is the data frame's index.*df.reset_index\(\)"):
         ie.Scores.from_long(long.set_index("p"), player="p", round="r", score="s")

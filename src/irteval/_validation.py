@@ -4,6 +4,7 @@ user-facing warnings (the checks of fits are in :mod:`irteval._fits`)."""
 from __future__ import annotations
 
 import re
+import difflib
 import logging
 import sys
 import warnings
@@ -232,9 +233,10 @@ def check_columns(df, named, optional=()):
             raise ValueError(f"{col!r} is the data frame's index, not a column; pass "
                              "df.reset_index() (it makes the index a column)")
         if col not in df.columns:
+            near = difflib.get_close_matches(str(col), [str(c) for c in df.columns], n=1)
             raise ValueError(
-                f"column {col!r} is not in the data frame (columns: {list(df.columns)}); "
-                f"pass the right name with {key}=")
+                f"no column {col!r}: the columns are {list(df.columns)}; pass the right name "
+                f"with {key}=" + (f" (did you mean {near[0]!r}?)" if near else ""))
         if (df.columns == col).sum() > 1:
             raise ValueError(f"duplicate column labels [{plain(col)!r}]; give every column a "
                              "unique name")

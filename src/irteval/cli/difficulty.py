@@ -70,6 +70,12 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
 
     print(resp)
     check_bins(bins, resp.n_items, resp.item_name)
+    if resp.n_items < 2 * bins and resp.n_respondents > resp.n_items:  # about one a bin
+        other = "respondent" if getattr(args, "rows", "item") == "item" else "item"
+        print(f"irteval: warning: {resp.n_items} {resp.item_name}s, fewer than the "
+              f"{resp.n_respondents} {resp.respondent_name}s, in {bins} difficulty bins: about "
+              f"one a bin; if the file is wide with a row per {other}, pass --rows {other}; else "
+              f"--bins {max(1, resp.n_items // 2)}", file=sys.stderr)
     if method != "nuts":  # what only NUTS reads (MAP: one point), given anyway
         nuts_only = {"tune": None, "sampler": None, "target_accept": None,
                      **({"draws": None, "chains": 4, "log_likelihood": None}
