@@ -82,8 +82,8 @@ def test_winner_encodings_and_weights_aggregate_to_the_same_pair_counts():
         ties = (sub.winner == "tie").sum()
         assert row["matches"] == len(sub) and row["ties"] == ties
         assert row["wins_i"] == x_won + ties / 2
-    assert by_column.n_battles == len(rows) and by_column.players.name == "player"
-    assert repr(by_column).startswith("Battles(6 players, 400 battles in 15 of 15 pairs")
+    assert by_column.n_battles == len(rows) and by_column.players.name == "model"  # of model_a
+    assert repr(by_column).startswith("Battles(6 models, 400 battles in 15 of 15 pairs")
 
 
 def test_mle_matches_bradleyterry2_on_baseball_and_citations():
@@ -138,7 +138,7 @@ def _outsider(rows, k):
      "model_a has 1 missing labels.*row 3"),
     (lambda d: d.assign(winner=d["winner"].where(d.index != 5)),
      "winner has 1 missing labels.*row 5"),
-    (lambda d: d.assign(model_a="x", model_b="x"), r"only 1 player \('x'\).*at least two"),
+    (lambda d: d.assign(model_a="x", model_b="x"), r"only 1 model \('x'\).*at least two"),
     (lambda d: d.rename(columns={"winner": "result"}), "column 'winner'.*winner="),
     (lambda d: d.assign(winner=d["winner"].replace("model_a", "Model_A ")),  # said nothing
      r"'Model_A ' differs from 'model_a' only in case or spaces"),

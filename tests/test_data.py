@@ -286,7 +286,7 @@ def test_labels_that_differ_only_by_end_spaces_are_said():
     with pytest.warns(UserWarning, match=r"e\.g\. \['M', 'm'\]"):  # case alone too
         Scores.from_wide(wide.set_axis(["M", "m"]))
     rows = pd.DataFrame({"model_a": ["x", "y "], "model_b": ["y", "x"], "winner": ["x", "x"]})
-    with pytest.warns(UserWarning, match="player has labels that differ only in case or by"):
+    with pytest.warns(UserWarning, match="model has labels that differ only in case or by"):
         ie.Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # distinct labels with inner spaces are fine

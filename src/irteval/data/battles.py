@@ -9,6 +9,7 @@ distinct pairs kept, not with players x battles.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,8 +35,9 @@ round : str, optional
     model (``models.bradley_terry(battles, hierarchy="round")``); ``None``: no
     grouping.""",
     "player_name": """\
-player_name : str, default "player"
-    What the players are, in tables and messages (``"model"``).""",
+player_name : str, optional
+    What the players are, in tables and messages: by default the stem the two columns
+    share (``"model"`` of ``model_a`` and ``model_b``), else ``"player"``.""",
     "returns_battles": """\
 Returns
 -------
@@ -89,7 +91,7 @@ class Battles:
     @classmethod
     @fill_doc(**BATTLES_BUILD_DOCS)
     def from_long(cls, df, *, player_a, player_b, winner, ties=TIES, weight=None, round=None,
-                  player_name="player"):
+                  player_name=None):
         """Build from a table with one row per battle (an LLM arena's ``model_a, model_b,
         winner``).
 
@@ -115,6 +117,7 @@ class Battles:
         check_frame(df)
         check_columns(df, {"player_a": player_a, "player_b": player_b, "winner": winner,
                            "weight": weight, "round": round}, optional=("weight", "round"))
+        player_name = player_name or _player_name(player_a, player_b)
         a, b, players = _codes(df, player_a, player_b, player_name)
         won = df[winner]
         check_labels(won, winner, df.index, mixed=True)  # players' labels, or 'tie'
@@ -162,7 +165,7 @@ class Battles:
     @classmethod
     @fill_doc(**BATTLES_BUILD_DOCS)
     def from_counts(cls, df, *, player_a, player_b, wins_a, wins_b, ties=None, round=None,
-                    player_name="player"):
+                    player_name=None):
         """Build from a table with one row per pair of players and their counts.
 
         A pair may appear on several rows, in either order: the counts are added up (within
@@ -186,6 +189,7 @@ class Battles:
         check_columns(df, {"player_a": player_a, "player_b": player_b, "wins_a": wins_a,
                            "wins_b": wins_b, "ties": ties, "round": round},
                       optional=("ties", "round"))
+        player_name = player_name or _player_name(player_a, player_b)
         a, b, players = _codes(df, player_a, player_b, player_name)
         counts = [_counts(df, col) for col in (wins_a, wins_b)]
         tied = np.zeros(len(df)) if ties is None else _counts(df, ties)
@@ -282,6 +286,15 @@ def _rounds(df, column):
     check_labels(df[column], column, df.index)
     codes, labels = factorize(df[column], column)
     return codes, labels, column
+
+
+def _player_name(player_a, player_b):
+    """'model' of the columns 'model_a' and 'model_b' (their shared stem, without the
+    separator before what differs), else 'player'."""
+    a, b = str(player_a), str(player_b)
+    stem = os.path.commonprefix([a, b])
+    cut = stem.rstrip("_-. ")
+    return cut if cut and cut != stem and len(stem) < min(len(a), len(b)) else "player"
 
 
 def _codes(df, player_a, player_b, player_name):
