@@ -114,8 +114,10 @@ def report(perf, args, out, epsilon=0.01):
     curves = airt_curves(idata)
     effect = effectiveness(curves)
     goodness = model_goodness(curves).join(effect)
-    print("\ngoodness of fit (AUCDF: 1 = perfect) and effectiveness (AUAEC actual, AUPEC "
-          "predicted):")
+    print("\ngoodness of fit (aucdf: area under the ECDF of the absolute scaled residuals, 1 = "
+          "perfect; mse: their mean square) and effectiveness (auaec: area under the actual "
+          "effectiveness curve, from the data; aupec: under the model's predicted one; "
+          "goodness.csv has their intervals):")
     print(goodness[["aucdf", "mse", "auaec", "aupec"]].round(3).to_string())
     writer = Writer(out, report_name)
     writer.table("algorithm_metrics.csv", metrics)
