@@ -138,3 +138,23 @@ def test_mle_is_where_the_score_is_zero_and_cov_inverts_the_information():
     info = design.T @ ((n * p * (1 - p))[:, None] * design)
     np.testing.assert_allclose(pd.DataFrame(table.attrs["cov"]).to_numpy(),
                                np.linalg.pinv(info), atol=1e-10)
+
+
+def test_components_are_ordered_from_the_top_the_larger_first_where_no_win_orders_them():
+    """{a, b} beat {c, d, e} (each set trades wins within); {f, g, h, i} never meet them: the
+    larger of the unordered comes first, then a's above c's; a chain of 1000 singletons
+    (each beats the next, the top last in the data) from its top (0.1 s here; the first,
+    cubic ordering would take about 25 s)."""
+    pairs = [("a", "b", 1, 1), ("c", "d", 1, 1), ("d", "e", 1, 1), ("e", "c", 1, 1),
+             ("a", "c", 2, 0), ("b", "e", 3, 0), ("f", "g", 1, 1), ("g", "h", 1, 1),
+             ("h", "i", 1, 1), ("i", "f", 1, 1)]
+    counts = pd.DataFrame(pairs, columns=["p", "q", "wp", "wq"])
+    battles = ie.Battles.from_counts(counts, player_a="p", player_b="q", wins_a="wp",
+                                     wins_b="wq")
+    assert [sorted(part) for part in ie.epp.components(battles)] == [
+        ["f", "g", "h", "i"], ["a", "b"], ["c", "d", "e"]]
+    names = [f"p{k:04d}" for k in range(1000)][::-1]  # p0999 beats p0998 ... beats p0000
+    chain = pd.DataFrame({"p": names[:-1], "q": names[1:], "wp": 1, "wq": 0})
+    parts = ie.epp.components(ie.Battles.from_counts(chain, player_a="p", player_b="q",
+                                                     wins_a="wp", wins_b="wq"))
+    assert [part[0] for part in parts] == names

@@ -14,6 +14,7 @@ identified; across components they are not).
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -79,11 +80,17 @@ def components(scores: Scores | Battles):
     return _components(scores.pairs(), scores.players)
 
 
-def _components(pairs, players):
+def _beat_edges(pairs):
+    """(source, target) positions of the 'ever beat' graph: i -> j when i won or tied
+    against j at least once."""
     i, j = pairs["i"].to_numpy(), pairs["j"].to_numpy()
     beat_j = pairs["wins_i"].to_numpy() > 0
     beat_i = (pairs["matches"] - pairs["wins_i"]).to_numpy() > 0
-    source, target = np.r_[i[beat_j], j[beat_i]], np.r_[j[beat_j], i[beat_i]]
+    return np.r_[i[beat_j], j[beat_i]], np.r_[j[beat_j], i[beat_i]]
+
+
+def _components(pairs, players):
+    source, target = _beat_edges(pairs)
     groups = player_groups(source, target, players, strong=True)  # largest first
     if len(groups) == 1:
         return groups
@@ -91,11 +98,19 @@ def _components(pairs, players):
     for k, group in enumerate(groups):
         of[players.get_indexer(group)] = k
     below = {(a, b) for a, b in zip(of[source], of[target]) if a != b}  # a's players beat b's
-    order, left = [], list(range(len(groups)))
-    while left:  # Kahn's algorithm, the largest first among the components nothing is above
-        top = next(k for k in left if not any((a, k) in below for a in left))
+    above = np.bincount([b for _, b in below], minlength=len(groups))
+    beaten = {}
+    for a, b in below:
+        beaten.setdefault(a, []).append(b)
+    ready = [k for k in range(len(groups)) if not above[k]]
+    order = []
+    while ready:  # Kahn's algorithm, the largest first among the components nothing is above
+        top = heapq.heappop(ready)
         order.append(top)
-        left.remove(top)
+        for b in beaten.get(top, ()):
+            above[b] -= 1
+            if not above[b]:
+                heapq.heappush(ready, b)
     return [groups[k] for k in order]
 
 
@@ -314,7 +329,7 @@ def bootstrap_epp(data: Scores | Battles, *, n_boot=200, reference=None, ci_prob
     draws = []
     for _ in range(n_boot):
         pairs = _resampled_pairs(data, rng)
-        if len(_components(pairs, players)) > 1:
+        if len(player_groups(*_beat_edges(pairs), players, strong=True)) > 1:
             continue
         beta, _ = _fit_block(pairs["i"].to_numpy(), pairs["j"].to_numpy(),
                              pairs["matches"].to_numpy(), pairs["wins_i"].to_numpy(), n,
