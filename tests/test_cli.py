@@ -127,7 +127,7 @@ def test_select_items_then_score_new_in_one_folder(difficulty_run, tmp_path, cap
                  "--out", str(folder)]) == 0
     captured = capsys.readouterr()
     assert "8 answers of 40 instances" in captured.out and "also holds" not in captured.err
-    assert re.search(r"answered instances span the difficulties of \d+% of them", captured.out)
+    assert re.search(r"answered instances span the difficulties of \d+% of all 40 ", captured.out)
     assert 0.5 < pd.read_csv(folder / "score.csv", index_col=0)["coverage"].iloc[0] <= 1
     items.rename(columns={"instance": "item", "correct": "gpt-4o"}).to_csv(
         tmp_path / "renamed.csv", index=False)

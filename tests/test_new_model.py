@@ -10,6 +10,7 @@ from scipy import stats
 
 import irteval as ie
 from irteval.irt.item_draws import Items
+from irteval.irt.new_model import _stratified_mean
 from irteval.models.onepl_marginal import z_grid
 
 from .conftest import quiet_fit, simulate
@@ -187,11 +188,13 @@ def test_ability_grid_updated_one_answer_at_a_time_equals_all_at_once(population
 
 def test_bad_input_is_named(population):
     idata, _ = population
-    with pytest.raises(ValueError, match=r"items not in the fit, e.g. \['nope'\].*to score the "
-                                         r"fit's alone, answers\[answers.index.isin"):
+    with pytest.raises(ValueError, match=r"1 answer is for items not in the fit, e.g. \['nope'\]"
+                                         r".*to score only the fit's items, answers\[answers"):
         ie.score_new_model(idata, {"i1": 1, "nope": 0})
     with pytest.raises(ValueError, match=r"'i01' differs from 'i1' only in zeros before a num"):
         ie.score_new_model(idata, {"i01": 1})
+    with pytest.raises(ValueError, match=r"'i1.05'\].*to score only the fit's items"):
+        ie.score_new_model(idata, {"i1.05": 1})  # a decimal part is no padding
     with pytest.raises(ValueError, match=r"labels are text \(e.g. 'i0'\) and these are numbers"):
         ie.score_new_model(idata, {1: 1})  # numbers for text labels ('0001': no hint before)
     wide = simulate(40, 10, seed=1)[0].to_wide(rows="item").reset_index(drop=True)  # 0..39
@@ -212,6 +215,9 @@ def test_bad_input_is_named(population):
     table = pd.DataFrame({"item": ["i1", "i2"], "correct": [1, 0]})
     with pytest.raises(TypeError, match=r"answers.set_index\('item'\)\['correct'\]"):
         ie.score_new_model(idata, table)  # the hint names the table's own columns
+    long = pd.DataFrame({"model": ["m", "m"], "instance": ["i1", "i2"], "correct": [1, 0]})
+    with pytest.raises(TypeError, match=r"answers.set_index\('instance'\)\['correct'\]"):
+        ie.score_new_model(idata, long)  # the fit's label column, not the first
     texts = pd.Series(["True", "false"], index=["i1", "i2"])  # as a CSV of booleans reads
     assert ie.score_new_model(idata, texts).answered.tolist() == [1.0, 0.0]
     bt = ie.fit(ie.models.bradley_terry(ie.datasets.load_vtab()), method="map", random_seed=0)
@@ -268,14 +274,20 @@ def test_narrow_coverage_is_warned_and_the_stratified_naive_is_design_based(popu
     assert narrow.summary().attrs["coverage"] == narrow.coverage < 0.5
     assert stratified.coverage > 0.9
     asked = []
-    _, score = ie.adaptive_test(idata, lambda item: asked.append(item) or everything[item],
-                                max_items=12, stop_width=0, max_draws=100, progressbar=False)
+    trajectory, score = ie.adaptive_test(
+        idata, lambda item: asked.append(item) or everything[item], max_items=30,
+        stop_width=0, max_draws=100, progressbar=False)
     order = np.argsort(idata.posterior["b"].mean(("chain", "draw")).values, kind="stable")
     stratum = {f"i{k}": s for s, part in enumerate(np.array_split(order, 10)) for k in part}
     by_stratum = pd.Series(everything[asked].values, index=[stratum[i] for i in asked])
     means = by_stratum.groupby(level=0).mean()
+    assert len(means) == 10  # every stratum asked
     assert score.naive == pytest.approx(means.mean())  # equal-count strata: equal weights
     assert score.summary().loc["accuracy", "naive"] == score.naive
+    # unequal strata weigh by size; a stratum without an answer leaves no estimate
+    strata, y, size = np.array([0, 0, 1, 2]), np.array([1.0, 0.0, 1.0, 0.0]), np.array([2, 1, 3])
+    assert _stratified_mean(strata, y, size) == pytest.approx((0.5 * 2 + 1 * 1 + 0 * 3) / 6)
+    assert np.isnan(_stratified_mean(strata[:3], y[:3], size))
 
 
 def test_an_interrupted_adaptive_test_keeps_its_answers_and_resumes(population):
@@ -304,8 +316,31 @@ def test_an_interrupted_adaptive_test_keeps_its_answers_and_resumes(population):
                                          answered=error.value.answers)
     assert list(trajectory.index) == list(range(5, 11)) and len(score.answered) == 10
     assert not set(trajectory["item"]) & set(calls)  # nothing asked twice
-    with pytest.raises(ValueError, match="answered holds 4 answers, and the test asks at most 4"):
+    with pytest.raises(ValueError, match="answered holds 4 answers, and the test asks at most "
+                                         "max_items=4: raise max_items"):
         ie.adaptive_test(idata, flaky, max_items=4, answered=error.value.answers)
+    calls.clear()  # an error on the first item: nothing to keep, and resuming from it works
+
+    def failing_first(item):
+        raise RuntimeError("rate limit")
+
+    with pytest.raises(RuntimeError) as first:
+        ie.adaptive_test(idata, failing_first, max_draws=100, progressbar=False)
+    assert first.value.answers.empty
+    trajectory, _ = ie.adaptive_test(idata, lambda item: everything[item], max_items=3,
+                                     stop_width=0, max_draws=100, progressbar=False,
+                                     answered=first.value.answers)
+    assert list(trajectory.index) == [1, 2, 3]
+
+    class Frozen(Exception):
+        def __setattr__(self, name, value):
+            raise TypeError("frozen")
+
+    def frozen(item):
+        raise Frozen("the user's own")
+
+    with pytest.raises(Frozen, match="the user's own"):  # not replaced by the TypeError
+        ie.adaptive_test(idata, frozen, max_draws=100, progressbar=False)
 
 
 def test_plot_adaptive_draws_the_path_with_its_band(population):

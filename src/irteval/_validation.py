@@ -81,7 +81,8 @@ def spelling_hint(unknown, known):
     at their ends or zeros padding a number ('q3' for 'q0003'; labels are matched exactly),
     else ''."""
     for fold, how in ((lambda v: v.strip().casefold(), "case or spaces"),
-                      (lambda v: re.sub(r"\d+", lambda m: str(int(m[0])), v.strip().casefold()),
+                      (lambda v: re.sub(r"(?<![\d.])\d+", lambda m: str(int(m[0])),  # not 1.05
+                                        v.strip().casefold()),
                        "zeros before a number")):
         folded = {fold(k): k for k in known if isinstance(k, str)}  # text labels
         near = [(v, folded[fold(v)]) for v in unknown if isinstance(v, str) and fold(v) in folded]

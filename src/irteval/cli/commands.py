@@ -107,8 +107,9 @@ def parse(argv=None):
     if unknown:
         command = top.commands[args.command]
         flags = [f for action in command._actions for f in action.option_strings]
-        near = [f"{x}: did you mean {match[0]}?" for x in unknown if x.startswith("-")
-                for match in [difflib.get_close_matches(x.split("=")[0], flags, n=1)] if match]
+        near = [f"{x}: did you mean {match[0]}?" for x in (u.split("=")[0] for u in unknown)
+                if x.startswith("-") for match in [difflib.get_close_matches(x, flags, n=1)]
+                if match]
         command.error(f"unrecognized arguments: {' '.join(unknown)}"
                       + (f" ({'; '.join(near)})" if near else ""))
     return args

@@ -132,8 +132,8 @@ def report(args):
           + (f"below {MISFIT_P}: the model's answers misfit the IRT, so read its accuracy with "
              "care)" if misfit
              else f"the model's answers fit the IRT; below {MISFIT_P} they would not)"))
-    print(f"the answered {name}s span the difficulties of {score.coverage:.0%} of them (the "
-          "accuracy on the rest is the IRT's extrapolation)")
+    print(f"the answered {name}s span the difficulties of {score.coverage:.0%} of all "
+          f"{score.n_items} (the accuracy on the rest is the IRT's extrapolation)")
     print(f"posterior mean, sd and {label(score.ci_prob, score.ci_kind)}; naive: the accuracy "
           f"on the answered {name}s")
     print(table.round(4).to_string())

@@ -75,10 +75,10 @@ class NewModelScore(ShortRepr):
     answered : pandas.Series
         The items it ran (index) with its answers (0.0 / 1.0), named ``answer``.
     naive : float
-        Its accuracy on the answered items, the design-based estimate: their mean, or, after
+        Its accuracy on the answered items, which leans on no IRT: their mean, or, after
         :func:`adaptive_test`'s stratified rule (which asks more where answers are
-        uncertain), the strata's means weighted by their shares of the items (over the strata
-        asked).
+        uncertain), the strata's means weighted by their shares of the items (a stratified
+        estimate; NaN until every stratum has an answer).
     coverage : float
         Share of the benchmark's items whose posterior mean difficulty lies within the
         answered items' range (module docstring); the rest is the IRT's extrapolation.
@@ -144,9 +144,12 @@ def _answers(items, answers):
     series = pd.Series(answers, dtype=object) if isinstance(answers, dict) else answers
     if not isinstance(series, pd.Series):
         columns = (list(answers.columns) if isinstance(answers, pd.DataFrame)
-                   and answers.shape[1] else ["instance", "correct"])
-        table = (f"answers.set_index({plain(columns[0])!r})[{plain(columns[-1])!r}]"
-                 if len(columns) > 1 else f"answers[{plain(columns[0])!r}]")
+                   and answers.shape[1] else [items.labels.name, "correct"])
+        label = items.labels.name if items.labels.name in columns else columns[0]
+        others = [c for c in columns if c != label]
+        value = "correct" if "correct" in others else others[-1] if others else None
+        table = (f"answers.set_index({plain(label)!r})[{plain(value)!r}]" if value is not None
+                 else f"answers[{plain(label)!r}]")
         raise TypeError(f"answers must be a dict or a pandas Series item -> 0/1, got "
                         f"{type(answers).__name__}; from a table, e.g. {table}; from an "
                         "array, pd.Series(values, index=items)")
@@ -171,9 +174,11 @@ def _answers(items, answers):
                 "answers the fit's labels (select_items returns them)" if isinstance(first, str)
                 and all(isinstance(x, numbers.Number) for x in unknown)
                 else spelling_hint(unknown, items.labels)) or (
-            "; to score the fit's alone, answers[answers.index.isin(idata.posterior['item']"
-            ".values)]")
-        raise ValueError(f"{int((where < 0).sum())} answers are for items not in the fit, e.g. "
+            "; to score only the fit's items, answers[answers.index.isin("
+            "idata.posterior['item'].values)]")
+        n_unknown = int((where < 0).sum())
+        raise ValueError(f"{n_unknown} answer{'s are' if n_unknown > 1 else ' is'} for items "
+                         "not in the fit, e.g. "
                          f"{unknown}; the fit has {len(items.labels)} items (e.g. "
                          f"{[plain(x) for x in items.labels[:3]]}){hint}")
     values = as_binary(series)
@@ -193,8 +198,8 @@ def _answers(items, answers):
 
 def _score(items, where, y, answered, rng, prob, kind, theta=None, naive=None):
     """The :class:`NewModelScore` of answers ``y`` to the items at ``where``; ``theta``: the
-    ability draws, ``naive``: the design-based estimate, when the caller has them (else the
-    mean of ``y``)."""
+    ability draws, ``naive``: the accuracy estimate without the IRT, when the caller has
+    them (else the mean of ``y``)."""
     if theta is None:
         theta = items.draw_abilities(where, y, rng)
     p = items.p_correct(theta[:, None])
@@ -270,7 +275,9 @@ def _warn_misfit(score):
                   "pattern the difficulties do not explain, so its predicted accuracy leans on "
                   "a model that does not describe it; where the items were a random or "
                   "stratified sample (select_items, adaptive_test with strategy='stratified'), "
-                  f"trust the design-based estimate more: summary()'s naive, {score.naive:.3f}")
+                  "trust its accuracy on them more (the naive column, "
+                  + (f"{score.naive:.3f})" if np.isfinite(score.naive) else
+                     "NaN until adaptive_test has asked every difficulty stratum: ask more)"))
 
 
 @fill_doc
@@ -369,8 +376,9 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
     strategy : {"stratified", "information"}
         How to choose the next item (above); ``"stratified"`` by default.
     min_items : int, optional
-        Ask at least this many items (0 allowed) before stopping on ``stop_width``; by
-        default 5, or ``max_items`` if fewer. At most ``max_items``.
+        Ask at least this many items (0 allowed) before stopping on ``stop_width``,
+        ``answered`` included; by default 5, or ``max_items`` if fewer. At most
+        ``max_items``.
     answered : dict or pandas.Series, optional
         Answers already given (item -> 0/1, as :func:`score_new_model` takes them; e.g. an
         interrupted test's ``.answers``): the test goes on from them, its steps numbered on.
@@ -422,12 +430,14 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
     # one grid fine enough for the last step; the log-likelihood grows by one answer a step
     grid = z_grid(max(1, min(max_items, n_items)))
     loglik = np.zeros((len(items.sigma), len(grid)))
-    if answered is not None:
+    if answered is not None and len(answered):  # none: an error on the first item
         where, given, _ = _answers(items, answered)
         if len(where) >= min(max_items, n_items):
-            raise ValueError(f"answered holds {len(where)} answers, and the test asks at most "
-                             f"{min(max_items, n_items)} (max_items={max_items}): raise "
-                             "max_items, or score them with score_new_model")
+            raise ValueError(
+                f"answered holds {len(where)} answers, and the test asks at most "
+                + (f"max_items={max_items}: raise max_items" if max_items < n_items else
+                   f"the fit's {n_items} items: none is left")
+                + ", or score them with score_new_model")
         asked, y = list(where), list(given)
         unasked[where] = False
         loglik += items.log_likelihood(where, given, grid)
@@ -492,20 +502,21 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
 
 
 def _stratified_mean(strata, y, size):
-    """The answers ``y`` (in ``strata``) averaged within each stratum asked, weighted by the
+    """The answers ``y`` (in ``strata``) averaged within each stratum, weighted by the
     strata's ``size``: a stratified sample's estimate, where the adaptive rule asks the strata
-    unequally."""
+    unequally; NaN while a stratum has no answer (nothing to weigh for it)."""
     asked = np.bincount(strata, minlength=len(size))
-    right = np.bincount(strata, weights=y, minlength=len(size))
-    return float((right[asked > 0] / asked[asked > 0] * size[asked > 0]).sum()
-                 / size[asked > 0].sum())
+    if not asked.all():
+        return np.nan
+    return float((np.bincount(strata, weights=y, minlength=len(size)) / asked * size).sum()
+                 / size.sum())
 
 
 def _keep_answers(error, answers):
     """Attach the answers given before ``error`` to it as ``.answers``, and say so."""
     try:
         error.answers = answers
-    except AttributeError:  # an exception that takes no attributes
+    except Exception:  # an exception that takes no attributes: raised as it is
         return
     if len(answers) and hasattr(error, "add_note") and ".answers" not in str(error):
         error.add_note(_kept(len(answers))[2:])  # Python 3.11 on
