@@ -67,6 +67,7 @@ def test_two_skill_fit_and_its_summaries(two_skills):
     resp, idata = two_skills
     post = idata.posterior
     assert idata.attrs["irteval_model"] == "m2pl" and idata.attrs["dims"] == 2
+    assert idata.groups().count("posterior") == 1  # idata[group] = ... had listed it twice
     assert idata.attrs["anchors"] == ["i1", "i0"]
     assert post["theta"].dims == ("chain", "draw", "skill", "respondent")
     assert list(post["skill"].values) == ["skill_1", "skill_2"]

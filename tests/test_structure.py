@@ -134,6 +134,7 @@ def test_every_family_has_a_log_likelihood_and_a_posterior_predictive(fits, name
     idata = fits[name]
     for group in ("log_likelihood", "posterior_predictive", "observed_data"):
         assert group in idata.groups(), group
+    assert len(set(idata.groups())) == len(idata.groups()), idata.groups()  # each group once
     assert set(idata.posterior_predictive.data_vars) == set(idata.observed_data.data_vars)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # short chains: Pareto k warnings

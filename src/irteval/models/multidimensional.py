@@ -108,10 +108,10 @@ class MultidimensionalIRT(OnePL):
         a, theta = a * signs[:, :, None, :], theta * signs[..., None]
         a[..., ~self.free] = 0.0  # (rounding: 1e-16; after the reflection: no -0.0)
         draws = idata[group]
-        idata[group] = draws.assign(
+        setattr(idata, group, draws.assign(  # idata[group] = ... would list the group twice
             a=draws["a"].copy(data=a), theta=draws["theta"].copy(data=theta),
             a_free=(("chain", "draw", "loading"), a[:, :, self.free])).assign_coords(
-            loading=self.loading_labels)
+            loading=self.loading_labels))
 
     def postprocess(self, idata, random_seed):
         """Rotate every draw into the anchors' frame (:func:`rotate_to_anchors`) and reflect
