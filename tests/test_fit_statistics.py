@@ -1,6 +1,8 @@
 """Item and person fit, local dependence and information (issue 18): the statistics against a
 direct computation on one draw, misfitting instances flagged, labels kept, bad input named."""
 
+import warnings
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -93,6 +95,21 @@ def test_infit_outfit_equal_a_direct_computation(small, two_pl):
     expected = (a[:, None] ** 2 * p_grid * (1 - p_grid))
     np.testing.assert_allclose(info.loc["test", "mean"], expected.sum(0), rtol=1e-9)
     np.testing.assert_allclose(info.loc["i3", "mean"], expected[3], rtol=1e-9)
+
+
+def test_infit_of_an_item_whose_p_rounds_to_1_is_its_limit_0(small):
+    """A 2PL draw where an item every model got right has P = 1 in floats: its infit was
+    0 / 0 (NaN, a RuntimeWarning, and a NaN mean beside a finite interval); the limit of
+    (1 - p) / p is 0."""
+    resp, _, idata = small
+    y = resp.to_wide(rows="item")
+    easy = y.index[y.mean(axis=1) == 1][0]  # answered right by every model
+    fixed = one_draw(idata, np.ones(idata.posterior.sizes["item"]))
+    fixed.posterior["b"].loc[{"item": easy}] = -1e3  # p = 1 for every model
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        items = ie.item_fit(fixed, max_draws=None)
+    assert items.loc[easy, "infit"] == 0 and np.isfinite(items["infit"]).all()
 
 
 def test_information_stays_finite_where_p_rounds_to_0_or_1():

@@ -110,7 +110,9 @@ def _fit_table(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
         p = irt_probability(eta, c, d)
         w = p * (1 - p)
         r2 = (y - p) ** 2
-        infit[s] = np.bincount(group, r2, n) / np.bincount(group, w, n)
+        # an item every model gets right can round p to 1 in a draw: 0 / 0, whose limit
+        # (1 - p) / p is 0, as the outfit's floor gives
+        infit[s] = np.bincount(group, r2, n) / np.maximum(np.bincount(group, w, n), 1e-12)
         outfit[s] = np.bincount(group, r2 / np.maximum(w, 1e-12), n) / count
         replicated = rng.random(len(p)) < p
         loglik = np.bincount(group, answer_logp(sign, eta, c, d), n)
