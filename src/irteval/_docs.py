@@ -89,7 +89,8 @@ idata : arviz.InferenceData
     :func:`irteval.models.bradley_terry`); a fit of another family is refused.""",
     "ax": """\
 ax : matplotlib.axes.Axes, optional
-    Where to draw; a new figure when ``None``.""",
+    Where to draw; a new figure when ``None``. In a figure of your own, long labels fit
+    with ``plt.subplots(..., layout="constrained")``.""",
     # plots that take a table or the fit (_fits.table_or_fit, _intervals.check_matches)
     "plot_ci_prob": """\
 ci_prob : float, optional

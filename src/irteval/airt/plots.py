@@ -107,7 +107,7 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
                  ylabel="z (logit of the scaled performance)",
                  title="continuous response model at the posterior means")
     flat[0].figure.colorbar(image, ax=list(flat[:len(names)]),
-                            label="density f(z | theta)\n(square-root colour scale)", shrink=0.8)
+                            label="density f(z | theta), sqrt scale", shrink=0.8)
     return axes
 
 
