@@ -342,7 +342,7 @@ def test_plots_take_axes_and_return_them(recovery):
     fig, ax = plt.subplots()
     ie.plot_latent_trait(lt, algorithms="algo0", ax=ax)  # one label, not its letters
     assert "1 chosen" in ax.get_title() and "the others grey" in ax.get_title()
-    assert "lines: the posterior-mean spectrum's (airt's)" in ax.get_title()  # not the bands'
+    assert "lines: posterior-mean spectrum (airt's)" in ax.get_title()  # not the bands'
     assert [t.get_text() for t in ax.texts] == ["algo0"]  # 11 grey lines: no labels
     fig, ax = plt.subplots()
     names = list(lt.smoothed.columns)

@@ -269,8 +269,8 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     # the lines are airt's (the posterior-mean spectrum); where the spectrum is uncertain the
     # per-draw splines are flatter, and a line can leave its band
     ax.set_title(f"{value} over the difficulty spectrum\n{len(highlight)} {chosen} in "
-                 f"colour{others}\nlines: the posterior-mean spectrum's (airt's); bands: "
-                 f"{band} over its draws", fontsize="medium")
+                 f"colour{others}\nlines: posterior-mean spectrum (airt's); bands: {band}",
+                 fontsize="medium")
     return ax
 
 
