@@ -248,7 +248,8 @@ def misfitting_players(by_player, scores, *, alpha=0.05, limit=3):
             far = (own - own.median()).abs().idxmax()
             rest = own.drop(far)
             if len(rest) and not rest.min() <= own[far] <= rest.max():  # an outlying round
-                text += (f"; rank {own[far]:g} of {int(rank[far].count())} in "
+                tied = " (tied: the mean rank)" if own[far] % 1 else ""
+                text += (f"; rank {own[far]:g}{tied} of {int(rank[far].count())} in "
                          f"{scores.round_name} {far}, {rest.min():g}-{rest.max():g} in the "
                          "others")
         named.append(text + ")")
