@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
-
 from .._intervals import label
 from .._fits import fit_family
 from .._validation import plain, spelling_hint, where
@@ -52,6 +50,8 @@ def add_parser(sub):
 
 def select(args):
     """Read the posterior, choose the instances, print and write them."""
+    import pandas as pd
+
     from ..irt import select_items
 
     idata = _read_posterior(args.posterior)
