@@ -10,6 +10,7 @@ P (1 - P)), which is a_j^2 P (1 - P) in the 1PL/2PL.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -87,6 +88,11 @@ class Items:
                    c=draw("c") if "c" in post else 0.0, d=draw("d") if "d" in post else 1.0,
                    sigma=draw("sigma_theta") if "sigma_theta" in post else np.ones(len(b)),
                    labels=labels)
+
+    @cached_property
+    def mean_difficulty(self):
+        """Each item's posterior mean b over the draws (computed once)."""
+        return self.b.mean(axis=0)
 
     def at(self, index):
         """(a, b, c, d) at ``index`` of the (sample, item) arrays (c, d stay scalars)."""

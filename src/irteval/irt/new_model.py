@@ -214,7 +214,7 @@ def _score(items, where, y, answered, rng, prob, kind, theta=None, naive=None):
     loglik = lambda sign: answer_logp(sign, eta, c, d).sum(axis=1)  # noqa: E731
     replicated = np.where(rng.random(eta.shape) < p[:, where], 1.0, -1.0)
     fit_p = float((loglik(replicated) <= loglik(2 * y - 1)).mean()) if len(where) else 1.0
-    difficulty = items.b.mean(axis=0)
+    difficulty = items.mean_difficulty
     lowest, highest = difficulty[where].min(), difficulty[where].max()
     dims = ("sample",)
     return NewModelScore(ability=xr.DataArray(theta, dims=dims, name="ability"),
@@ -255,11 +255,11 @@ def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=No
     needs_draws(idata, "score_new_model")  # after the family's check
     where, y, answered = _answers(items, answers)
     score = _score(items, where, y, answered, seeded_rng(random_seed), prob, kind)
-    _warn_misfit(score)
+    _warn_if_unreliable(score)
     return score
 
 
-def _warn_misfit(score):
+def _warn_if_unreliable(score):
     """Warn of a narrow coverage (module docstring), then of a small person-fit p-value."""
     n = len(score.answered)
     if n > 1 and stats.beta.sf(1 - score.coverage, 2, n - 1) < MISFIT_P:
@@ -332,7 +332,7 @@ def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.In
 def _difficulty_strata(items, n):
     """The item positions sorted by posterior mean difficulty, cut into ``n`` strata of
     (nearly) equal count."""
-    return np.array_split(np.argsort(items.b.mean(axis=0), kind="stable"), n)
+    return np.array_split(np.argsort(items.mean_difficulty, kind="stable"), n)
 
 
 @fill_doc
@@ -496,7 +496,7 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
         warn_user(f"adaptive_test stopped after {limit} with the interval of the accuracy "
                   f"{rows[-1]['width']:.3g} wide, not under stop_width={stop_width}; {fix}, "
                   "or read the wider interval")
-    _warn_misfit(score)
+    _warn_if_unreliable(score)
     trajectory.attrs.update(stop_width=stop_width, item_name=items.labels.name)
     return _intervals.record(trajectory, prob, kind), score
 
