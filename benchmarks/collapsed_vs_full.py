@@ -39,7 +39,8 @@ def main():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             idata = ie.fit(model, chains=args.chains, random_seed=args.seed, collapse=collapse,
-                           progressbar=False, log_likelihood=False)
+                           progressbar=False, log_likelihood=False,
+                           posterior_predictive=False)
         wall = time.perf_counter() - start
         rows[name] = {"wall_s": wall, "min_ess_bulk": idata.attrs["min_ess_bulk"],
                       "max_rhat": idata.attrs["max_rhat"],

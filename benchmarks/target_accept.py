@@ -64,7 +64,7 @@ def main():
                                                        discrimination=discrimination),
                                        random_seed=seed, progressbar=False,
                                        log_likelihood=False, target_accept=target_accept,
-                                       tune=tune)
+                                       tune=tune, posterior_predictive=False)
                     row = {"variant": args.variant, "size": size, "missing": args.missing,
                            "collapsed": idata.attrs.get("collapsed", 0),
                            "dataset": seed, "target_accept": target_accept,

@@ -46,8 +46,9 @@ def test_replicated_data_added_later_equal_those_of_the_fit():
     and checks later: the same draws as fit(..., posterior_predictive=True) with its seed."""
     resp, _ = simulate(30, 5, seed=1, missing=0.2)
     model = ie.models.onepl(resp)
-    kw = dict(draws=50, tune=50, chains=2, random_seed=4, log_likelihood=False)
-    asked = quiet_fit(model, posterior_predictive=True, **kw)
+    kw = dict(draws=50, tune=50, chains=2, random_seed=4, log_likelihood=False,
+              posterior_predictive=False)
+    asked = quiet_fit(model, **{**kw, "posterior_predictive": True})
     later = ie.add_posterior_predictive(quiet_fit(model, **kw), model, progressbar=False)
     xr.testing.assert_identical(later.posterior_predictive.drop_attrs(),
                                 asked.posterior_predictive.drop_attrs())
@@ -250,6 +251,25 @@ def test_map_keeps_no_log_likelihood_and_refuses_to_be_asked_for_one():
     # a posterior predictive check from one point was one replicate, accepted in silence
     with pytest.raises(ValueError, match="posterior_predictive=True with method='map'.*'laplace'"):
         ie.fit(ie.models.onepl(resp), method="map", posterior_predictive=True)
+
+
+def test_replicates_come_with_every_fit_that_has_draws_within_a_cap(monkeypatch):
+    """az.plot_ppc works unchanged on a default fit: replicates from evenly spaced draws of
+    every chain, capped at PREDICTIVE_CELLS numbers, in compact types; none for MAP."""
+    base = importlib.import_module("irteval.models.base")
+    monkeypatch.setattr(base, "PREDICTIVE_CELLS", 2 * 7 * 120)  # 7 draws a chain of 120 ranks
+    scores = ie.Scores.from_wide(pd.DataFrame(np.arange(120).reshape(6, 20) % 7,
+                                              index=[f"p{k}" for k in range(6)]))
+    idata = quiet_fit(ie.models.bradley_terry(scores), draws=50, tune=50, chains=2,
+                      random_seed=0)
+    rank = idata.posterior_predictive["rank"]
+    assert rank.sizes["draw"] == 7 and idata.attrs["posterior_predictive_draws"] == 14
+    assert list(rank["draw"].values[[0, -1]]) == [0, 49]  # spread from first to last
+    assert rank.dtype == np.int8 and np.ravel(az.plot_ppc(idata, num_pp_samples=5))[0].has_data()
+    assert "posterior_predictive" not in quiet_fit(ie.models.bradley_terry(scores),
+                                                   method="map").groups()
+    with pytest.raises(ValueError, match="posterior_predictive must be 'auto', True or False"):
+        ie.fit(ie.models.bradley_terry(scores), posterior_predictive="yes")
 
 
 def test_the_log_likelihood_size_counts_every_cell_of_a_polytomous_fit():

@@ -165,8 +165,9 @@ def test_small_fit_keeps_labels_reflects_and_gives_metrics(model, tmp_path):
     assert float(ie.airt_curves(idata, max_draws=20)["aec"].sel(item="a0")[0]) == 0
     _check_downstream(idata)
     # replicates added later have the observed cells' layout, and survive netCDF
+    assert idata.posterior_predictive["x"].dims == ("chain", "draw", "obs")  # fit's default
     later = idata.copy()
-    del later.log_likelihood
+    del later.log_likelihood, later.posterior_predictive
     ie.add_posterior_predictive(later, ie.models.polytomous_irt(resp, model=model))
     assert later.posterior_predictive["x"].dims == ("chain", "draw", "obs")
     path = tmp_path / "poly.nc"

@@ -109,7 +109,8 @@ def test_plackett_luce_likelihood_with_ties_and_absent_players():
 
 @pytest.fixture(scope="module")
 def fits():
-    """One short fit of every family and likelihood, with predictive draws and log-likelihood."""
+    """One short fit of every family and likelihood, with fit's defaults (predictive draws and
+    log-likelihood included)."""
     resp, _ = simulate(30, 5, seed=4)
     holey, _ = simulate(30, 5, seed=4, missing=0.1)
     scores = ie.datasets.load_vtab()
@@ -117,16 +118,17 @@ def fits():
     perf = responses(wide, bounds=(0, 1), clip=1e-12)
     models = {"1pl": ie.models.onepl(resp), "1pl_missing": ie.models.onepl(holey),
               "2pl": ie.models.onepl(resp, discrimination=True),
+              "4pl": ie.models.onepl(resp, discrimination=True, guessing=True, slip=True),
+              "2pl_2d": ie.models.onepl(resp, discrimination=True, dims=2),
               **{f"bt_{lik}": ie.models.bradley_terry(scores, likelihood=lik)
                  for lik in ("plackett_luce", "pairwise", "davidson")},
               "continuous": ie.models.continuous_irt(perf),
               "polytomous": ie.models.polytomous_irt(ie.Responses.from_wide(
                   (wide * 3).round() + 1, kind="ordinal", levels=[1, 2, 3, 4]))}
-    return {name: quiet_fit(model, **FAST, posterior_predictive=True)
-            for name, model in models.items()}
+    return {name: quiet_fit(model, **FAST) for name, model in models.items()}
 
 
-@pytest.mark.parametrize("name", ["1pl", "1pl_missing", "2pl", "bt_plackett_luce",
+@pytest.mark.parametrize("name", ["1pl", "1pl_missing", "2pl", "4pl", "2pl_2d", "bt_plackett_luce",
                                   "bt_pairwise", "bt_davidson", "continuous", "polytomous"])
 def test_every_family_has_a_log_likelihood_and_a_posterior_predictive(fits, name):
     import matplotlib.pyplot as plt

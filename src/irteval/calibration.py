@@ -402,7 +402,8 @@ def simulate_and_rank(simulate, build, rng, n_keep=99, **fit_kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         idata = fit(build(data), method="nuts", random_seed=int(rng.integers(2**31)),
-                    progressbar=False, log_likelihood=False, **fit_kwargs)
+                    progressbar=False, log_likelihood=False, posterior_predictive=False,
+                    **fit_kwargs)
     diagnostics = {key: idata.attrs[key]
                    for key in ("divergences", "max_rhat", "min_ess_bulk", "min_ess_tail")}
     diagnostics.update(redraws=redraws, seconds=time.perf_counter() - start,

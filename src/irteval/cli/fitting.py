@@ -25,6 +25,8 @@ def fit(model, args, **kwargs):
         nuts = kwargs.get("method", "nuts") == "nuts"  # (the command says what others ignore)
         given = getattr(args, "log_likelihood", None)
         kwargs.setdefault("log_likelihood", "auto" if given is None else given)
+        # the command runs its own checks; irteval.add_posterior_predictive adds the group
+        kwargs.setdefault("posterior_predictive", False)
         idata = fit_model(model, draws=args.draws, tune=args.tune, chains=args.chains,
                           random_seed=args.seed, sampler=args.sampler if nuts else None,
                           target_accept=args.target_accept if nuts else None, **kwargs)

@@ -58,7 +58,7 @@ class _Seeds:
 
 
 def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=None,
-        sampler=None, target_accept=None, log_likelihood="auto", posterior_predictive=False,
+        sampler=None, target_accept=None, log_likelihood="auto", posterior_predictive="auto",
         progressbar=True, advi_iterations=20000, collapse=True, keep_warmup=False,
         **sample_kwargs) -> az.InferenceData:
     """Fit a model built by :mod:`irteval.models` and return its posterior.
@@ -104,10 +104,14 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         :data:`LOG_LIKELIHOOD_MAX` numbers (~200 MB) and otherwise says, in one warning,
         how to get it. Never stored for a minibatch model (``batch_size=``) nor for MAP (one
         point: ``az.loo`` needs draws).
-    posterior_predictive : bool
-        Also draw replicated data (group ``posterior_predictive``, for ``az.plot_ppc``), with
-        the model's own checks (the binary IRT adds each respondent's accuracy and each item's
-        number correct; see its model card). Not for MAP (one point, one replicate).
+    posterior_predictive : {"auto", True, False}
+        Draw replicated data (group ``posterior_predictive``, for ``az.plot_ppc``), with the
+        model's own checks (the binary IRT adds each respondent's accuracy and each item's
+        number correct; see its model card), from evenly spaced draws of every chain: all of
+        them, or as many as keep the replicates within
+        :data:`~irteval.models.base.PREDICTIVE_CELLS` numbers
+        (``attrs["posterior_predictive_draws"]``). ``"auto"``: wherever the fit has draws
+        (not for MAP, one point, nor a minibatch model); ``True`` raises an error there.
     progressbar : bool
         Show the progress bars (sampling, ADVI) and PyMC's progress lines; ``False``: the fit
         prints nothing but its warnings.
@@ -130,7 +134,7 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     arviz.InferenceData
         Groups ``posterior``, ``observed_data``, ``constant_data`` (where the model has any),
         ``log_likelihood`` (see ``log_likelihood``), ``sample_stats`` (NUTS),
-        ``posterior_predictive`` (with ``posterior_predictive=True``) and, with
+        ``posterior_predictive`` (see ``posterior_predictive``) and, with
         ``keep_warmup=True``, ``warmup_posterior`` and ``warmup_sample_stats``. ``attrs``
         record the model (``irteval_family``, ``irteval_model``, its labels' names and
         priors), the run (``irteval_method``, e.g. ``"nuts:nutpie"``; ``random_seed`` when an
@@ -169,7 +173,7 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     spec.postprocess(idata, seeds.postprocess)  # (a MAP's derived draws are points too)
     if _store_log_likelihood(log_likelihood, method, model, spec, idata):
         pm.compute_log_likelihood(idata, model=model, progressbar=False)
-    if posterior_predictive:
+    if _draw_posterior_predictive(posterior_predictive, method, model, spec):
         with quiet_pymc(not progressbar):
             spec.posterior_predictive(idata, model, seeds.predictive)
     _label_cells(idata, spec)
@@ -411,7 +415,10 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
         raise ValueError("log_likelihood=True with a minibatch model (batch_size=): its "
                          "likelihood sees random batches of cells, not the data; build the "
                          "model without batch_size= for az.loo / az.compare")
-    if method == "map" and posterior_predictive:
+    if posterior_predictive not in ("auto", True, False):
+        raise ValueError("posterior_predictive must be 'auto', True or False, got "
+                         f"{posterior_predictive!r}")
+    if method == "map" and posterior_predictive is True:
         raise ValueError("posterior_predictive=True with method='map': a posterior predictive "
                          "check replicates the data from posterior draws, and MAP is one point "
                          "(one replicate); fit with method='nuts' (or 'laplace', where the "
@@ -444,11 +451,11 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
     if sample_kwargs and method != "nuts":
         raise TypeError(f"fit(method={method!r}) takes no {sorted(sample_kwargs)}: further "
                         "keywords go to pymc.sample, for method='nuts' only")
-    if spec.is_minibatch and (method != "advi" or posterior_predictive):
+    if spec.is_minibatch and (method != "advi" or posterior_predictive is True):
         raise ValueError("a minibatch model (built with batch_size=) can only be fitted with "
                          "method='advi' and without posterior_predictive; build it without "
                          "batch_size for NUTS, MAP, Laplace or predictive checks")
-    if posterior_predictive and not model.observed_RVs:
+    if posterior_predictive is True and not model.observed_RVs:
         raise ValueError("this model has no observed variable to replicate")
     names = [rv.name for rv in model.observed_RVs]
     if len(set(names)) < len(names):
@@ -458,6 +465,14 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
             "again (PyMC 5.28), which breaks the model's log density. Fit model.copy() (the "
             "same model, built afresh), and pass var_names=" + repr(sorted(set(names)))
             + " to pm.sample_posterior_predictive, or fit with posterior_predictive=True")
+
+
+def _draw_posterior_predictive(posterior_predictive, method, model, spec):
+    """Whether to draw replicated data: with "auto" wherever the fit has posterior draws of a
+    model with observed data (``_check_arguments`` refused True elsewhere)."""
+    return posterior_predictive is True or (
+        posterior_predictive == "auto" and method != "map" and not spec.is_minibatch
+        and bool(model.observed_RVs))
 
 
 def _store_log_likelihood(log_likelihood, method, model, spec, idata):

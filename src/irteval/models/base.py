@@ -21,8 +21,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
+import arviz as az
 import numpy as np
 import pymc as pm
+
+from .._draws import evenly_spaced
+
+#: replicated cells (observations x draws) that posterior predictive checks keep at most: the
+#: binary IRT's answers as int8, 25 MB
+PREDICTIVE_CELLS = 25_000_000
 
 
 @dataclass(frozen=True)
@@ -146,13 +153,43 @@ class FitSpec:
 
     def posterior_predictive(self, idata, model, random_seed) -> None:
         """Add the group ``posterior_predictive`` (and any observed summaries it checks) to
-        ``idata``, in place: by default PyMC's replicate of every observed variable."""
+        ``idata``, in place: by default PyMC's replicate of every observed variable, from
+        evenly spaced draws of every chain (:func:`predictive_draws`), integers in the
+        smallest type that holds them and reals in float32."""
+        per_chain = predictive_draws(idata, sum(v.size.eval() for v in model.observed_RVs))
+        thinned = az.InferenceData(posterior=idata.posterior.isel(
+            draw=evenly_spaced(idata.posterior.sizes["draw"], per_chain)))
         # var_names given: without them PyMC 5.28 appends the observed variables to
         # model.observed_RVs a second time (when idata has observed_data), which breaks the
         # model's log density for any later fit
-        pm.sample_posterior_predictive(idata, model=model, random_seed=random_seed,
+        pm.sample_posterior_predictive(thinned, model=model, random_seed=random_seed,
                                        var_names=[v.name for v in model.observed_RVs],
                                        extend_inferencedata=True, progressbar=False)
+        replicated = thinned.posterior_predictive.map(_compact)
+        idata.add_groups(posterior_predictive=replicated.assign_attrs(
+            thinned.posterior_predictive.attrs))
+
+
+def predictive_draws(idata, cells) -> int:
+    """Draws per chain to replicate ``cells`` observations from: every one, or as many as
+    keep the replicates within :data:`PREDICTIVE_CELLS` numbers (at least one); recorded in
+    ``idata.attrs["posterior_predictive_draws"]`` (all chains)."""
+    n_chain, n_draw = idata.posterior.sizes["chain"], idata.posterior.sizes["draw"]
+    per_chain = max(1, min(n_draw, PREDICTIVE_CELLS // (n_chain * max(int(cells), 1))))
+    idata.attrs["posterior_predictive_draws"] = int(n_chain * per_chain)
+    return per_chain
+
+
+def _compact(values):
+    """Replicates in less memory: integers in the smallest signed type that holds them
+    (``az.plot_ppc`` refuses unsigned ones), reals in float32."""
+    if values.dtype.kind == "f":
+        return values.astype(np.float32)
+    if values.dtype.kind in "iu" and values.size:
+        low, high = int(values.min()), int(values.max())
+        return values.astype(next(t for t in (np.int8, np.int16, np.int32, np.int64)
+                                  if np.iinfo(t).min <= low and high <= np.iinfo(t).max))
+    return values
 
 
 class BaseModel(FitSpec, pm.Model):

@@ -88,7 +88,9 @@ def plackett_luce_random(strength, present, rng=None, size=None):
     shape = (np.broadcast_shapes(np.shape(present), np.shape(strength)) if size is None
              else (*size, np.shape(strength)[-1]))
     score = np.where(present, strength + rng.gumbel(size=shape), -np.inf)
-    rank = np.argsort(np.argsort(-score, axis=-1, kind="stable"), axis=-1)
+    order = np.argsort(-score, axis=-1)  # (ties have probability 0; absent ones read -1)
+    rank = np.empty(shape, dtype=np.int64)  # the inverse permutation: one sort, not two
+    np.put_along_axis(rank, order, np.broadcast_to(np.arange(shape[-1]), shape), axis=-1)
     return np.where(present, rank, -1)
 
 

@@ -28,12 +28,9 @@ from .._validation import positive, warn_user
 from ..data import Responses
 from . import onepl_marginal
 from ..exceptions import IdentificationWarning
-from .base import BaseModel, Marginal
+from .base import BaseModel, Marginal, predictive_draws
 from .densities import BinaryIRTDensity, irt_probability
 from .onepl_em import BinaryIRTEM
-
-#: replicated answers kept by fit(..., posterior_predictive=True), as int8 (25 MB)
-PREDICTIVE_CELLS = 25_000_000
 
 #: default prior scales: sd of the mean difficulty mu_b, half-normal scales of sigma_b and
 #: sigma_theta (1PL) and of the log-discrimination spread sigma_log_a (2PL), and the sd
@@ -340,14 +337,11 @@ class OnePL(BaseModel):
     def posterior_predictive(self, idata, model, random_seed):
         """Replicated answers ``y`` and two checks that say something: each respondent's
         ``accuracy`` and each item's ``n_correct`` (also added to ``observed_data``). Drawn in
-        NumPy a draw at a time; at most :data:`PREDICTIVE_CELLS` replicated cells are kept
-        (evenly spaced draws of every chain; ``attrs["posterior_predictive_draws"]``)."""
-        posterior = idata.posterior
-        n_chain, n_draw = posterior.sizes["chain"], posterior.sizes["draw"]
+        NumPy a draw at a time, from the draws :func:`~irteval.models.base.predictive_draws`
+        keeps."""
         r = self.responses
-        per_chain = max(1, min(n_draw, PREDICTIVE_CELLS // (n_chain * r.n_obs)))
-        keep = evenly_spaced(n_draw, per_chain)
-        post = posterior.isel(draw=keep)
+        n_chain, per_chain = idata.posterior.sizes["chain"], predictive_draws(idata, r.n_obs)
+        post = idata.posterior.isel(draw=evenly_spaced(idata.posterior.sizes["draw"], per_chain))
         values = {name: post[name].values for name in ("b", "theta", "a", "c", "d")
                   if name in post}
         rng = np.random.default_rng(random_seed)
@@ -376,7 +370,6 @@ class OnePL(BaseModel):
         idata.observed_data = idata.observed_data.assign(
             {k: (dims[2:], v[0, 0]) for k, (dims, v) in observed.items()}).assign_coords(
             item=post["item"], respondent=post["respondent"])
-        idata.attrs["posterior_predictive_draws"] = int(n_chain * per_chain)
 
     def cell_logits(self, draw, i, j):
         """eta = a (theta - b) at cells (item i, respondent j) for one posterior draw
