@@ -464,6 +464,53 @@ def test_robustness_command_on_the_users_own_predictions(tmp_path, capsys):
     assert "1 instances have no answer (line 3)" in capsys.readouterr().err
 
 
+def test_own_predictions_read_as_a_user_wrote_them(tmp_path, capsys):
+    """Predicted classes come as text: a column of numbers is numbers ("4.0" in one file and
+    "4" in the other were two classes, every kappa 0), scores are refused as in Python (they
+    were read as classes), R's NA among numbers is missing (it was a class), and pandas'
+    row numbers in the first column are named as such (they were taken for the labels)."""
+    from irteval.cli.robustness import as_classes
+
+    text = pd.DataFrame({"svm": ["4.0", "1.0", "NA"], "knn": ["4", "1", "7"],
+                         "nb": ["cat", "4", "NA"], "lr": ["0.99", "0.2", "1"]})
+    read = as_classes(text)
+    assert read["svm"].isna().tolist() == [False, False, True] and read["svm"][0] == 4
+    assert read["knn"].dtype == np.int64 and read["knn"].tolist() == [4, 1, 7]
+    assert read["nb"].tolist() == ["cat", "4", "NA"]  # names: as written
+    assert read["lr"].tolist() == [0.99, 0.2, 1.0]  # scores, for matched_predictions to refuse
+    items = [f"img{k}" for k in range(30)]
+    answers = pd.DataFrame({"a": np.arange(30) % 2, "b": np.arange(30) % 3 > 0},
+                           index=pd.Index(items, name="image_id")).astype(int)
+    answers.to_csv(tmp_path / "answers.csv")
+    proba = pd.DataFrame({"a": np.linspace(0.01, 0.99, 30), "b": 0.5}, index=answers.index)
+    proba.to_csv(tmp_path / "proba.csv")
+    own = ["robustness", "--responses", str(tmp_path / "answers.csv"), "--predictions"]
+    rest = ["--out", str(tmp_path / "out")]
+    assert main([*own, str(tmp_path / "proba.csv"), str(tmp_path / "proba.csv"), *rest]) == 2
+    assert "must be predicted classes, not scores: model 'a' has 0.01" in capsys.readouterr().err
+    answers.reset_index().to_csv(tmp_path / "indexed.csv")  # pandas' 0, 1, 2, ... first
+    for flag, files in (("--responses", [str(tmp_path / "indexed.csv"), "--predictions",
+                                         *[str(tmp_path / "answers.csv")] * 2]),
+                        ("--predictions", [str(tmp_path / "answers.csv"), "--predictions",
+                                           *[str(tmp_path / "indexed.csv")] * 2])):
+        assert main(["robustness", "--responses", *files, *rest]) == 2
+        assert (f"indexed.csv: its first column has no name and counts 0, 1, 2, ... down the "
+                f"rows, as the index pandas writes with df.to_csv(path); {flag} takes the "
+                "instances' labels in the first column: write it with df.to_csv(path, "
+                "index=False) (column 'image_id' first)") in capsys.readouterr().err
+    answers.reset_index().iloc[:, ::-1].to_csv(tmp_path / "last.csv", index=False)
+    assert main(["robustness", "--responses", str(tmp_path / "last.csv"), "--predictions",
+                 *[str(tmp_path / "answers.csv")] * 2, *rest]) == 2
+    assert "its first column 'b' repeats values where column 'image_id' holds a distinct text " \
+        "on every row: make that column the first" in capsys.readouterr().err
+    answers.assign(b=[f"x{k}" for k in range(30)]).to_csv(tmp_path / "text.csv")
+    assert main(["robustness", "--responses", str(tmp_path / "text.csv"), "--predictions",
+                 *[str(tmp_path / "answers.csv")] * 2, *rest]) == 2
+    assert "if column 'b' labels the instances, make it the first column" in \
+        capsys.readouterr().err  # not --respondent / --rows, which robustness has not
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("args, message", [
     (["--dataset", "mnist"], "unknown datasets"),
     ([], "give either --dataset"),

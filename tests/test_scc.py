@@ -229,6 +229,9 @@ def test_bins_proportions_and_groups_are_checked(pipeline):
                                             progressbar=False, **kw)
     with pytest.raises(ValueError, match="n_bins must be between 1 and the number of items"):
         run(n_bins=10_000)
+    with pytest.warns(UserWarning, match=r"30 bins of 13-14 instances: a kappa over fewer "
+                      r"than 20 is noisy.*fewer bins \(n_bins=, CLI --bins\)"):
+        run(n_bins=30)  # 400 instances: bands that count only the bins' membership
     with pytest.raises(ValueError, match="proportions must be a list of shares"):
         run(proportions=[])
     with pytest.raises(ValueError, match="proportions must be distinct"):

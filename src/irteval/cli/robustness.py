@@ -3,6 +3,7 @@ instances (System Characteristic Curves and a taxonomy, paper 1)."""
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from contextlib import contextmanager
@@ -192,6 +193,7 @@ def read_response_matrix(path, like=(), item=None):
     from ..data import Responses
 
     wide = reading.read_csv(path, labels=lambda columns: columns[:1])
+    check_labels_first(wide, path, "--responses")
     lines = wide.index.to_numpy()  # as the file numbers them
     wide = wide.set_index(wide.columns[0])
     wide.index = reading.as_labels(wide.index, like)
@@ -207,8 +209,10 @@ def read_response_matrix(path, like=(), item=None):
         return reading.in_file(path, lambda: Responses.from_wide(
             wide, respondent="model", item=item, rows="item"))
     except ValueError as err:
-        if not wide.index.has_duplicates:
-            raise
+        if not wide.index.has_duplicates:  # (from_wide's hint names its keywords)
+            raise ValueError(re.sub(r"if column ('.*') labels the rows, pass .*",
+                                    r"if column \1 labels the instances, make it the first "
+                                    "column", str(err))) from err
         repeated = wide.index.duplicated(keep=False).nonzero()[0]
         raise ValueError(f"{err} ({where(pd.Index(lines, name='line'), repeated)}); "
                          "--responses takes a matrix, a row per instance and a column per "
@@ -241,12 +245,61 @@ def own_predictions(args):
         # every column as text: classes are labels (a column of digits beside one with a
         # word read as numbers and as text, and 'NA' as missing)
         wide = reading.read_csv(path, labels=lambda columns: columns)
+        check_labels_first(wide, path, "--predictions")
         labels = reading.as_labels(wide.iloc[:, 0], resp.items)  # matched by text
-        frames.append(wide.iloc[:, 1:].set_axis(pd.Index(labels, name=resp.item_name)))
+        frames.append(as_classes(wide.iloc[:, 1:]).set_axis(
+            pd.Index(labels, name=resp.item_name)))
     clean, perturbed = reading.in_file(
         " ".join(map(str, args.predictions)),
         lambda: matched_predictions(resp.items, *frames))
     return args.responses.stem, None, None, [], resp, (clean, perturbed)
+
+
+def check_labels_first(wide, path, flag):
+    """Refuse a first column that is not the instances' labels where ``flag``'s file needs
+    them first: pandas' row numbers (``df.to_csv(path)`` without ``index=False``: no name, 0,
+    1, 2, ... down the rows), or repeated values beside a column of distinct texts."""
+    import pandas as pd
+
+    first = wide.iloc[:, 0]
+    if str(wide.columns[0]).startswith("Unnamed: ") and len(wide.columns) > 1 and \
+            first.tolist() == [str(k) for k in range(len(first))]:
+        raise ValueError(f"{path}: its first column has no name and counts 0, 1, 2, ... down "
+                         "the rows, as the index pandas writes with df.to_csv(path); "
+                         f"{flag} takes the instances' labels in the first column: write it "
+                         f"with df.to_csv(path, index=False) (column {wide.columns[1]!r} "
+                         "first), or remove that column")
+    if first.is_unique:
+        return
+    labels = [name for name, values in wide.iloc[:, 1:].items() if values.is_unique
+              and pd.to_numeric(values, errors="coerce").isna().all()]
+    if labels:
+        raise ValueError(f"{path}: {flag} takes the instances' labels in the first column, "
+                         f"and its first column {wide.columns[0]!r} repeats values where column "
+                         f"{labels[0]!r} holds a distinct text on every row: make that column "
+                         "the first")
+
+
+#: a cell of predicted classes that a program wrote for a missing value (R's NA, pandas' NaN)
+MISSING_TEXT = frozenset({"NA", "NaN", "nan", "N/A", "NULL", "null", "None"})
+
+
+def as_classes(frame):
+    """Predicted classes read as text, a model per column: a column whose every cell reads
+    as a number (or as missing-value text such as R's NA, then missing) as numbers, whole
+    ones as integers, so that "4.0" and "4" are one class and scores ("0.9973") are refused
+    as scores; the other columns as written (class names)."""
+    import pandas as pd
+
+    def column(values):
+        missing = values.isin(MISSING_TEXT) | values.isna()
+        numbers = pd.to_numeric(values.mask(missing), errors="coerce")
+        if numbers.notna().sum() < (~missing).sum() or missing.all():
+            return values  # names ("cat", "4a"): text
+        whole = (numbers.dropna() == numbers.dropna().round()).all()
+        return numbers.astype("int64") if whole and not missing.any() else numbers
+
+    return frame.apply(column)
 
 
 def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=None, bins=5,
@@ -358,8 +411,11 @@ def taxonomy_report(sccs, out, groups):
         groups = n_models
     tax = taxonomy(sccs, k=groups)
     table = tax.summary()
-    print(f"\nrobustness taxonomy ({groups} groups, complete linkage on kappa profiles "
-          f"averaged over {len(sccs)} dataset(s)):")
+    found = table["group"].nunique()  # fewer where profiles tie (all alike: one)
+    print(f"\nrobustness taxonomy ({found} group{'s' * (found > 1)}, complete linkage on kappa "
+          f"profiles averaged over {len(sccs)} dataset(s))"
+          + (f"; --groups {groups} asked, but the profiles tie" if found < groups else "")
+          + ":")
     print(table.sort_values("group").round(2).to_string())
     if table["p_same_group_as_members"].isna().any():
         print("(p_same_group_as_members is NaN for a model alone in its group: no member to "

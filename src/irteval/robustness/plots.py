@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+import warnings
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -101,8 +102,12 @@ def plot_dendrogram(tax, *, ax=None):
     cut = (heights[-k] + heights[-(k - 1)]) / 2 if k < len(names) else heights[0] / 2
     # links above the cut grey: a model alone in its group hangs from one of them, and in
     # the colour of the groups' links it read as one of them
-    tree = dendrogram(tax.linkage, labels=names, ax=ax, orientation="right", color_threshold=cut,
-                      above_threshold_color="0.6")
+    with warnings.catch_warnings():  # all profiles alike: every merge at 0, an empty axis
+        warnings.filterwarnings("ignore", "Attempting to set identical", UserWarning)
+        tree = dendrogram(tax.linkage, labels=names, ax=ax, orientation="right",
+                          color_threshold=cut, above_threshold_color="0.6")
+    if not heights.any():
+        ax.set_xlim(1, 0)
     table = tax.summary()
     labels = [f"{short(name)} ({table.loc[name, 'p_same_group_as_members']:.2f})"
               if np.isfinite(table.loc[name, "p_same_group_as_members"])
@@ -111,7 +116,8 @@ def plot_dendrogram(tax, *, ax=None):
     ax.set_yticklabels(labels, fontsize="small")
     ax.axvline(cut, color="0.5", ls="--", lw=1)
     ax.set(xlabel="Euclidean distance of kappa profiles (complete linkage)")
-    ax.set_title(f"robustness taxonomy: {k} groups (cut dashed; links above it grey)\n(p): "
+    ax.set_title(f"robustness taxonomy: {k} group{'s' * (k > 1)} (cut dashed; links above it "
+                 f"grey){'; every profile alike' * (not heights.any())}\n(p): "
                  "posterior probability of "
                  "sharing the group with its members;\nalone: of having a group of its own",
                  fontsize="small")

@@ -22,13 +22,15 @@ from .._compat import renamed
 from .._docs import fill_doc
 from .._draws import equal_count_bins, stacked_draws
 from .._fits import check_idata, warn_if_point
-from .._validation import fixed_seed, matches_as_text, plain, spelling_hint
+from .._validation import fixed_seed, matches_as_text, plain, spelling_hint, warn_user
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
 from .folds import check_data
 from .training import NOISE_DOCS, NoisyPredictions, noisy_predictions  # noqa: F401 (pickles)
 
 PROPORTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+#: fewer instances a bin than this: a warning (kappa over so few is mostly chance)
+MIN_BIN_SIZE = 20
 
 def _agreement(a, b, n_classes):
     """Cohen's kappa, agreement (accuracy) and macro-F1 of integer labels b against a.
@@ -181,7 +183,14 @@ def _checked_grid(idata, proportions, n_bins, caller):
         raise ValueError(f"proportions must lie in [0, 1], got {proportions.tolist()}")
     if len(set(proportions)) < len(proportions):
         raise ValueError(f"proportions must be distinct, got {proportions.tolist()}")
-    check_bins(n_bins, idata.posterior.sizes["item"])
+    n_items = idata.posterior.sizes["item"]
+    check_bins(n_bins, n_items)
+    if n_items // n_bins < MIN_BIN_SIZE:
+        warn_user(f"{n_bins} bins of {n_items // n_bins}"
+                  f"{f'-{-(-n_items // n_bins)}' if n_items % n_bins else ''} instances: a kappa "
+                  f"over fewer than {MIN_BIN_SIZE} is noisy, and the intervals count only which "
+                  "instances fall in each bin, not that chance; give fewer bins (n_bins=, CLI "
+                  "--bins) or predict more instances")
     return np.sort(proportions)  # the curves run from clean to all perturbed
 
 
