@@ -103,7 +103,7 @@ def run_model(name, args):
               f"redraws {diag['redraws']} elapsed {time.perf_counter() - start:.0f}s",
               flush=True)
 
-    ranks, diagnostics = cal.run(spec.simulate, spec.build, args.sims, seed=args.seed,
+    ranks, diagnostics = cal.run(spec.simulate, spec.build, args.sims, random_seed=args.seed,
                                  n_keep=N_KEEP, log=log, draws=args.draws, tune=args.tune,
                                  chains=args.chains, sampler=args.sampler, n_jobs=args.jobs)
     diagnostics = diagnostics.assign(chains=args.chains, draws=args.draws,

@@ -145,7 +145,7 @@ def test_sbc_bradley_terry_is_uniform(likelihood):
                   partial(ie.models.bradley_terry, hierarchy=cal.task_of_round(3, 2)))}.get(
         likelihood, (partial(cal.simulate_battles_from_prior, 5, 40, likelihood=likelihood),
                      partial(ie.models.bradley_terry, likelihood=likelihood)))
-    ranks, diagnostics = cal.run(simulate, build, 25, seed=1, n_keep=n_keep, draws=200,
+    ranks, diagnostics = cal.run(simulate, build, 25, random_seed=1, n_keep=n_keep, draws=200,
                                  tune=250, chains=2, n_jobs=2)
     assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
     name = "strength" if likelihood == "plackett_luce" else "epp"  # the simulators' names
@@ -168,7 +168,7 @@ def test_sbc_1pl_with_missing_cells_on_the_default_path_is_uniform(n_resp, sampl
     pooled per variable (5 bins, chi-square)."""
     n_keep = 49
     ranks, diagnostics = cal.run(partial(cal.simulate_onepl, 20, n_resp, missing=0.15),
-                                 ie.models.onepl, 20, seed=4, n_keep=n_keep, draws=250,
+                                 ie.models.onepl, 20, random_seed=4, n_keep=n_keep, draws=250,
                                  tune=300, chains=2, n_jobs=2)
     assert set(diagnostics["sampler"]) == {sampler}
     assert cal.uniformity_table(ranks, n_keep)["p_holm"].min() > 0.001
@@ -184,10 +184,10 @@ def test_sbc_bradley_terry_long_run_and_a_wrong_prior_fails():
     """100 replicates of 6 players x 10 rounds are uniform (L = 99, 20 bins, Holm); fitted
     with prior_scale=1 instead of the simulating 4, 40 replicates already fail."""
     simulate = partial(cal.simulate_bradley_terry, 6, 10)
-    ranks, _ = cal.run(simulate, ie.models.bradley_terry, 100, seed=2, draws=400, tune=400)
+    ranks, _ = cal.run(simulate, ie.models.bradley_terry, 100, random_seed=2, draws=400, tune=400)
     assert cal.uniformity_table(ranks, 99)["p_holm"].min() > 0.001
-    wrong, _ = cal.run(simulate, partial(ie.models.bradley_terry, prior_scale=1.0), 40, seed=2,
-                       draws=400, tune=400)
+    wrong, _ = cal.run(simulate, partial(ie.models.bradley_terry, prior_scale=1.0), 40,
+                       random_seed=2, draws=400, tune=400)
     assert cal.uniformity_table(wrong, 99)["p_holm"].min() < 0.001
 
 
@@ -195,7 +195,7 @@ def test_sbc_bradley_terry_long_run_and_a_wrong_prior_fails():
 def test_sbc_continuous_is_uniform():
     """60 replicates of 30 datasets x 4 algorithms (L = 99, 10 bins, Holm over 50 entries)."""
     ranks, diagnostics = cal.run(partial(cal.simulate_continuous, 30, 4),
-                                 ie.models.continuous_irt, 60, seed=3, draws=400, tune=400,
+                                 ie.models.continuous_irt, 60, random_seed=3, draws=400, tune=400,
                                  sampler="pymc")
     assert (diagnostics["divergences"] == 0).mean() >= 0.95
     assert cal.uniformity_table(ranks, 99)["p_holm"].min() > 0.001
@@ -205,8 +205,8 @@ def test_replicates_in_worker_processes_give_the_same_ranks():
     """Each replicate has its own generator, so joblib workers change nothing but the time."""
     kwargs = dict(n_keep=19, draws=60, tune=100, chains=2)
     simulate = partial(cal.simulate_bradley_terry, 4, 6)
-    here = cal.run(simulate, ie.models.bradley_terry, 3, seed=7, **kwargs)
-    workers = cal.run(simulate, ie.models.bradley_terry, 3, seed=7, n_jobs=2, **kwargs)
+    here = cal.run(simulate, ie.models.bradley_terry, 3, random_seed=7, **kwargs)
+    workers = cal.run(simulate, ie.models.bradley_terry, 3, random_seed=7, n_jobs=2, **kwargs)
     pd.testing.assert_frame_equal(here[0], workers[0])
     pd.testing.assert_frame_equal(here[1].drop(columns="seconds"),
                                   workers[1].drop(columns="seconds"))

@@ -25,6 +25,7 @@ from arviz.stats.ecdf_utils import ecdf_confidence_band
 from scipy import stats
 from scipy.special import expit
 
+from ._compat import renamed
 from ._draws import evenly_spaced
 from .data import Battles, Responses, Scores
 from .exceptions import ConvergenceWarning
@@ -412,14 +413,16 @@ def simulate_and_rank(simulate, build, rng, n_keep=99, **fit_kwargs):
     return posterior_ranks(idata.posterior, truth, n_keep, rng), diagnostics
 
 
-def run(simulate, build, n_sims, seed=0, n_keep=99, log=None, n_jobs=None, **fit_kwargs):
+def run(simulate, build, n_sims, random_seed=0, n_keep=99, log=None, n_jobs=None, seed=None,
+        **fit_kwargs):
     """``n_sims`` replicates of :func:`simulate_and_rank`; replicate k uses the generator
-    ``default_rng([seed, k])``, so each is reproducible alone and the result does not depend
-    on ``n_jobs`` (joblib workers; None: in this process). ``log(k, ranks, diagnostics)`` is
-    called after each, in order. Returns (ranks, diagnostics) DataFrames, one row per
-    replicate."""
+    ``default_rng([random_seed, k])``, so each is reproducible alone and the result does not
+    depend on ``n_jobs`` (joblib workers; None: in this process). ``log(k, ranks,
+    diagnostics)`` is called after each, in order. Returns (ranks, diagnostics) DataFrames,
+    one row per replicate. ``seed=``: the old name of ``random_seed=``."""
+    random_seed = renamed(random_seed, seed, "seed", "random_seed", default=0)
     replicates = imap(lambda k: simulate_and_rank(simulate, build, np.random.default_rng(
-        [seed, k]), n_keep, **fit_kwargs), range(n_sims), n_jobs=n_jobs)
+        [random_seed, k]), n_keep, **fit_kwargs), range(n_sims), n_jobs=n_jobs)
     ranks, diagnostics = [], []
     for k, (r, d) in enumerate(replicates):
         ranks.append(r)

@@ -99,7 +99,7 @@ def _read_posterior(path):
 def report(args):
     """Read the posterior and the answers, print and write the score."""
     from ..irt import score_new_model
-    from ..irt.new_model import MISFIT_P
+    from ..irt.new_model import WARN_P
 
     idata = _read_posterior(args.posterior)
     name = idata.attrs.get("item_name") or "instance"
@@ -126,12 +126,12 @@ def report(args):
     score = reading.in_file(args.answers, lambda: score_new_model(idata, answers,
                                                              random_seed=args.seed))
     table = score.summary().rename_axis("quantity")
-    misfit = score.person_fit_p < MISFIT_P  # where score_new_model warns
+    misfit = score.person_fit_p < WARN_P  # where score_new_model warns
     print(f"{table.attrs['n_answered']} answers of {table.attrs['n_items']} {name}s; person fit "
           f"p = {score.person_fit_p:.3f} ("
-          + (f"below {MISFIT_P}: the model's answers misfit the IRT, so read its accuracy with "
+          + (f"below {WARN_P}: the model's answers misfit the IRT, so read its accuracy with "
              "care)" if misfit
-             else f"the model's answers fit the IRT; below {MISFIT_P} they would not)"))
+             else f"the model's answers fit the IRT; below {WARN_P} they would not)"))
     print(f"the answered {name}s span the difficulties of {score.coverage:.0%} of all "
           f"{score.n_items} (the accuracy on the rest is the IRT's extrapolation)")
     print(f"posterior mean, sd and {label(score.ci_prob, score.ci_kind)}; naive: the accuracy "

@@ -16,8 +16,9 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._validation import (check_columns, check_frame, check_labels, factorize, numeric_values,
-                           plain, spelling_hint, warn_user, where)
+from .._validation import (check_columns, check_frame, check_labels, factorize,
+                           matches_as_text, numeric_values, plain, spelling_hint, warn_user,
+                           where)
 from .scores import pair_table, player_totals
 
 #: winner values read as a tie unless ``ties=`` says otherwise (LMSYS arena's markers)
@@ -380,9 +381,8 @@ def _type_hint(unknown, df, columns):
     ``columns`` hold numbers (pandas reads a column of 1, 2, tie as text, one of 1, 2 as
     numbers)."""
     players = df[columns].stack()
-    as_text = {str(plain(p)) for p in players.unique()}
     values = [v for v in unknown.dropna().unique() if isinstance(v, str)]
-    if values and all(v in as_text for v in values) and players.dtype.kind in "iuf":
+    if players.dtype.kind in "iuf" and matches_as_text(values, players.unique()):
         return (f"; they are players' labels as text, and the player columns hold numbers: "
                 f"give both one type, e.g. df[{columns}] = df[{columns}].astype(str)")
     return ""

@@ -14,7 +14,7 @@ from scipy.special import expit
 from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._docs import fill_doc
-from .._draws import stacked_draws
+from .._draws import stacked_draws, thin
 from .._fits import check_idata, warn_if_point
 from .._repr import ShortRepr
 from .._validation import count, plain, seeded_rng
@@ -250,9 +250,8 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     players = _epp(idata, "goodness_of_fit")["player"].values
     post = idata.posterior.stack(sample=("chain", "draw"))
-    rng = seeded_rng(random_seed)
-    n_kept = post.sizes["sample"] if max_draws is None else min(max_draws, post.sizes["sample"])
-    keep = rng.choice(post.sizes["sample"], n_kept, replace=False)
+    rng = seeded_rng(random_seed)  # (default_rng of a Generator is that Generator)
+    keep = thin(post.sizes["sample"], max_draws, rng)
     strength = post["strength"].transpose("sample", "player").values[keep]
     i, j, n, w, present = observed_pairs(idata)
     odd = fractional(n)

@@ -546,7 +546,7 @@ def _fit_mode(spec, model, method, seeds, run):
                                point_only=point_only,
                                start=None if start is None else density.layout.ravel(start))
     return laplace(model, run["draws"], run["chains"], seeds.sampling, point_only=point_only,
-                   method=spec.mode_optimizer, start_point=start)
+                   start_point=start)
 
 
 def _fit_marginal(spec, marginal, method, seeds, run, sample_kwargs):

@@ -57,7 +57,7 @@ ADAPTIVE_STRATA = 10
 MIN_ITEMS = 5
 #: person-fit p-value below which score_new_model warns (1 in 100 well-fitting models), and
 #: the upper tail of a random subset's coverage below which it warns of a narrow one
-MISFIT_P = 0.01
+WARN_P = 0.01
 
 
 @dataclass(frozen=True, repr=False)
@@ -262,14 +262,14 @@ def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=No
 def _warn_if_unreliable(score):
     """Warn of a narrow coverage (module docstring), then of a small person-fit p-value."""
     n = len(score.answered)
-    if n > 1 and stats.beta.sf(1 - score.coverage, 2, n - 1) < MISFIT_P:
+    if n > 1 and stats.beta.sf(1 - score.coverage, 2, n - 1) < WARN_P:
         warn_user(f"the {n} answered items span the difficulties of {score.coverage:.0%} of the "
                   f"benchmark's items, where {n} random ones would span about "
                   f"{1 - 2 / (n + 1):.0%}: the accuracy on the rest is the IRT's "
                   "extrapolation, and the person-fit check cannot see a model that fails there "
                   "in its own way; ask items across the difficulty range (select_items and "
                   "adaptive_test with their default strategy='stratified')")
-    if score.person_fit_p < MISFIT_P:
+    if score.person_fit_p < WARN_P:
         warn_user(f"the new model's answers misfit the fitted IRT (person-fit posterior "
                   f"predictive p = {score.person_fit_p:.3f}): it gets items right and wrong in a "
                   "pattern the difficulties do not explain, so its predicted accuracy leans on "

@@ -79,8 +79,6 @@ class FitSpec:
     default_tune: ClassVar[int] = 1000
     #: preferred NUTS backend when installed ("pymc", "nutpie")
     sampler: ClassVar[str] = "pymc"
-    #: optimiser for MAP/Laplace on the PyMC graph (a model without a NumPy density)
-    mode_optimizer: ClassVar[str] = "CG"
     #: options for nutpie.sample when nutpie runs the PyMC graph (e.g. a low-rank mass matrix)
     nutpie_options: ClassVar[dict] = {}
     #: variables whose R-hat and ESS are checked (None: all)

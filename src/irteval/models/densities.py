@@ -277,7 +277,7 @@ def answer_signs(responses):
 
 
 class BinaryIRTDensity:
-    """The 1PL / 2PL of :class:`~irteval.models.onepl.OnePL` (any missing cells) as a dense
+    """The 1PL to 4PL of :class:`~irteval.models.onepl.OnePL` (any missing cells) as a dense
     likelihood over the items x respondents matrix, missing cells coded 0: no index gathers,
     so a gradient costs a few passes over the matrix."""
 

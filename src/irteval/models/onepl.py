@@ -1,6 +1,7 @@
-"""1PL (Rasch) and 2PL item response models for binary responses.
+"""1PL (Rasch), 2PL, 3PL and 4PL item response models for binary responses.
 
-    P(y_ij = 1) = logistic(a_i (theta_j - b_i))        a_i = 1 in the 1PL
+    P(y_ij = 1) = c_i + (d_i - c_i) logistic(a_i (theta_j - b_i))
+    a_i = 1 in the 1PL; the floor c_i = 0 but in the 3PL/4PL; the ceiling d_i = 1 but in the 4PL
 
 Items i are test instances, respondents j are the models answering them.
 Instance difficulties are hierarchical, b_i ~ Normal(mu_b, sigma_b), so an instance
@@ -59,7 +60,7 @@ def _answer_matrix(responses):
 
 
 class OnePL(BaseModel):
-    """The 1PL / 2PL as a PyMC model (build it with :func:`onepl`)."""
+    """The 1PL to 4PL as a PyMC model (build it with :func:`onepl`)."""
 
     family = "binary_irt"
     sampler = "nutpie"  # on the NumPy density (or the collapsed one): nothing to compile

@@ -77,7 +77,6 @@ class PolytomousIRT(BaseModel):
 
     family = "polytomous_irt"
     sampler = "nutpie"
-    target_accept = 0.9
     # adjacent step intercepts of a sparse level are strongly anti-correlated: with a diagonal
     # mass matrix the smallest bulk ESS was 219 (R-hat 1.02) at 200 x 12, with nutpie's
     # low-rank one 2779 (R-hat 1.005), in the same time

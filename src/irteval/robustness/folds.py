@@ -9,8 +9,6 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
-from rich.progress import track
 from sklearn.base import clone
 from sklearn.compose import ColumnTransformer
 from sklearn.model_selection import StratifiedKFold
@@ -18,6 +16,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
 from .._validation import count, warn_user, where
+from ..parallel import map_draws
 
 #: hyper-parameters bounded by the data: name -> bound(training rows, features)
 BOUNDS = {"n_neighbors": lambda n_train, n_features: n_train,
@@ -133,7 +132,9 @@ class _Failed:
         self.error = error
 
 
-def _guarded(task, *args):
+def _guarded(job):
+    """``task(*args)`` of a job ``(task, *args)``, or :class:`_Failed` with its error."""
+    task, *args = job
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -156,12 +157,9 @@ def fold_results(task, estimators, y, *, cv, random_seed, n_jobs, progressbar, d
         warnings.simplefilter("ignore")  # "the least populated class has only 3 members"
         folds = list(splitter.split(np.zeros(len(y)), y))
     jobs = [(name, k) for name in estimators for k in range(len(folds))]
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(_guarded)(task, estimators[name], *folds[k], k) for name, k in jobs)
-    if progressbar:
-        results = track(results, total=len(jobs), description=description)
-    # strict: the progress bar's last step comes when the results run out
-    done = [(name, folds[k][1], result) for (name, k), result in zip(jobs, results, strict=True)]
+    results = map_draws(_guarded, [(task, estimators[name], *folds[k], k) for name, k in jobs],
+                        n_jobs=n_jobs, progressbar=progressbar, description=description)
+    done = [(name, folds[k][1], result) for (name, k), result in zip(jobs, results)]
     failed = {}
     for name, _, result in done:
         if isinstance(result, _Failed):
