@@ -48,6 +48,20 @@ def test_wide_rows_are_respondents_by_default_and_label_column_is_used():
     pd.testing.assert_frame_equal(back.to_wide(), r.to_wide())
 
 
+def test_rows_named_as_instances_but_read_as_respondents_warn():
+    """A matrix read with pd.read_csv(..., index_col=0) whose rows are instances became 60
+    'items' x 30 respondents called 'instance' without a word."""
+    df = pd.DataFrame([[1, 0, 1], [0, 0, 1]], columns=["m1", "m2", "m3"],
+                      index=pd.Index(["i1", "i2"], name="instance"))
+    with pytest.warns(UserWarning, match=r"the rows are named 'instance' and are read as "
+                      r"respondents .*if each row is an instance, pass rows='item'"):
+        assert Responses.from_wide(df).respondent_name == "instance"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # said which way: no warning
+        assert Responses.from_wide(df, rows="item").n_items == 2
+        assert Responses.from_wide(df.rename_axis("model")).n_respondents == 2
+
+
 def test_subset_and_long_round_trip():
     r = Responses.from_long(long_frame(), respondent="model", item="instance", value="correct")
     sub = r.subset(respondents=["a", "b"])

@@ -10,6 +10,7 @@ import pytest
 
 import irteval as ie
 
+from irteval.exceptions import IdentificationWarning
 from irteval.models.onepl import EXTREMES_FIX
 
 from .conftest import simulate
@@ -119,3 +120,12 @@ def test_an_algorithm_with_constant_performance_is_refused_with_the_fix():
                                          "explain them with zero noise.*drop them"):
         ie.models.continuous_irt(perf)
     ie.models.continuous_irt(perf.subset(items=["algo0", "algo1", "algo2", "algo3"]))
+
+
+def test_a_matrix_of_few_instances_warns_before_the_fit():
+    """2 instances x 60 models diverged with advice to raise target_accept, which cannot help:
+    each ability rests on two answers."""
+    resp, _ = simulate(2, 60, seed=0)
+    with pytest.warns(IdentificationWarning, match=r"only 2 instances: each model's ability "
+                      r"rests on 2 answers.*whatever target_accept= or draws="):
+        ie.models.onepl(resp)

@@ -456,6 +456,16 @@ def test_undefined_r_hat_or_ess_fails_the_diagnostics():
         check_nuts(az.from_dict(posterior={"b": stuck}, sample_stats=stats))
     assert ie.diagnostics(az.from_dict(posterior={"b": rng.normal(size=(4, 1000))},
                                        sample_stats=stats))["undefined"] == (0, 1)
+    split = rng.normal(size=(4, 1000, 3)) + np.array([0, 0, 3, 3])[:, None, None] * [0, 1, 0]
+    walk = np.zeros((4, 1000))  # autocorrelated (AR(1), 0.95): the failing entries are named
+    for t in range(1, 1000):
+        walk[:, t] = 0.95 * walk[:, t - 1] + rng.normal(size=4)
+    with pytest.warns(ie.ConvergenceWarning, match=r"R-hat [0-9.]+ > 1.01 \(b\[m2\]\)"):
+        check_nuts(az.from_dict(posterior={"b": split}, sample_stats=stats,
+                                coords={"model": ["m1", "m2", "m3"]}, dims={"b": ["model"]}))
+    with pytest.warns(ie.ConvergenceWarning, match=r"ESS [0-9]+ < 400 \(sigma\)"):
+        check_nuts(az.from_dict(posterior={"b": draws[:, :, [0, 2]], "sigma": walk},
+                                sample_stats=stats))
     pinned = rng.normal(size=(4, 1000, 2))
     pinned[:, :, 0] = 0.0  # fixed by the model (bradley_terry(reference=)): not undefined
     assert ie.diagnostics(az.from_dict(posterior={"b": pinned},

@@ -22,6 +22,10 @@ from .levels import ordinal_codes
 from .scaling import AIRT_NUDGE, TRANSFORMS, column_range, resolve_bounds, to_z
 
 KINDS = ("binary", "continuous", "ordinal")
+#: a binary matrix's row-axis names that say a row is an instance, not a model
+ITEM_WORDS = frozenset({"instance", "instances", "instance_id", "question", "questions",
+                        "question_id", "example", "examples", "example_id", "prompt", "prompts",
+                        "problem", "problems", "sample", "samples", "sample_id", "image_id"})
 
 #: docstring entries of Responses.from_long and Responses.from_wide: the options of each
 #: kind, from_wide's matrix, and what they return
@@ -206,6 +210,11 @@ class Responses:
         own = ({} if None not in (respondent, item) else axis_names(
             df, rows, "item" if rows == "respondent" else "respondent",
             {"respondent": "respondent", "item": "item"}))
+        if not (chosen or given) and kind == "binary" and rows == "respondent" and \
+                str(own.get("respondent", "")).lower() in ITEM_WORDS:
+            warn_user(f"the rows are named {own['respondent']!r} and are read as respondents "
+                      "(the models answering: rows='respondent', the default); if each row is "
+                      "an instance, pass rows='item'")
         layout = {"respondent": "respondent", "item": "item", **own, **given}
         respondent = layout["respondent"] if respondent is None else respondent
         item = layout["item"] if item is None else item

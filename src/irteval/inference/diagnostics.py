@@ -189,6 +189,12 @@ def diagnostics(idata, var_names=None, max_per_dim=None, subset=None, *,
         constant in every draw, and entries checked) and, where a subset was checked,
         ``diagnostics_subset`` (e.g. ``"item: 1000 of 20000"``).
     """
+    return _diagnose(idata, var_names, max_per_dim, subset, random_seed)[0]
+
+
+def _diagnose(idata, var_names, max_per_dim, subset, random_seed=0):
+    """:func:`diagnostics`' dict, and the entries with the worst R-hat and the smallest
+    bulk/tail ESS, as "name[label, ...]" (None where undefined)."""
     if "sample_stats" not in idata.groups():
         raise ValueError(f"diagnostics() checks NUTS draws; this fit "
                          f"({idata.attrs.get('irteval_method', 'no sampler')}) has none (MAP, "
@@ -216,11 +222,15 @@ def diagnostics(idata, var_names=None, max_per_dim=None, subset=None, *,
     draws = np.concatenate([post[v].transpose("chain", "draw", ...).values.reshape(
         n_chain, n_draw, -1) for v in post.data_vars], axis=2)
     rhat, ess_bulk, ess_tail = convergence(draws)
+    ess = np.fmin(ess_bulk, ess_tail)
     undefined = ~(np.isfinite(ess_bulk) & np.isfinite(ess_tail))
     if n_chain > 1:
         undefined |= ~np.isfinite(rhat)
     undefined &= ~(np.ptp(draws, axis=(0, 1)) == 0)  # fixed by the model (reference=): no check
     div = idata.sample_stats.get("diverging")
+    worst = [_entry_name(post, int(k)) if np.isfinite(values).any() else None
+             for k, values in ((np.nanargmax(np.where(np.isfinite(rhat), rhat, -np.inf)), rhat),
+                               (np.nanargmin(np.where(np.isfinite(ess), ess, np.inf)), ess))]
     return {
         "divergences": int(div.sum()) if div is not None else 0,
         "max_rhat": _worst(rhat, np.max),
@@ -230,7 +240,23 @@ def diagnostics(idata, var_names=None, max_per_dim=None, subset=None, *,
         "draws": int(post.sizes["draw"]),
         "undefined": (int(undefined.sum()), int(undefined.size)),
         **({"diagnostics_subset": checked} if subset else {}),
-    }
+    }, *worst
+
+
+def _entry_name(post, k):
+    """"name[label, ...]" of the k-th entry of the posterior's variables flattened in order
+    (as :func:`diagnostics` concatenates them)."""
+    for name, values in post.data_vars.items():
+        shape = values.transpose("chain", "draw", ...).shape[2:]
+        size = int(np.prod(shape))
+        if k < size:
+            position = np.unravel_index(k, shape) if shape else ()
+            dims = values.transpose("chain", "draw", ...).dims[2:]
+            labels = [str(post[d].values[i]) if d in post.coords else str(i)
+                      for d, i in zip(dims, position)]
+            return f"{name}[{', '.join(labels)}]" if labels else str(name)
+        k -= size
+    raise IndexError(k)
 
 
 def _above(value, limit):
@@ -251,7 +277,7 @@ def check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100, max_per_
                subset=None):
     """Record :func:`diagnostics` in ``idata.attrs`` and warn (ConvergenceWarning) with the
     remedy when a check fails."""
-    diag = diagnostics(idata, var_names, max_per_dim, subset)
+    diag, worst_rhat, least_ess = _diagnose(idata, var_names, max_per_dim, subset)
     idata.attrs.update({k: v for k, v in diag.items()
                         if k not in ("chains", "draws", "undefined")})
     problems = []
@@ -261,7 +287,8 @@ def check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100, max_per_
             "or check the priors")
     if diag["chains"] > 1 and diag["max_rhat"] > rhat_max:
         problems.append(
-            f"max R-hat {_above(diag['max_rhat'], rhat_max)} > {rhat_max}: chains disagree; run "
+            f"max R-hat {_above(diag['max_rhat'], rhat_max)} > {rhat_max} ({worst_rhat}): "
+            "chains disagree; run "
             "longer (more tune/draws) and compare the chains (az.plot_trace) for separate modes")
     need = ess_per_chain * diag["chains"]
     low = min((v for v in (diag["min_ess_bulk"], diag["min_ess_tail"]) if v == v), default=need)
@@ -272,6 +299,7 @@ def check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100, max_per_
                         f"{diag['draws']} per chain): draw more (draws=...) and look at their "
                         "traces (az.plot_trace)")
     if low < need:
-        problems.append(f"smallest bulk/tail ESS {low:.0f} < {need}: draw more (draws=...)")
+        problems.append(f"smallest bulk/tail ESS {low:.0f} < {need} ({least_ess}): draw more "
+                        "(draws=...)")
     if problems:
         warn_user("NUTS diagnostics failed: " + "; ".join(problems), ConvergenceWarning)

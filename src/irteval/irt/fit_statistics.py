@@ -46,7 +46,7 @@ from .._docs import SHARED, fill_doc, parameters_section
 from .._draws import stacked_draws
 from ..models.densities import irt_probability
 from .difficulty import observed_cells
-from .._fits import check_idata, needs_draws
+from .._fits import check_idata, label_name, needs_draws
 from .._validation import fixed_seed, warn_user
 from ..models.multidimensional import is_multidimensional, logits
 from .item_draws import FAMILY, Items, answer_logp
@@ -162,8 +162,11 @@ def _chi_square(cell_group, y, expected, variance, n):
 def item_fit(idata, *, max_draws=200, random_seed=0, ci_prob=None, ci_kind=None) -> pd.DataFrame:
     """Fit statistics of every item (instance) of a binary IRT fit (1PL ... 4PL), in its order.
 
-    Definitions in the module docstring. Sort by ``ppp`` or ``ppp_groups`` to read the worst
-    first.
+    Per posterior draw, over the item's observed cells with residual r = y - p and variance
+    w = p (1 - p): outfit = mean(r^2 / w), infit = sum(r^2) / sum(w) (both 1 in expectation);
+    ``ppp`` = P(D(y_rep) >= D(y)) of the deviance D = -2 sum log p(y | p), ``ppp_groups`` the
+    same of a grouped chi-square by ability (details in :mod:`irteval.irt.fit_statistics`).
+    Sort by ``ppp`` or ``ppp_groups`` to read the worst first.
 
     {fit_table_parameters}
 
@@ -231,7 +234,7 @@ def local_dependence(idata, *, max_draws=50, random_seed=0) -> pd.DataFrame:
         resid = np.zeros(shape)
         resid[item_idx, resp_idx] = y - irt_probability(eta, c, d)
         q3 += _pairwise_correlation(resid, seen, pairs)
-    labels = pd.Index(post["item"].values, name=idata.attrs.get("item_name", "item"))
+    labels = pd.Index(post["item"].values, name=label_name(idata, "item"))
     apart = int(np.triu(pairs < 2, k=1).sum())
     if apart:
         warn_user(f"{apart} pairs of {labels.name}s share fewer than two respondents: their Q3 "

@@ -13,7 +13,7 @@ import pandas as pd
 
 from .. import _intervals
 from .._docs import fill_doc
-from .._fits import warn_if_point
+from .._fits import label_name, warn_if_point
 from .._validation import chosen_labels
 from .item_draws import Items
 
@@ -26,6 +26,11 @@ def information(idata, theta=None, *, items=None, max_draws=200, random_seed=0, 
                 ci_kind=None) -> pd.DataFrame:
     """Test information (and, with ``items=[...]``, those items' information) at abilities
     ``theta``, with intervals over the posterior draws.
+
+    Per draw, item j's information I_j(theta) = a_j^2 (P - c_j)^2 (d_j - P)^2 /
+    ((d_j - c_j)^2 P (1 - P)) with P = P_j(theta) (the 2PL's a_j^2 P (1 - P), a_j = 1 in the
+    1PL: 1/4 at theta = b_j), and the test's I(theta) = sum_j I_j(theta): 1 / I is the
+    variance of an ability estimated from these items.
 
     Parameters
     ----------
@@ -78,5 +83,5 @@ def information(idata, theta=None, *, items=None, max_draws=200, random_seed=0, 
                                    index=pd.MultiIndex.from_product([[name], theta],
                                                                     names=["curve", "theta"])))
     table = pd.concat(frames)
-    table.attrs["item_name"] = idata.attrs.get("item_name", "item")
+    table.attrs["item_name"] = label_name(idata, "item")
     return _intervals.record(table, prob, kind)

@@ -108,6 +108,13 @@ class OnePL(BaseModel):
             raise ValueError("batch_size= (minibatch ADVI) is for the 1PL/2PL; drop it with "
                              "guessing= or slip=")
         _warn_extremes(responses)
+        if responses.n_items < MIN_ITEMS:
+            warn_user(f"only {responses.n_items} {responses.item_name}s: each "
+                      f"{responses.respondent_name}'s ability rests on {responses.n_items} "
+                      "answers, so the abilities' spread sigma_theta is barely identified and "
+                      "NUTS may diverge or mix slowly whatever target_accept= or draws=; give "
+                      f"more {responses.item_name}s, or read the abilities as mostly the prior",
+                      IdentificationWarning)
         complete = responses.n_obs == responses.n_items * responses.n_respondents
         coords = {"item": np.asarray(responses.items),
                   "respondent": np.asarray(responses.respondents)}
@@ -402,7 +409,9 @@ def _answer_checks(responses, y):
 
 def onepl(responses: Responses, *, discrimination=False, guessing=False, n_options=None,
           slip=False, dims=1, anchors=None, prior_scale=None, batch_size=None):
-    """Build the 1PL (or, with ``discrimination=True``, the 2PL, 3PL or 4PL) as a PyMC model.
+    """Build the 1PL (or, with ``discrimination=True``, the 2PL, 3PL or 4PL) as a PyMC model:
+    P(y_ij = 1) = logistic(a_i (theta_j - b_i)) for item (instance) i and respondent (model)
+    j, a_i = 1 in the 1PL; b_i ~ Normal(mu_b, sigma_b); the abilities theta_j sum to zero.
 
     Parameters
     ----------
@@ -425,7 +434,8 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
         (a wrong gold label).
     dims : int
         Number of latent skills. With ``discrimination=True`` and ``dims`` > 1: the
-        multidimensional (compensatory) 2PL, P = logistic(sum_k a_ik theta_jk - b_i), with
+        multidimensional (compensatory) 2PL, P = logistic(sum_k a_ik theta_jk - b_i) (b_i an
+        intercept, not a difficulty on the abilities' scale), with
         loadings ``a`` (item, skill) lower-triangular on the anchor items
         (:mod:`irteval.models.multidimensional`).
     anchors : list, optional
@@ -482,6 +492,8 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
                  n_options=n_options, slip=slip, prior_scale=prior_scale, batch_size=batch_size)
 
 
+#: fewer items than this: a warning (each ability rests on a handful of answers)
+MIN_ITEMS = 5
 #: what an IdentificationWarning about all-right / all-wrong answers asks of the user
 EXTREMES_FIX = ("the posterior is proper, and wide intervals say how little is known; "
                 "Responses.subset drops them if they should not count")
