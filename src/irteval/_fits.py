@@ -26,6 +26,12 @@ def fit_family(idata):
     return "bradley_terry" if legacy.startswith("bradley_terry") else _LEGACY.get(legacy)
 
 
+def label_name(idata, dim):
+    """What the fit's users call the entries of ``dim`` ("instance", "model", "algorithm"...:
+    ``idata.attrs[f"{dim}_name"]``), else ``dim``."""
+    return idata.attrs.get(f"{dim}_name", dim)
+
+
 def check_idata(idata, family, caller):
     """Raise unless ``idata`` is an InferenceData with a posterior from ``family`` (a name or a
     tuple of names of :data:`MODEL_FAMILIES`); the message names the function to call instead."""

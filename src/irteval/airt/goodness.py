@@ -39,11 +39,12 @@ from scipy.special import expit
 from .. import _intervals
 from .._docs import SHARED, fill_doc, parameters_section
 from .._draws import stacked_draws
-from .._fits import check_idata, check_table, fit_family, needs_draws, warn_if_point
+from .._fits import (check_idata, check_table, fit_family, label_name, needs_draws,
+                     warn_if_point)
 from .._validation import fixed_seed
 from ..models.continuous_irt import cell_logp, mean_z
 from ..models.polytomous_irt import category_logp
-from .metrics import AIRT_FAMILIES, names
+from .metrics import AIRT_FAMILIES
 
 THRESHOLDS = np.linspace(0, 1, 101)
 
@@ -126,7 +127,7 @@ def _compute_curves(idata, max_draws, random_seed):
         "aec": (("item", "threshold"), aec.T),
         "pec": (("sample", "item", "threshold"), pec.transpose(0, 2, 1)),
         "mse": (("sample", "item"), np.nanmean(np.where(observed, resid, np.nan) ** 2, axis=1)),
-    }, coords=coords, attrs={"item_name": names(idata)[0]})
+    }, coords=coords, attrs={"item_name": label_name(idata, "item")})
 
 
 def _categories(idata):
@@ -173,7 +174,7 @@ def _category_curves(idata, max_draws, random_seed):
         "aec": (("item", "threshold"), share(actual[..., None] >= n_levels - 1 - k)),
         "pec": (("sample", "item", "threshold"), share(pred[..., None] >= n_levels - 1 - k)),
         "mse": (("sample", "item"), np.nanmean(resid ** 2, axis=1)),
-    }, coords=coords, attrs={"item_name": names(idata)[0], "units": "levels"})
+    }, coords=coords, attrs={"item_name": label_name(idata, "item"), "units": "levels"})
 
 
 def curves_from(source, max_draws, random_seed, caller):
@@ -283,6 +284,6 @@ def loo_by_algorithm(idata) -> pd.DataFrame:
         "se": by["elpd"].std(ddof=0) * np.sqrt(by.size()),
         "max_pareto_k": by["k"].max(),
     }).reindex(algorithms)
-    out.index.name = names(idata)[0]
+    out.index.name = label_name(idata, "item")
     out.attrs["good_k"] = float(loo.get("good_k", 0.7))
     return out

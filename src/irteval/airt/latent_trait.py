@@ -25,11 +25,11 @@ import pandas as pd
 from .. import _intervals
 from .._docs import fill_doc
 from .._draws import stacked_draws, thin
-from .._fits import check_idata, fit_family, warn_if_point
+from .._fits import check_idata, fit_family, label_name, warn_if_point
 from .._repr import ShortRepr
 from .._validation import count, warn_user
 from ..parallel import map_draws
-from .metrics import AIRT_FAMILIES, names, observed_performance
+from .metrics import AIRT_FAMILIES, observed_performance
 from .smoothing import fit_curves
 
 
@@ -142,7 +142,7 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
         raise ValueError(f"epsilon must be a number >= 0 (performance units), got {epsilon!r}")
     count(n_grid, "n_grid", minimum=2)
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
-    item_name, resp_name = names(idata)
+    item_name, resp_name = label_name(idata, "item"), label_name(idata, "respondent")
     algorithms = idata.posterior["item"].values
     performance = observed_performance(idata)
     every = -stacked_draws(idata, "theta")  # the spectrum and its mean from every draw

@@ -9,16 +9,10 @@ import pandas as pd
 from .. import _intervals
 from .._docs import fill_doc
 from .._draws import stacked_draws
-from .._fits import check_idata, fit_family, warn_if_point
+from .._fits import check_idata, fit_family, label_name, warn_if_point
 
 #: the model families whose posteriors the AIRT summaries read
 AIRT_FAMILIES = ("continuous_irt", "polytomous_irt")
-
-
-def names(idata):
-    """(item name, respondent name) in the user's words ("algorithm", "dataset")."""
-    attrs = idata.attrs
-    return attrs.get("item_name", "item"), attrs.get("respondent_name", "respondent")
 
 
 def observed_performance(idata):
@@ -69,7 +63,7 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
     for v, d in derived.items():
         table |= _intervals.quantity_columns(d, prob, kind, v, centre=np.median)
     out = pd.DataFrame(table, index=pd.Index(idata.posterior["item"].values,
-                                             name=names(idata)[0]))
+                                             name=label_name(idata, "item")))
     return _intervals.record(out, prob, kind)
 
 
@@ -91,5 +85,5 @@ def _polytomous_metrics(idata, prob, kind):
         table[key] = np.median(draws, axis=0)
         table[f"{v}_lower"], table[f"{v}_upper"] = _intervals.interval(draws, prob, kind)
     out = pd.DataFrame(table, index=pd.Index(idata.posterior["item"].values,
-                                             name=names(idata)[0]))
+                                             name=label_name(idata, "item")))
     return _intervals.record(out, prob, kind)

@@ -15,7 +15,7 @@ from .. import _intervals
 from .._compat import UnpacksWithWarning, renamed
 from .._docs import fill_doc
 from .._draws import stacked_draws, thin
-from .._fits import check_idata, warn_if_point
+from .._fits import check_idata, label_name, warn_if_point
 from .._repr import ShortRepr
 from .._validation import count, plain, seeded_rng
 from ..data.scores import OUTCOME_SCORE, fractional, win_matrices
@@ -77,7 +77,7 @@ def leaderboard(idata, *, task=None, ci_prob=None, ci_kind=None,
         "expected_rank": rank.mean(axis=0),
         "rank_lower": np.floor(rank_lower).astype(int),
         "rank_upper": np.ceil(rank_upper).astype(int),
-    }, index=pd.Index(epp["player"].values, name=idata.attrs.get("player_name", "player")))
+    }, index=pd.Index(epp["player"].values, name=label_name(idata, "player")))
     if task is not None:
         table.attrs["task"] = plain(task)
     return _intervals.record(table, prob, kind).sort_values("mean", ascending=False)
@@ -165,7 +165,7 @@ def pairwise_probabilities(idata, *, rope=0.0) -> PairwiseProbabilities:
         raise ValueError(f"rope must be a finite number >= 0 (an EPP difference), got {rope!r}")
     epp = _epp(idata, "pairwise_probabilities")
     draws = stacked_draws(idata, "epp")
-    labels = pd.Index(epp["player"].values, name=idata.attrs.get("player_name", "player"))
+    labels = pd.Index(epp["player"].values, name=label_name(idata, "player"))
     win = np.zeros((len(labels), len(labels)))
     superior = np.zeros_like(win)
     for k in range(len(labels)):  # one row at a time keeps memory at draws x players
@@ -305,7 +305,7 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
     d_rep = binomial_deviance(w_rep, n, p, per_pair=True)
     total_obs, total_rep = d_obs.sum(axis=1), d_rep.sum(axis=1)
     if by == "player":
-        table = _player_fit(pd.Index(players, name=idata.attrs.get("player_name", "player")),
+        table = _player_fit(pd.Index(players, name=label_name(idata, "player")),
                             i, j, n, w, p, d_obs, d_rep)
     table.attrs.update({"deviance_obs": float(total_obs.mean()),
                         "deviance_rep": float(total_rep.mean()),

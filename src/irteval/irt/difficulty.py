@@ -12,7 +12,7 @@ import xarray as xr
 from .. import _intervals
 from .._docs import fill_doc
 from .._draws import equal_count_bins, stacked_draws
-from .._fits import check_idata, warn_if_point
+from .._fits import check_idata, label_name, warn_if_point
 from .._validation import count, fixed_seed
 from ..models.densities import irt_probability
 from .item_draws import FAMILY, Items
@@ -111,7 +111,7 @@ def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) ->
         "accuracy": right / n_obs,
         "bin": point_bin,
         "p_bin": (bins == point_bin).mean(axis=0),
-    }, index=pd.Index(b["item"].values, name=idata.attrs.get("item_name", "item")))
+    }, index=pd.Index(b["item"].values, name=label_name(idata, "item")))
     return _intervals.record(table, prob, kind)
 
 
@@ -142,7 +142,7 @@ def abilities(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFra
     theta = idata.posterior["theta"]
     n_obs, right = observed_counts(idata, "respondent")
     index = pd.Index(theta["respondent"].values,
-                     name=idata.attrs.get("respondent_name", "respondent"))
+                     name=label_name(idata, "respondent"))
 
     def table(draws):
         return pd.DataFrame({
@@ -278,7 +278,7 @@ def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_dr
             item_bin, minlength=n_bins)
     index = pd.MultiIndex.from_product(
         [idata.posterior["respondent"].values, np.arange(n_bins)],
-        names=[idata.attrs.get("respondent_name", "respondent"), "bin"])
+        names=[label_name(idata, "respondent"), "bin"])
     out = {"b_mean": np.tile(b_mean.mean(axis=0), n_resp)}
     for name, draws in (("accuracy", acc), ("predicted", pred)):
         out |= _intervals.quantity_columns(draws, prob, kind, name, centre=np.nanmean)

@@ -17,7 +17,7 @@ import pandas as pd
 from scipy.special import expit
 
 from .._draws import stacked_draws
-from .._fits import check_idata
+from .._fits import check_idata, label_name
 from .._validation import count, fixed_seed
 from ..models.densities import irt_probability, softplus
 from ..models.multidimensional import is_multidimensional
@@ -83,7 +83,7 @@ class Items:
         random_seed = fixed_seed(random_seed)  # every variable from the same draws
         draw = lambda name: stacked_draws(idata, name, max_draws, random_seed)  # noqa: E731
         b = draw("b")
-        labels = pd.Index(post["item"].values, name=idata.attrs.get("item_name", "item"))
+        labels = pd.Index(post["item"].values, name=label_name(idata, "item"))
         return cls(b=b, a=draw("a") if "a" in post else np.ones_like(b),
                    c=draw("c") if "c" in post else 0.0, d=draw("d") if "d" in post else 1.0,
                    sigma=draw("sigma_theta") if "sigma_theta" in post else np.ones(len(b)),

@@ -11,7 +11,8 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullForma
 from .. import _intervals
 from .._docs import fill_doc
 from .._draws import evenly_spaced, nearest_to_even_values, stacked_draws
-from .._fits import check_idata, check_table, one_draw, table_or_fit, warn_if_point
+from .._fits import (check_idata, check_table, label_name, one_draw, table_or_fit,
+                     warn_if_point)
 from .._validation import chosen_labels, count
 from ..models.densities import irt_probability
 from ..plotting import ensure_axes, label_line_ends, label_points, short, short_labels
@@ -53,7 +54,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     ax = ensure_axes(ax)
     labels = idata.posterior["item"].values
-    item_name = idata.attrs.get("item_name", "item")
+    item_name = label_name(idata, "item")
     b_mean = idata.posterior["b"].mean(("chain", "draw"), skipna=False).values  # all draws
     theta_mean = idata.posterior["theta"].mean(("chain", "draw"), skipna=False).values
     if items is None:
@@ -82,7 +83,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
         names.append(f"{item_name} {short(labels[k])} (b = {b_mean[k]:.2f})")
         colours.append(line.get_color())
     ax.plot(theta_mean, np.zeros_like(theta_mean), "|", color="k", ms=12)
-    respondent = idata.attrs.get("respondent_name", "respondent")
+    respondent = label_name(idata, "respondent")
     ax.set(xlabel=f"ability theta (ticks: each {respondent}'s posterior mean)",
            ylabel="P(correct)", ylim=(-0.03, 1.03),
            title="item characteristic curves" + _intervals.note(
