@@ -294,7 +294,7 @@ def as_classes(frame):
     def column(values):
         missing = values.isin(MISSING_TEXT) | values.isna()
         numbers = pd.to_numeric(values.mask(missing), errors="coerce")
-        if numbers.notna().sum() < (~missing).sum() or missing.all():
+        if numbers.notna().sum() < (~missing).sum():
             return values  # names ("cat", "4a"): text
         whole = (numbers.dropna() == numbers.dropna().round()).all()
         return numbers.astype("int64") if whole and not missing.any() else numbers

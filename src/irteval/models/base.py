@@ -154,12 +154,13 @@ class FitSpec:
         ``idata``, in place: by default PyMC's replicate of every observed variable, from
         evenly spaced draws of every chain (:func:`predictive_draws`), integers in the
         smallest type that holds them and reals in float32."""
-        per_chain = predictive_draws(idata, sum(v.size.eval() for v in model.observed_RVs))
+        per_chain = predictive_draws(idata, sum(idata.observed_data[v.name].size
+                                                for v in model.observed_RVs))
         thinned = az.InferenceData(posterior=idata.posterior.isel(
             draw=evenly_spaced(idata.posterior.sizes["draw"], per_chain)))
         # var_names given: without them PyMC 5.28 appends the observed variables to
-        # model.observed_RVs a second time (when idata has observed_data), which breaks the
-        # model's log density for any later fit
+        # model.observed_RVs a second time (when the InferenceData has observed_data), which
+        # breaks the model's log density for any later fit
         pm.sample_posterior_predictive(thinned, model=model, random_seed=random_seed,
                                        var_names=[v.name for v in model.observed_RVs],
                                        extend_inferencedata=True, progressbar=False)
