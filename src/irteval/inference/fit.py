@@ -107,7 +107,9 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     posterior_predictive : {"auto", True, False}
         Draw replicated data (group ``posterior_predictive``, for ``az.plot_ppc``), with the
         model's own checks (the binary IRT adds each respondent's accuracy and each item's
-        number correct; see its model card), from evenly spaced draws of every chain: all of
+        number correct, which ``az.plot_ppc(idata, var_names=["accuracy", "n_correct"])``
+        shows, where its 0/1 answers say little; see its model card), from evenly spaced
+        draws of every chain: all of
         them, or as many as keep the replicates within
         :data:`~irteval.models.base.PREDICTIVE_CELLS` numbers
         (``attrs["posterior_predictive_draws"]``). ``"auto"``: wherever the fit has draws
