@@ -62,7 +62,8 @@ def main():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             fits[name] = ie.fit(ie.models.onepl(resp, discrimination=True, dims=dims),
-                                random_seed=args.seed, log_likelihood=True, progressbar=False)
+                                random_seed=args.seed, log_likelihood=True, progressbar=False,
+                                posterior_predictive=False)
         seconds[name] = time.perf_counter() - start
         print(f"{name}: {seconds[name]:.0f} s", flush=True)
     idata = fits[f"{args.dims} skills"]

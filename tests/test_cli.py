@@ -469,15 +469,21 @@ def test_own_predictions_read_as_a_user_wrote_them(tmp_path, capsys):
     "4" in the other were two classes, every kappa 0), scores are refused as in Python (they
     were read as classes), R's NA among numbers is missing (it was a class), and pandas'
     row numbers in the first column are named as such (they were taken for the labels)."""
+    from irteval.cli import robustness as cli_robustness
     from irteval.cli.robustness import as_classes
 
     text = pd.DataFrame({"svm": ["4.0", "1.0", "NA"], "knn": ["4", "1", "7"],
-                         "nb": ["cat", "4", "NA"], "lr": ["0.99", "0.2", "1"]})
-    read = as_classes(text)
+                         "nb": ["cat", "4", "NA"], "lr": ["0.99", "0.2", "1"],
+                         "big": ["inf", "1", "2"]})
+    other = text.assign(knn=["4", "other", "7"])  # a name in the perturbed file
+    read, noisy = as_classes([text, other])
     assert read["svm"].isna().tolist() == [False, False, True] and read["svm"][0] == 4
-    assert read["knn"].dtype == np.int64 and read["knn"].tolist() == [4, 1, 7]
+    assert read["knn"].tolist() == ["4", "1", "7"]  # text in both: the other file has a name
+    assert noisy["knn"].tolist() == ["4", "other", "7"]
     assert read["nb"].tolist() == ["cat", "4", "NA"]  # names: as written
     assert read["lr"].tolist() == [0.99, 0.2, 1.0]  # scores, for matched_predictions to refuse
+    assert read["big"].tolist() == ["inf", "1", "2"]  # not a number to cast
+    assert as_classes([text[["knn"]]])[0]["knn"].dtype == np.int64
     items = [f"img{k}" for k in range(30)]
     answers = pd.DataFrame({"a": np.arange(30) % 2, "b": np.arange(30) % 3 > 0},
                            index=pd.Index(items, name="image_id")).astype(int)
@@ -494,10 +500,15 @@ def test_own_predictions_read_as_a_user_wrote_them(tmp_path, capsys):
                         ("--predictions", [str(tmp_path / "answers.csv"), "--predictions",
                                            *[str(tmp_path / "indexed.csv")] * 2])):
         assert main(["robustness", "--responses", *files, *rest]) == 2
-        assert (f"indexed.csv: its first column has no name and counts 0, 1, 2, ... down the "
-                f"rows, as the index pandas writes with df.to_csv(path); {flag} takes the "
-                "instances' labels in the first column: write it with df.to_csv(path, "
-                "index=False) (column 'image_id' first)") in capsys.readouterr().err
+        assert ("indexed.csv: its first column has no name and counts 0, 1, 2, ... down the "
+                "rows, as the index pandas writes with df.to_csv(path), where column "
+                f"'image_id' holds a distinct text on every row; {flag} takes the instances' "
+                "labels in the first column: write it with df.to_csv(path, index=False) "
+                "(column 'image_id' first)") in capsys.readouterr().err
+    numbered = pd.DataFrame({"a": np.arange(30) % 2, "b": np.arange(30) % 3 > 0}).astype(int)
+    numbered.to_csv(tmp_path / "numbered.csv")  # 0, 1, 2, ...: the labels of unlabelled data
+    assert cli_robustness.read_response_matrix(tmp_path / "numbered.csv",
+                                               pd.RangeIndex(30)).n_items == 30
     answers.reset_index().iloc[:, ::-1].to_csv(tmp_path / "last.csv", index=False)
     assert main(["robustness", "--responses", str(tmp_path / "last.csv"), "--predictions",
                  *[str(tmp_path / "answers.csv")] * 2, *rest]) == 2

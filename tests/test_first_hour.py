@@ -268,8 +268,12 @@ def test_replicates_come_with_every_fit_that_has_draws_within_a_cap(monkeypatch)
     assert rank.dtype == np.int8 and np.ravel(az.plot_ppc(idata, num_pp_samples=5))[0].has_data()
     assert "posterior_predictive" not in quiet_fit(ie.models.bradley_terry(scores),
                                                    method="map").groups()
-    with pytest.raises(ValueError, match="posterior_predictive must be 'auto', True or False"):
-        ie.fit(ie.models.bradley_terry(scores), posterior_predictive="yes")
+    for wrong in ("yes", 1):  # (1 passed the check and drew nothing)
+        with pytest.raises(ValueError, match="posterior_predictive must be 'auto', True or "
+                           "False"):
+            ie.fit(ie.models.bradley_terry(scores), posterior_predictive=wrong)
+    with pytest.raises(ValueError, match="posterior_predictive=True with method='map'"):
+        ie.fit(ie.models.bradley_terry(scores), method="map", posterior_predictive=np.True_)
 
 
 def test_the_log_likelihood_size_counts_every_cell_of_a_polytomous_fit():

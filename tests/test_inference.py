@@ -463,6 +463,11 @@ def test_undefined_r_hat_or_ess_fails_the_diagnostics():
     with pytest.warns(ie.ConvergenceWarning, match=r"R-hat [0-9.]+ > 1.01 \(b\[m2\]\)"):
         check_nuts(az.from_dict(posterior={"b": split}, sample_stats=stats,
                                 coords={"model": ["m1", "m2", "m3"]}, dims={"b": ["model"]}))
+    unnamed = az.from_dict(posterior={"b": split}, sample_stats=stats)  # positions, as given
+    with pytest.warns(ie.ConvergenceWarning, match=r"R-hat [0-9.]+ > 1.01 \(b\[1\]\)"):
+        check_nuts(unnamed, subset={"b_dim_0": [0, 1]})
+    with pytest.warns(ie.ConvergenceWarning, match=r"R-hat [0-9.]+ > 1.01 \(b\[1\]\)"):
+        check_nuts(unnamed, subset={"b_dim_0": [1, 2]})  # not b[0], its place in the subset
     with pytest.warns(ie.ConvergenceWarning, match=r"ESS [0-9]+ < 400 \(sigma\)"):
         check_nuts(az.from_dict(posterior={"b": draws[:, :, [0, 2]], "sigma": walk},
                                 sample_stats=stats))

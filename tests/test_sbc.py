@@ -57,6 +57,14 @@ def test_bins_holm_and_thinning():
         cal.posterior_ranks(posterior, {"b": 0.0}, 99, np.random.default_rng(0))
 
 
+def test_run_takes_random_seed_and_warns_on_its_old_name():
+    with pytest.warns(FutureWarning, match="seed= is deprecated.*use random_seed="):
+        ranks, _ = cal.run(None, None, 0, seed=3)  # no replicate: nothing simulated
+    assert len(ranks) == 0
+    with pytest.raises(TypeError, match="seed=3 and random_seed=4 disagree"):
+        cal.run(None, None, 0, random_seed=4, seed=3)
+
+
 def test_ecdf_band_is_simultaneous():
     """Uniform ranks stay inside the 99% band at every rank together about 99% of the time
     (a pointwise 99% band would hold jointly far less often)."""

@@ -282,3 +282,7 @@ def test_cli_taxonomy_keeps_the_families_every_dataset_trained(tmp_path, capsys)
     tax = taxonomy_report([curves(["a", "b", "c", "x"]), curves(["a", "b", "c", "y"])],
                           tmp_path, 3)
     assert list(tax.groups.index) == ["a", "b", "c"]
+    tied = curves(["a", "b", "c", "d"]).assign(kappa=lambda d: d["kappa"] * 0 + 1)  # no change
+    taxonomy_report([tied], tmp_path / "tied", 3)
+    assert "robustness taxonomy (1 group, complete linkage on kappa profiles averaged over 1 " \
+        "dataset(s)); --groups 3 asked, but the profiles tie:" in capsys.readouterr().out

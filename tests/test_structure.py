@@ -54,6 +54,7 @@ def test_a_plain_model_from_pm_do_warns_what_it_loses_and_is_refused_downstream(
     assert not isinstance(plain, ie.models.BaseModel)
     with pytest.warns(ie.ModelSpecWarning, match="plain pymc.Model.*collapsed 1PL's exact sampler"):
         idata = ie.fit(plain, **FAST, progressbar=False, log_likelihood=False)
+    assert "posterior_predictive" not in idata.groups()  # "auto": a CustomDist may not draw
     with pytest.raises(ValueError, match="does not say which irteval model made it"):
         ie.difficulty(idata)
     idata.attrs["irteval_family"] = "binary_irt"  # the documented way back

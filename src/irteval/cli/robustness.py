@@ -242,13 +242,13 @@ def own_predictions(args):
     resp = read_response_matrix(args.responses)
     frames = []
     for path in args.predictions:
-        # every column as text: classes are labels (a column of digits beside one with a
-        # word read as numbers and as text, and 'NA' as missing)
+        # every column as text (a column of digits beside one with a word would be read as
+        # numbers and as text), then as_classes reads both files' columns alike
         wide = reading.read_csv(path, labels=lambda columns: columns)
         check_labels_first(wide, path, "--predictions")
         labels = reading.as_labels(wide.iloc[:, 0], resp.items)  # matched by text
-        frames.append(as_classes(wide.iloc[:, 1:]).set_axis(
-            pd.Index(labels, name=resp.item_name)))
+        frames.append(wide.iloc[:, 1:].set_axis(pd.Index(labels, name=resp.item_name)))
+    frames = as_classes(frames)
     clean, perturbed = reading.in_file(
         " ".join(map(str, args.predictions)),
         lambda: matched_predictions(resp.items, *frames))
@@ -262,18 +262,19 @@ def check_labels_first(wide, path, flag):
     import pandas as pd
 
     first = wide.iloc[:, 0]
-    if str(wide.columns[0]).startswith("Unnamed: ") and len(wide.columns) > 1 and \
-            first.tolist() == [str(k) for k in range(len(first))]:
-        raise ValueError(f"{path}: its first column has no name and counts 0, 1, 2, ... down "
-                         "the rows, as the index pandas writes with df.to_csv(path); "
-                         f"{flag} takes the instances' labels in the first column: write it "
-                         f"with df.to_csv(path, index=False) (column {wide.columns[1]!r} "
-                         "first), or remove that column")
-    if first.is_unique:
-        return
     labels = [name for name, values in wide.iloc[:, 1:].items() if values.is_unique
               and pd.to_numeric(values, errors="coerce").isna().all()]
-    if labels:
+    if not labels:  # (row numbers are the labels of data without any: --csv without --id)
+        return
+    if str(wide.columns[0]).startswith("Unnamed: ") and \
+            first.tolist() == [str(k) for k in range(len(first))]:
+        raise ValueError(f"{path}: its first column has no name and counts 0, 1, 2, ... down "
+                         "the rows, as the index pandas writes with df.to_csv(path), where "
+                         f"column {labels[0]!r} holds a distinct text on every row; {flag} "
+                         "takes the instances' labels in the first column: write it with "
+                         f"df.to_csv(path, index=False) (column {labels[0]!r} first), or remove "
+                         "that column")
+    if not first.is_unique:
         raise ValueError(f"{path}: {flag} takes the instances' labels in the first column, "
                          f"and its first column {wide.columns[0]!r} repeats values where column "
                          f"{labels[0]!r} holds a distinct text on every row: make that column "
@@ -284,22 +285,33 @@ def check_labels_first(wide, path, flag):
 MISSING_TEXT = frozenset({"NA", "NaN", "nan", "N/A", "NULL", "null", "None"})
 
 
-def as_classes(frame):
-    """Predicted classes read as text, a model per column: a column whose every cell reads
-    as a number (or as missing-value text such as R's NA, then missing) as numbers, whole
-    ones as integers, so that "4.0" and "4" are one class and scores ("0.9973") are refused
-    as scores; the other columns as written (class names)."""
+def as_classes(frames):
+    """Predicted classes read as text (frames of instances x models: the clean and the
+    perturbed file), a model's column read alike in every frame: where all its cells read as
+    finite numbers below 2^53 (or as missing-value text such as R's NA, then missing), as
+    numbers, whole ones as integers, so that "4.0" and "4" are one class and scores
+    ("0.9973") are refused as scores; else as written (class names)."""
+    import numpy as np
     import pandas as pd
 
-    def column(values):
+    def numeric(values):  # (numbers or None, missing)
         missing = values.isin(MISSING_TEXT) | values.isna()
-        numbers = pd.to_numeric(values.mask(missing), errors="coerce")
-        if numbers.notna().sum() < (~missing).sum():
-            return values  # names ("cat", "4a"): text
-        whole = (numbers.dropna() == numbers.dropna().round()).all()
-        return numbers.astype("int64") if whole and not missing.any() else numbers
+        numbers = pd.to_numeric(values.mask(missing), errors="coerce").astype(float)
+        read = numbers.notna().sum() == (~missing).sum() and (numbers.abs() < 2**53).sum() == \
+            (~missing).sum()  # (inf, and integers that floats would merge, stay text)
+        return (numbers if read else None), missing
 
-    return frame.apply(column)
+    models = pd.Index([]).append([frame.columns for frame in frames]).unique()
+    out = [frame.copy() for frame in frames]
+    for model in models:
+        read = [numeric(frame[model]) for frame in frames if model in frame.columns]
+        if any(numbers is None for numbers, _ in read):
+            continue  # names ("cat", "4a") somewhere: text everywhere
+        whole = all((n.dropna() == np.round(n.dropna())).all() for n, _ in read)
+        for frame, (numbers, missing) in zip([f for f in out if model in f.columns], read):
+            frame[model] = (numbers.astype("int64") if whole and not missing.any()
+                            else numbers)
+    return out
 
 
 def report(name, X, y, args, out, *, estimators, nominal=(), resp=None, idata=None, bins=5,

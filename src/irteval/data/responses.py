@@ -210,7 +210,7 @@ class Responses:
         own = ({} if None not in (respondent, item) else axis_names(
             df, rows, "item" if rows == "respondent" else "respondent",
             {"respondent": "respondent", "item": "item"}))
-        if not (chosen or given) and kind == "binary" and rows == "respondent" and \
+        if not (chosen or given) and kind == "binary" and respondent is None and \
                 str(own.get("respondent", "")).lower() in ITEM_WORDS:
             warn_user(f"the rows are named {own['respondent']!r} and are read as respondents "
                       "(the models answering: rows='respondent', the default); if each row is "

@@ -215,6 +215,8 @@ def _diagnose(idata, var_names, max_per_dim, subset, random_seed=0):
                        for d, n in post.sizes.items()
                        if d not in ("chain", "draw", *subset) and n > max_per_dim})
     subset = {d: idx for d, idx in subset.items() if d in post.sizes}
+    post = post.assign_coords({d: np.arange(n) for d, n in post.sizes.items()  # (positions
+                               if d not in post.coords and d not in ("chain", "draw")})  # named)
     if subset:
         checked = "; ".join(f"{d}: {len(idx)} of {post.sizes[d]}" for d, idx in subset.items())
         post = post.isel(subset)
@@ -228,9 +230,8 @@ def _diagnose(idata, var_names, max_per_dim, subset, random_seed=0):
         undefined |= ~np.isfinite(rhat)
     undefined &= ~(np.ptp(draws, axis=(0, 1)) == 0)  # fixed by the model (reference=): no check
     div = idata.sample_stats.get("diverging")
-    worst = [_entry_name(post, int(k)) if np.isfinite(values).any() else None
-             for k, values in ((np.nanargmax(np.where(np.isfinite(rhat), rhat, -np.inf)), rhat),
-                               (np.nanargmin(np.where(np.isfinite(ess), ess, np.inf)), ess))]
+    worst = [_entry_name(post, int(np.argmax(np.where(np.isfinite(v), sign * v, -np.inf))))
+             if np.isfinite(v).any() else None for v, sign in ((rhat, 1), (ess, -1))]
     return {
         "divergences": int(div.sum()) if div is not None else 0,
         "max_rhat": _worst(rhat, np.max),
@@ -252,8 +253,7 @@ def _entry_name(post, k):
         if k < size:
             position = np.unravel_index(k, shape) if shape else ()
             dims = values.transpose("chain", "draw", ...).dims[2:]
-            labels = [str(post[d].values[i]) if d in post.coords else str(i)
-                      for d, i in zip(dims, position)]
+            labels = [str(post[d].values[i]) for d, i in zip(dims, position)]
             return f"{name}[{', '.join(labels)}]" if labels else str(name)
         k -= size
     raise IndexError(k)

@@ -1,8 +1,9 @@
 """One entry point to fit any irteval model: NUTS, ADVI, MAP or a Laplace approximation.
 
 Every method returns an ``arviz.InferenceData`` with the same groups (posterior,
-log_likelihood but for MAP, observed_data, constant_data where the model has any, and
-sample_stats for NUTS), so every downstream function and ArviZ itself work on any of them.
+log_likelihood and posterior_predictive but for MAP, observed_data, constant_data where the
+model has any, and sample_stats for NUTS), so every downstream function and ArviZ itself
+work on any of them.
 What is specific to a model (its starting points, post-processing, exact marginal form, NUTS
 defaults) the model declares (:class:`irteval.models.base.BaseModel`); this module only
 dispatches.
@@ -112,8 +113,10 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         draws of every chain: all of
         them, or as many as keep the replicates within
         :data:`~irteval.models.base.PREDICTIVE_CELLS` numbers
-        (``attrs["posterior_predictive_draws"]``). ``"auto"``: wherever the fit has draws
-        (not for MAP, one point, nor a minibatch model); ``True`` raises an error there.
+        (``attrs["posterior_predictive_draws"]``). ``"auto"``: wherever the fit of a model
+        from :mod:`irteval.models` has draws (not for MAP, one point, nor a minibatch
+        model; a plain ``pymc.Model`` only with ``True``); ``True`` raises an error where
+        there are no draws.
     progressbar : bool
         Show the progress bars (sampling, ADVI) and PyMC's progress lines; ``False``: the fit
         prints nothing but its warnings.
@@ -147,6 +150,8 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     """
     spec = _spec(model)
     draws = spec.default_draws if draws is None else draws
+    if isinstance(posterior_predictive, np.bool_):
+        posterior_predictive = bool(posterior_predictive)
     _check_arguments(model, spec, method, posterior_predictive, log_likelihood, sample_kwargs,
                      draws=draws, chains=chains, tune=tune, advi_iterations=advi_iterations,
                      target_accept=target_accept)
@@ -417,7 +422,8 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
         raise ValueError("log_likelihood=True with a minibatch model (batch_size=): its "
                          "likelihood sees random batches of cells, not the data; build the "
                          "model without batch_size= for az.loo / az.compare")
-    if posterior_predictive not in ("auto", True, False):
+    if not (posterior_predictive is True or posterior_predictive is False
+            or posterior_predictive == "auto"):
         raise ValueError("posterior_predictive must be 'auto', True or False, got "
                          f"{posterior_predictive!r}")
     if method == "map" and posterior_predictive is True:
@@ -470,11 +476,12 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
 
 
 def _draw_posterior_predictive(posterior_predictive, method, model, spec):
-    """Whether to draw replicated data: with "auto" wherever the fit has posterior draws of a
-    model with observed data (``_check_arguments`` refused True elsewhere)."""
+    """Whether to draw replicated data: with "auto" wherever the fit has posterior draws of
+    one of irteval's models (each has a random draw for its observed data; a plain
+    pymc.Model's CustomDist may not), ``_check_arguments`` having refused True elsewhere."""
     return posterior_predictive is True or (
         posterior_predictive == "auto" and method != "map" and not spec.is_minibatch
-        and bool(model.observed_RVs))
+        and isinstance(model, FitSpec) and bool(model.observed_RVs))
 
 
 def _store_log_likelihood(log_likelihood, method, model, spec, idata):

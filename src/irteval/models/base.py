@@ -4,9 +4,10 @@ Following PyMC's documented pattern for class-based models, every builder in
 :mod:`irteval.models` returns a subclass of :class:`pymc.Model`. Besides the variables, the
 class declares what fitting needs: its ``family`` (recorded in ``idata.attrs`` and checked by
 every downstream function), the NUTS defaults (``target_accept``, preferred ``sampler``),
-the variables whose R-hat/ESS are checked, whether its posterior has a mode (and which
-optimiser finds it), starting points, post-processing after the draws (reflection, derived
-variables), and an exact marginal form that ``fit`` can run instead (the collapsed 1PL).
+the variables whose R-hat/ESS are checked, whether its posterior has a mode, starting
+points, replicated data for posterior predictive checks, post-processing after the draws
+(reflection, derived variables), and an exact marginal form that ``fit`` can run instead
+(the collapsed 1PL).
 
 A copy (``copy.copy`` / ``model.copy()``) is rebuilt from the same data and options, so it keeps
 all of that. ``pm.do`` and ``pm.observe`` return a plain :class:`pymc.Model`, which ``fit``
@@ -154,8 +155,10 @@ class FitSpec:
         ``idata``, in place: by default PyMC's replicate of every observed variable, from
         evenly spaced draws of every chain (:func:`predictive_draws`), integers in the
         smallest type that holds them and reals in float32."""
-        per_chain = predictive_draws(idata, sum(idata.observed_data[v.name].size
-                                                for v in model.observed_RVs))
+        observed = idata.get("observed_data", {})
+        per_chain = predictive_draws(idata, sum(
+            observed[v.name].size if v.name in observed else v.size.eval()
+            for v in model.observed_RVs))
         thinned = az.InferenceData(posterior=idata.posterior.isel(
             draw=evenly_spaced(idata.posterior.sizes["draw"], per_chain)))
         # var_names given: without them PyMC 5.28 appends the observed variables to
