@@ -297,8 +297,8 @@ def as_classes(frames):
     def numeric(values):  # (numbers or None, missing)
         missing = values.isin(MISSING_TEXT) | values.isna()
         numbers = pd.to_numeric(values.mask(missing), errors="coerce").astype(float)
-        read = numbers.notna().sum() == (~missing).sum() and (numbers.abs() < 2**53).sum() == \
-            (~missing).sum()  # (inf, and integers that floats would merge, stay text)
+        # every cell a number (NaN, inf and integers that floats would merge stay text)
+        read = (numbers.abs() < 2**53).sum() == (~missing).sum()
         return (numbers if read else None), missing
 
     models = pd.Index([]).append([frame.columns for frame in frames]).unique()

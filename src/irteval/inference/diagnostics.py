@@ -248,11 +248,11 @@ def _entry_name(post, k):
     """"name[label, ...]" of the k-th entry of the posterior's variables flattened in order
     (as :func:`diagnostics` concatenates them)."""
     for name, values in post.data_vars.items():
-        shape = values.transpose("chain", "draw", ...).shape[2:]
+        values = values.transpose("chain", "draw", ...)
+        shape, dims = values.shape[2:], values.dims[2:]
         size = int(np.prod(shape))
         if k < size:
             position = np.unravel_index(k, shape) if shape else ()
-            dims = values.transpose("chain", "draw", ...).dims[2:]
             labels = [str(post[d].values[i]) for d, i in zip(dims, position)]
             return f"{name}[{', '.join(labels)}]" if labels else str(name)
         k -= size
