@@ -1,67 +1,151 @@
-"""Penalised cubic regression splines (P-splines) of several responses on one covariate.
+"""Shrinkage cubic regression splines of several responses on one covariate, as airt smooths.
 
-For columns y_j of Y against x: f_j(x) = B(x) c_j with a cubic B-spline basis B of
-``n_basis`` functions on equally spaced knots over [min x, max x] and
+airt draws its latent trait curves with ``ggplot2::geom_smooth(method = "gam", formula = y ~
+s(x, bs = "cs"))``: for each column y_j of Y against x, mgcv's fit of
 
-    c_j = argmin ||y_j - B c||^2 + lambda_j ||D c||^2,    D = second differences,
+    y = alpha + f(x) + e,    f(x) = X(x) beta,    sum_i f(x_i) = 0,
+    (alpha, beta) = argmin ||y - alpha - X beta||^2 + lambda beta' S beta,
 
-lambda_j chosen per column by generalised cross-validation,
-GCV(lambda) = n RSS / (n - tr H)^2, over a log grid. It stands in for airt's smoother
-(``mgcv::gam(y ~ s(x, bs = "cs"), method = "REML")`` with 10 basis functions): the same kind
-of penalised cubic spline, with a different basis and smoothing-parameter criterion, so
-curves agree closely but not to the last digit. Missing values (NaN) get zero weight.
+with X the natural cubic regression spline basis ("cr": f's values at ``n_knots`` knots at
+evenly spaced quantiles of the distinct x, linear beyond them), S its integrated squared
+second derivative, shrunk as "cs" does (the two zero eigenvalues, the line's, set to 0.1 and
+0.01 of the smallest positive one, so that the penalty can flatten f), and lambda chosen by
+REML, with the residual variance profiled out:
+
+    V(lambda) = (n - 1) log(||y - alpha - X beta||^2 + lambda beta' S beta)
+                + log|M' M + lambda S| - (k - 1) log lambda,    M = [1, X],
+
+minimised over a log grid of lambda, then refined by golden section (mgcv takes Newton steps
+to the same minimum). With M = QR and R^-T S R^-1 = U diag(s) U' (Demmler and Reinsch), every
+term is a sum over the k eigenvalues: for y~ = U' Q' y and w_i = lambda s_i, the penalised
+residual is ||y - Q Q' y||^2 + sum_i y~_i^2 w_i / (1 + w_i) and log|M' M + lambda S| =
+log|R|^2 + sum_i log(1 + w_i), so that lambda costs no solve.
+Knots at quantiles keep the curve from swinging through gaps in x, where equally spaced knots
+leave basis functions without data. Missing values (NaN) are left out of their column's fit
+(its knots placed on its observed x).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.interpolate import BSpline
 
-LAMBDAS = np.logspace(-6, 6, 49)
-
-
-def _basis(x, lo, hi, n_basis):
-    inner = np.linspace(lo, hi, n_basis - 2)
-    step = inner[1] - inner[0]
-    knots = np.r_[lo - 3 * step, lo - 2 * step, lo - step, inner, hi + step, hi + 2 * step,
-                  hi + 3 * step]
-    return BSpline.design_matrix(np.clip(x, lo, hi), knots, 3).toarray()
+#: the grid of log smoothing parameters searched first; REML's minimum is then refined between
+#: the best point's neighbours
+LOG_LAMBDAS = np.linspace(-8, 8, 65) * np.log(10)
+#: mgcv's "cs": the line's zero eigenvalues of the penalty become these multiples of the
+#: smallest positive one
+SHRINK = 0.1
 
 
-def fit_curves(x, Y, grid, *, n_basis=10):
+def place_knots(x, n_knots):
+    """mgcv's ``place.knots``: ``n_knots`` knots (at most one per distinct x) from min to max x,
+    at evenly spaced positions in the sorted distinct values, interpolated between them."""
+    x = np.unique(x)
+    n_knots = min(n_knots, len(x))
+    if n_knots <= 2:
+        return x[[0, -1]] if len(x) > 1 else x
+    step = (len(x) - 1) / (n_knots - 1)
+    position = step * np.arange(1, n_knots - 1)
+    lower = np.floor(position).astype(int)
+    frac = position - lower
+    return np.r_[x[0], x[lower] * (1 - frac) + x[lower + 1] * frac, x[-1]]
+
+
+def _spline(knots):
+    """(F, S): F maps the knot values beta to the second derivatives there (zero at the ends:
+    a natural spline), S = the penalty integral of f''^2, shrunk as mgcv's "cs"."""
+    h = np.diff(knots)
+    k = len(knots)
+    D = np.zeros((k - 2, k))
+    B = np.zeros((k - 2, k - 2))
+    for i in range(k - 2):
+        D[i, i:i + 3] = 1 / h[i], -1 / h[i] - 1 / h[i + 1], 1 / h[i + 1]
+        B[i, i] = (h[i] + h[i + 1]) / 3
+        if i < k - 3:
+            B[i, i + 1] = B[i + 1, i] = h[i + 1] / 6
+    F = np.linalg.solve(B, D)
+    values, vectors = np.linalg.eigh(D.T @ F)  # ascending: the line's two zeros first
+    values[1] = values[2] * SHRINK
+    values[0] = values[1] * SHRINK
+    return np.vstack([np.zeros(k), F, np.zeros(k)]), (vectors * values) @ vectors.T
+
+
+def _design(x, knots, F):
+    """The cubic regression spline basis at ``x`` (clipped to the knots' range): on
+    [k_j, k_j+1] of width h, f = a- beta_j + a+ beta_j+1 + c- f''_j + c+ f''_j+1 with
+    a- = (k_j+1 - x)/h, c- = ((k_j+1 - x)^3/h - h (k_j+1 - x))/6, and a+, c+ likewise."""
+    x = np.clip(x, knots[0], knots[-1])
+    j = np.clip(np.searchsorted(knots, x, side="right") - 1, 0, len(knots) - 2)
+    h = knots[j + 1] - knots[j]
+    left, right = knots[j + 1] - x, x - knots[j]
+    X = F[j] * ((left**3 / h - h * left) / 6)[:, None] \
+        + F[j + 1] * ((right**3 / h - h * right) / 6)[:, None]
+    rows = np.arange(len(x))
+    X[rows, j] += left / h
+    X[rows, j + 1] += right / h
+    return X
+
+
+def _fit(x, Y, grid, n_knots):
+    """Smoothed values on ``grid`` of the columns of ``Y`` (n, J), all observed at ``x``."""
+    knots = place_knots(x, n_knots)
+    if len(knots) < 3:  # two distinct x or fewer: the least-squares line (or mean)
+        M = np.c_[np.ones_like(x), x][:, :len(knots)]
+        coef = np.linalg.lstsq(M, Y, rcond=None)[0]
+        return np.c_[np.ones_like(grid), grid][:, :len(knots)] @ coef
+    F, S = _spline(knots)
+    X, G = _design(x, knots, F), _design(grid, knots, F)
+    Z = np.linalg.qr(X.sum(axis=0)[:, None], mode="complete")[0][:, 1:]  # sum_i f(x_i) = 0
+    M, G = np.c_[np.ones(len(x)), X @ Z], np.c_[np.ones(len(grid)), G @ Z]
+    penalty = np.zeros((len(knots), len(knots)))
+    penalty[1:, 1:] = Z.T @ S @ Z
+    penalty *= np.abs(M.T @ M).sum(axis=1).max() / np.abs(penalty).sum(axis=1).max()  # (as
+    # mgcv scales it: the grid of lambda then fits any units of x)
+    Q, R = np.linalg.qr(M)
+    to_coef = np.linalg.inv(R)
+    s, U = np.linalg.eigh(to_coef.T @ penalty @ to_coef)
+    s = np.clip(s, 0, None)[:, None]
+    projected = U.T @ (Q.T @ Y)  # y~ (k, J)
+    outside = ((Y - Q @ (Q.T @ Y)) ** 2).sum(axis=0)
+
+    def reml(log_lam):  # V(lambda) less log|R|^2, for log lambda (..., J)
+        w = np.exp(log_lam)[..., None, :] * s
+        penalised = outside + (projected**2 * w / (1 + w)).sum(axis=-2)
+        return ((len(x) - 1) * np.log(np.maximum(penalised, 1e-300))
+                + np.log1p(w).sum(axis=-2) - (len(knots) - 1) * log_lam)
+
+    on_grid = reml(np.repeat(LOG_LAMBDAS[:, None], Y.shape[1], axis=1))
+    best = LOG_LAMBDAS[on_grid.argmin(axis=0)]
+    step = LOG_LAMBDAS[1] - LOG_LAMBDAS[0]
+    w = np.exp(_golden(reml, best - step, best + step)) * s
+    return G @ (to_coef @ U @ (projected / (1 + w)))
+
+
+def fit_curves(x, Y, grid, *, n_knots=10):
     """Smoothed values of every column of ``Y`` (n, J) on ``grid``, shape (len(grid), J)."""
     x = np.asarray(x, dtype=float)
     Y = np.asarray(Y, dtype=float)
-    lo, hi = x.min(), x.max()
-    B = _basis(x, lo, hi, n_basis)
-    G = _basis(np.asarray(grid, dtype=float), lo, hi, n_basis)
-    D = np.diff(np.eye(n_basis), 2, axis=0)
-    P = D.T @ D
-    W = (~np.isnan(Y)).astype(float)
-    Yf = np.where(W > 0, Y, 0.0)
+    grid = np.asarray(grid, dtype=float)
+    observed = ~np.isnan(Y)
+    if observed.all():  # one basis for every column
+        return _fit(x, Y, grid, n_knots)
     out = np.empty((len(grid), Y.shape[1]))
-    if W.all():  # one set of normal equations for every column
-        out[:] = G @ _solve_gcv(B, B.T @ B, B.T @ Yf, Yf, P)
-        return out
     for j in range(Y.shape[1]):
-        w = W[:, j]
-        out[:, j] = G @ _solve_gcv(B * w[:, None], B.T @ (w[:, None] * B), B.T @ (w * Yf[:, j])
-                                   [:, None], (w * Yf[:, j])[:, None], P, n=w.sum())[:, 0]
+        out[:, j] = _fit(x[observed[:, j]], Y[observed[:, j], j:j + 1], grid, n_knots)[:, 0]
     return out
 
 
-def _solve_gcv(B, BtB, BtY, Y, P, n=None):
-    """Coefficients (K, J) at the GCV-best lambda of each column."""
-    n = len(B) if n is None else n
-    best = np.full(Y.shape[1], np.inf)
-    coef = np.zeros((BtB.shape[0], Y.shape[1]))
-    for lam in LAMBDAS:
-        A = BtB + lam * P
-        c = np.linalg.solve(A, BtY)
-        trace = np.trace(np.linalg.solve(A, BtB))
-        rss = ((Y - B @ c) ** 2).sum(axis=0)
-        gcv = n * rss / max(n - trace, 1e-9) ** 2
-        better = gcv < best
-        best[better] = gcv[better]
-        coef[:, better] = c[:, better]
-    return coef
+def _golden(f, lower, upper, steps=20):
+    """Golden-section search for the minimum of f in [lower, upper], one bracket per column
+    (f takes and returns one value per column)."""
+    ratio = (np.sqrt(5) - 1) / 2
+    a, b = lower, upper
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    fc, fd = f(c), f(d)
+    for _ in range(steps):
+        left = fc < fd  # the minimum lies in [a, d]: d becomes c; else in [c, b]: c becomes d
+        a, b = np.where(left, a, c), np.where(left, d, b)
+        c, d = np.where(left, b - ratio * (b - a), d), np.where(left, c, a + ratio * (b - a))
+        new = f(np.where(left, c, d))
+        fc, fd = np.where(left, new, fd), np.where(left, fc, new)
+    return (a + b) / 2

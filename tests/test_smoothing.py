@@ -1,0 +1,64 @@
+"""The latent trait smoother: mgcv's shrinkage cubic regression spline with REML, as airt."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import irteval as ie
+from irteval.airt.latent_trait import _occupancy
+from irteval.airt.smoothing import fit_curves, place_knots
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize("epsilon, strengths", [
+    (0, {"J48": 0.472340, "RBF_SVM": 0.340426, "L_SVM": 0.119149, "KNN": 0.055319,
+         "poly_SVM": 0.012766}),
+    (0.02, {"J48": 0.944681, "KNN": 0.914894, "L_SVM": 0.906383, "RBF_SVM": 0.906383,
+            "CART": 0.846809, "RandF": 0.051064, "poly_SVM": 0.029787}),
+])
+def test_airts_occupancy_on_its_own_spectrum(epsilon, strengths):
+    """airt 0.2.3's latent_trait_analysis of classification_cts (R 4.2.2, ggplot2 3.4.1,
+    shared/data/airt_classification/reference_airt_computed), given airt's difficulties: every
+    occupancy to the dataset (the P-spline with GCV before missed by up to 0.14)."""
+    performance = ie.datasets.load_classification_cts(as_frame=True)
+    delta = pd.read_csv(DATA / "airt_classification_latent_trait.csv",
+                        index_col="dataset_row")["latent_trait_difficulty"]
+    assert (delta.index == performance.index).all()
+    *_, strong, weak, _ = _occupancy(delta.to_numpy(), performance.to_numpy(), epsilon, 80)
+    expected = pd.Series(strengths).reindex(performance.columns, fill_value=0.0)
+    np.testing.assert_allclose(strong, expected, atol=1e-6)
+    np.testing.assert_allclose(weak, performance.columns == "QDA")
+
+
+def test_curve_stays_near_the_data_across_a_gap():
+    """Levels of one algorithm over a spectrum with no dataset between 0.75 and 2.25 (a probe's
+    GPCM fit): equally spaced knots left basis functions there without data, and GCV's
+    near-interpolating fit swung up to level 38."""
+    x = np.array([-2.051, -2.024, -2.008, -1.502, -1.493, -1.492, -1.181, -0.976, -0.909,
+                  -0.908, -0.899, -0.874, -0.638, -0.629, -0.386, -0.352, -0.159, -0.122,
+                  -0.12, -0.119, -0.111, 0.144, 0.145, 0.146, 0.149, 0.151, 0.158, 0.433,
+                  0.443, 0.72, 0.726, 0.732, 0.734, 0.736, 0.744, 0.745, 2.251, 2.279, 2.295])
+    level = np.repeat([4, 3, 4, 3, 2, 1], [11, 3, 1, 12, 9, 3]).astype(float)
+    curve = fit_curves(x, level[:, None], np.linspace(x.min(), x.max(), 80))[:, 0]
+    assert 0.9 < curve.min() and curve.max() < 4.1
+    gap = curve[np.linspace(x.min(), x.max(), 80) > 0.9]
+    assert np.all(np.diff(gap) < 1e-9)  # falls from level 2 to 1, never back up
+
+
+def test_knots_and_degenerate_spectra():
+    np.testing.assert_allclose(place_knots(np.arange(100.0), 10), np.arange(0, 100, 11))
+    # mgcv interpolates between distinct values: 10 of them over 0, 0.5, ..., 6
+    np.testing.assert_allclose(place_knots(np.r_[np.arange(0, 6.5, 0.5), 0, 1], 4),
+                               [0, 2, 4, 6])
+    assert len(place_knots(np.r_[1.0, 2, 2, 3], 10)) == 3  # at most one knot per value
+    grid = np.linspace(0, 1, 5)
+    line = fit_curves(np.r_[0.0, 0, 1, 1], np.c_[[1.0, 3, 5, 7]], grid)[:, 0]
+    np.testing.assert_allclose(line, 2 + 4 * grid)  # two values: the least-squares line
+    np.testing.assert_allclose(fit_curves(np.ones(3), np.c_[[1.0, 2, 6]], grid), 3)
+    with_missing = np.c_[[1.0, np.nan, 5, 7, 8], [2.0, 3, 4, 5, 6]]
+    curves = fit_curves(np.arange(5.0), with_missing, np.arange(5.0))
+    np.testing.assert_allclose(curves[:, 1], [2, 3, 4, 5, 6], atol=1e-6)  # a line is free
+    assert np.isfinite(curves).all()
