@@ -66,8 +66,9 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     for line, (column, value), message in (
             (3, ("instance", ""), "an empty 'instance' (--item) on line 3"),
             (4, ("instance", "i0"),
-             "instance 'i0' more than once ('instance', --item) on lines 2, 4"),
-            (5, ("correct", 2), "an answer other than 0/1 in 'correct' (--value) on line 5")):
+             "1 instances more than once in 'instance' (--item), e.g. ['i0'], on lines 2, 4"),
+            (5, ("correct", "yes"), "answers other than 0/1 in 'correct' (--value), e.g. "
+             "['yes'], where 1, 0, True, False are taken, on line 5")):
         bad = answers.astype(object)
         bad.loc[line - 2, column] = value
         bad.to_csv(tmp_path / "bad.csv", index=False)
@@ -80,6 +81,18 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "missing.csv"),
                  "--out", str(tmp_path / "missing")]) == 0
     assert "1 empty answer(s) left out, on line 3" in capsys.readouterr().err
+    twice = pd.concat([answers.iloc[:3], answers.iloc[:3]])  # each its own lines, not one's
+    twice.to_csv(tmp_path / "twice.csv", index=False)
+    assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "twice.csv"),
+                 "--out", str(tmp_path / "twice")]) == 2
+    assert ("3 instances more than once in 'instance' (--item), e.g. ['i0', 'i4', 'i8'], on "
+            "lines 2, 3, 4, 5, 6 ...") in capsys.readouterr().err
+    answers.assign(correct="").to_csv(tmp_path / "unfilled.csv", index=False)
+    assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "unfilled.csv"),
+                 "--out", str(tmp_path / "unfilled")]) == 2
+    err = capsys.readouterr().err  # was a warning of 10 left out, then "answers holds no..."
+    assert "unfilled.csv: every 'correct' cell (--value) is empty: fill in" in err
+    assert "left out" not in err
     answers.loc[3, "instance"] = "nope"
     answers.loc[4, "instance"] = "I16 "
     answers.to_csv(tmp_path / "answers.csv", index=False)
@@ -137,6 +150,30 @@ def test_select_items_then_score_new_in_one_folder(difficulty_run, tmp_path, cap
         assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "renamed.csv"),
                      "--out", str(tmp_path / "renamed"), *flags]) == 2
         assert fix in capsys.readouterr().err
+    assert main(["select-items", str(out / "posterior.nc"), "-n", "41", "--out",
+                 str(tmp_path / "many")]) == 2  # was "n must be between ...", Python's keyword
+    assert "-n 41: the fit has 40 instances; give at most 40" in capsys.readouterr().err
+    point = az.from_netcdf(out / "posterior.nc")  # a MAP fit orders the instances too
+    point.attrs["irteval_method"] = "map"
+    point.to_netcdf(tmp_path / "map.nc")
+    assert main(["select-items", str(tmp_path / "map.nc"), "-n", "4", "--out",
+                 str(tmp_path / "from_map")]) == 0
+    capsys.readouterr()
+
+
+def test_score_new_warnings_name_the_command():
+    """The advice of score_new_model's and select_items' warnings, Python's names, is the
+    command's in the CLI."""
+    from irteval._validation import warn_user
+    from irteval.cli.score_new import in_commands
+    from irteval.irt.new_model import ASK_ACROSS, ASK_SAMPLE
+
+    with pytest.warns(UserWarning) as caught:
+        assert in_commands(lambda: warn_user(f"narrow ({ASK_ACROSS}); sample ({ASK_SAMPLE})")
+                           or 7) == 7
+    assert str(caught[0].message) == (
+        "narrow (irteval select-items with its default --strategy stratified); sample (irteval "
+        "select-items with its default --strategy stratified)")
 
 
 def test_difficulty_command_on_a_long_csv(difficulty_run):

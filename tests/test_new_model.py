@@ -109,7 +109,9 @@ def test_item_selection_strategies(population):
     b = pd.Series(truth["b"], index=[f"i{k}" for k in range(60)])
     ranks = b.rank().loc[strat].sort_values().to_numpy()
     assert ranks[0] <= 6 and ranks[-1] >= 55  # one from each of ten equal-count bins
-    info = ie.select_items(idata, n=10, strategy="information")
+    with warnings.catch_warnings():  # (narrow: test_narrow_coverage_is_warned...)
+        warnings.simplefilter("ignore", UserWarning)
+        info = ie.select_items(idata, n=10, strategy="information")
     centre = (b.loc[info] - 0).abs().mean() < (b - 0).abs().mean()  # near the models' abilities
     assert centre
     assert list(ie.select_items(idata, n=10, strategy="random", random_seed=3)) == list(
@@ -265,7 +267,10 @@ def test_narrow_coverage_is_warned_and_the_stratified_naive_is_design_based(popu
     idata, truth = population
     rng = np.random.default_rng(4)
     everything = answers_of(0.0, truth["b"], np.arange(60), rng)
-    informative = ie.select_items(idata, n=15, strategy="information")
+    with pytest.warns(UserWarning, match=r"the 15 most informative items span the difficulties "
+                                         r"of \d+% of the 60, where 15 random ones would span "
+                                         r"about 88%.*strategy='stratified'"):
+        informative = ie.select_items(idata, n=15, strategy="information")
     with pytest.warns(UserWarning, match=r"the 15 answered items span the difficulties of \d+% "
                                          r"of the benchmark's items, where 15 random ones would "
                                          r"span about 88%"):

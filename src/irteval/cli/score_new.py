@@ -54,9 +54,13 @@ def select(args):
 
     from ..irt import select_items
 
-    idata = _read_posterior(args.posterior)
+    idata = _read_posterior(args.posterior, draws=False)  # (a MAP fit orders them too)
     name = idata.attrs.get("item_name") or "instance"
-    chosen = select_items(idata, n=args.n, strategy=args.strategy, random_seed=args.seed)
+    n_items = idata.posterior.sizes["item"]
+    if args.n > n_items:
+        raise ValueError(f"-n {args.n}: the fit has {n_items} {name}s; give at most {n_items}")
+    chosen = in_commands(lambda: select_items(idata, n=args.n, strategy=args.strategy,
+                                              random_seed=args.seed))
     writer = Writer(args.out, "select_items")
     writer.table("items.csv", pd.DataFrame({"correct": pd.NA}, index=chosen.rename(name)))
     print(f"chose {len(chosen)} of {idata.posterior.sizes['item']} {name}s ({args.strategy}): "
@@ -65,9 +69,27 @@ def select(args):
     print(f"\n{writer.summary()}")
 
 
-def _read_posterior(path):
-    """The binary IRT fit with draws that ``irteval difficulty`` wrote at ``path``, refusing
-    anything else by what it is."""
+def in_commands(compute):
+    """``compute()``, its warnings' advice on asking items across the difficulty range
+    given as this command's (select-items' default strategy) instead of Python's."""
+    import warnings
+
+    from .._validation import warn_user
+    from ..irt.new_model import ASK_ACROSS, ASK_SAMPLE
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = compute()
+    command = "irteval select-items with its default --strategy stratified"
+    for w in caught:
+        warn_user(str(w.message).replace(ASK_ACROSS, command).replace(ASK_SAMPLE, command),
+                  w.category)
+    return result
+
+
+def _read_posterior(path, draws=True):
+    """The binary IRT fit that ``irteval difficulty`` wrote at ``path`` (with posterior draws
+    unless ``draws`` is False), refusing anything else by what it is."""
     import arviz as az
 
     if path.is_dir():
@@ -89,7 +111,7 @@ def _read_posterior(path):
                          + (f"the posterior of {written_by}" if written_by else
                             "not a posterior irteval wrote")
                          + "; give the posterior.nc that irteval difficulty wrote (a 1PL/2PL)")
-    if idata.attrs.get("irteval_method") == "map":
+    if draws and idata.attrs.get("irteval_method") == "map":
         raise ValueError(f"{path}: a MAP fit (one point, irteval difficulty --method map): "
                          "scoring needs posterior draws; rerun irteval difficulty without "
                          "--method map (or with --method laplace)")
@@ -123,9 +145,9 @@ def report(args):
             f"in the fit, e.g. {[plain(x) for x in answers.index[unknown][:5]]} on "
             f"{where(lines, range(len(lines)))}; the fit has {len(known)} (e.g. "
             f"{[plain(x) for x in known[:3]]})" + spelling_hint(answers.index[unknown], known))
-    score = reading.in_file(args.answers, lambda: score_new_model(idata, answers,
-                                                             random_seed=args.seed))
-    table = score.summary().rename_axis("quantity")
+    score = reading.in_file(args.answers, lambda: in_commands(
+        lambda: score_new_model(idata, answers, random_seed=args.seed)))
+    table = score.summary()
     misfit = score.person_fit_p < WARN_P  # where score_new_model warns
     print(f"{table.attrs['n_answered']} answers of {table.attrs['n_items']} {name}s; person fit "
           f"p = {score.person_fit_p:.3f} ("
@@ -151,19 +173,26 @@ def _answers(df, args, name):
     from ..irt.new_model import as_binary
 
     item, value = df[args.item], df[args.value]
+    empty = value.isna().to_numpy()
+    if empty.all():
+        raise ValueError(f"{args.answers}: every {args.value!r} cell (--value) is empty: fill "
+                         f"in the new model's answer to each {name} it ran (1 correct, 0 "
+                         "wrong)")
     repeated = (item.duplicated(keep=False) & item.notna()).to_numpy()
-    first = plain(item[repeated].iloc[0]) if repeated.any() else None
+    twice = [plain(x) for x in item[repeated].unique()[:5]]
+    not_binary = (as_binary(value).isna() & value.notna()).to_numpy()
+    got = [plain(x) for x in value[not_binary].unique()[:5]]
     problems = {
         f"an empty {args.item!r} (--item)": item.isna().to_numpy(),
-        f"{name} {first!r} more than once ({args.item!r}, --item)": repeated,
-        f"an answer other than 0/1 in {args.value!r} (--value)":
-            (as_binary(value).isna() & value.notna()).to_numpy(),
+        f"{len(item[repeated].unique())} {name}s more than once in {args.item!r} (--item), "
+        f"e.g. {twice},": repeated,
+        f"answers other than 0/1 in {args.value!r} (--value), e.g. {got}, where 1, 0, True, "
+        "False are taken,": not_binary,
     }
     for what, bad in problems.items():
         if bad.any():
             raise ValueError(f"{args.answers}: {what} on {where(df.index, bad.nonzero()[0])} "
                              f"(one row per answered {name}, correct = 1)")
-    empty = value.isna().to_numpy()
     if empty.any():
         warn_user(f"{args.answers}: {int(empty.sum())} empty answer(s) left out, on "
                   f"{where(df.index, empty.nonzero()[0])}")

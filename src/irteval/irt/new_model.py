@@ -58,6 +58,10 @@ MIN_ITEMS = 5
 #: person-fit p-value below which score_new_model warns (1 in 100 well-fitting models), and
 #: the upper tail of a random subset's coverage below which it warns of a narrow one
 WARN_P = 0.01
+#: the advice of the warnings on how to ask items across the difficulty range (the command
+#: line names its own command in their place)
+ASK_ACROSS = "select_items and adaptive_test with their default strategy='stratified'"
+ASK_SAMPLE = "select_items, adaptive_test with strategy='stratified'"
 
 
 @dataclass(frozen=True, repr=False)
@@ -104,14 +108,15 @@ class NewModelScore(ShortRepr):
 
     def summary(self) -> pd.DataFrame:
         """Posterior mean, sd and interval of ``ability`` and ``accuracy``; ``naive`` is the
-        accuracy on the answered items alone (:attr:`naive`).
+        accuracy estimate that leans on no IRT (:attr:`naive`: the answered items' mean, or
+        :func:`adaptive_test`'s stratified estimate).
 
         Returns
         -------
         pandas.DataFrame
-            Rows ``ability`` and ``accuracy``; columns ``mean``, ``sd``, ``{ci_kind}_lower``,
-            ``{ci_kind}_upper``, ``naive`` (NaN for the ability). ``attrs`` holds
-            ``n_answered``, ``n_items``, ``coverage``, ``person_fit_p``, ``ci_prob`` and
+            Rows ``ability`` and ``accuracy`` (index ``quantity``); columns ``mean``, ``sd``,
+            ``{ci_kind}_lower``, ``{ci_kind}_upper``, ``naive`` (NaN for the ability). ``attrs``
+            holds ``n_answered``, ``n_items``, ``coverage``, ``person_fit_p``, ``ci_prob`` and
             ``ci_kind``.
         """
         rows = {}
@@ -119,7 +124,7 @@ class NewModelScore(ShortRepr):
             columns = _intervals.estimate_columns(getattr(self, name).values[:, None],
                                                   self.ci_prob, self.ci_kind)
             rows[name] = {column: values[0] for column, values in columns.items()}
-        table = pd.DataFrame(rows).T
+        table = pd.DataFrame(rows).T.rename_axis("quantity")
         table["naive"] = [np.nan, self.naive]
         table.attrs.update(n_answered=len(self.answered), n_items=self.n_items,
                            coverage=self.coverage, person_fit_p=self.person_fit_p)
@@ -214,13 +219,11 @@ def _score(items, where, y, answered, rng, prob, kind, theta=None, naive=None):
     loglik = lambda sign: answer_logp(sign, eta, c, d).sum(axis=1)  # noqa: E731
     replicated = np.where(rng.random(eta.shape) < p[:, where], 1.0, -1.0)
     fit_p = float((loglik(replicated) <= loglik(2 * y - 1)).mean()) if len(where) else 1.0
-    difficulty = items.mean_difficulty
-    lowest, highest = difficulty[where].min(), difficulty[where].max()
     dims = ("sample",)
     return NewModelScore(ability=xr.DataArray(theta, dims=dims, name="ability"),
                          accuracy=xr.DataArray(accuracy, dims=dims, name="accuracy"),
                          answered=answered, naive=float(y.mean() if naive is None else naive),
-                         coverage=float(((difficulty >= lowest) & (difficulty <= highest)).mean()),
+                         coverage=_coverage(items, where),
                          person_fit_p=fit_p, n_items=n_items, ci_prob=prob, ci_kind=kind)
 
 
@@ -259,22 +262,35 @@ def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=No
     return score
 
 
+def _coverage(items, where):
+    """Share of the items whose posterior mean difficulty lies within the range of those at
+    ``where`` (module docstring)."""
+    difficulty = items.mean_difficulty
+    lowest, highest = difficulty[where].min(), difficulty[where].max()
+    return float(((difficulty >= lowest) & (difficulty <= highest)).mean())
+
+
+def _narrow(n, coverage):
+    """Whether ``n`` items spanning ``coverage`` of the difficulties span far less than ``n``
+    random ones would (module docstring)."""
+    return n > 1 and stats.beta.sf(1 - coverage, 2, n - 1) < WARN_P
+
+
 def _warn_if_unreliable(score):
     """Warn of a narrow coverage (module docstring), then of a small person-fit p-value."""
     n = len(score.answered)
-    if n > 1 and stats.beta.sf(1 - score.coverage, 2, n - 1) < WARN_P:
+    if _narrow(n, score.coverage):
         warn_user(f"the {n} answered items span the difficulties of {score.coverage:.0%} of the "
                   f"benchmark's items, where {n} random ones would span about "
                   f"{1 - 2 / (n + 1):.0%}: the accuracy on the rest is the IRT's "
                   "extrapolation, and the person-fit check cannot see a model that fails there "
-                  "in its own way; ask items across the difficulty range (select_items and "
-                  "adaptive_test with their default strategy='stratified')")
+                  f"in its own way; ask items across the difficulty range ({ASK_ACROSS})")
     if score.person_fit_p < WARN_P:
         warn_user(f"the new model's answers misfit the fitted IRT (person-fit posterior "
                   f"predictive p = {score.person_fit_p:.3f}): it gets items right and wrong in a "
                   "pattern the difficulties do not explain, so its predicted accuracy leans on "
                   "a model that does not describe it; where the items were a random or "
-                  "stratified sample (select_items, adaptive_test with strategy='stratified'), "
+                  f"stratified sample ({ASK_SAMPLE}), "
                   "trust its accuracy on them more (the naive column, "
                   + (f"{score.naive:.3f})" if np.isfinite(score.naive) else
                      "NaN until adaptive_test has asked every difficulty stratum: ask more)"))
@@ -326,6 +342,13 @@ def select_items(idata, n=100, *, strategy="stratified", random_seed=0) -> pd.In
         for t in theta.T:  # a fitted model at a time: its ability per draw
             info += items.information(t[:, None]).mean(axis=0)
         chosen = np.argsort(-info, kind="stable")[:n]
+        coverage = _coverage(items, chosen)
+        if _narrow(n, coverage):
+            warn_user(f"the {n} most informative items span the difficulties of {coverage:.0%} "
+                      f"of the {n_items}, where {n} random ones would span about "
+                      f"{1 - 2 / (n + 1):.0%}: a new model's accuracy on the rest will be the "
+                      "IRT's extrapolation, right only if it fails as the fitted models do; "
+                      f"to ask items across the difficulty range: {ASK_ACROSS}")
     return items.labels[np.sort(chosen)]
 
 
