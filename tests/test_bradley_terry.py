@@ -281,6 +281,12 @@ def test_task_hierarchy_arguments():
         ie.models.bradley_terry(scores, likelihood="pairwise", hierarchy="round")
     with pytest.raises(ValueError, match="no task for"):
         ie.models.bradley_terry(scores, hierarchy={"task0-split0": "t"})
+    per_row = pd.Series(tasks).repeat(3)  # a long table's column: a round per row, was
+    repeated = ie.models.bradley_terry(scores, hierarchy=per_row)  # pandas' reindex error
+    assert repeated.coords["task"] == model.coords["task"]
+    per_row.iloc[1] = "other"
+    with pytest.raises(ValueError, match=r"gives rounds \['task0-split0'\] more than one task"):
+        ie.models.bradley_terry(scores, hierarchy=per_row)
     with pytest.warns(ie.IdentificationWarning, match=r"one task \('all'\): its deviations "
                                                       "and the global EPPs cannot be told"):
         ie.models.bradley_terry(scores, hierarchy=dict.fromkeys(scores.rounds, "all"))

@@ -412,6 +412,21 @@ def test_swapped_roles_in_a_long_file_are_refused(files, capsys):
                         "(--respondent dataset --item algorithm)")
 
 
+def test_a_label_flag_naming_no_column_of_a_wide_file_is_refused(files, capsys):
+    """--respondent name on a wide file labelled by 'dataset' ran a whole fit and wrote
+    spectrum.csv with 'dataset' renamed 'name'."""
+    pd.DataFrame({"dataset": ["d1", "d2", "d3"], "svm": [0.9, 0.7, 0.8],
+                  "knn": [0.8, 0.6, 0.5]}).to_csv(files / "perf.csv", index=False)
+    err = error(capsys, ["portfolio", str(files / "perf.csv"), "--respondent", "name"])
+    assert err.endswith("perf.csv: no column 'name' (--respondent); its rows are labelled by its "
+                        "first column, 'dataset': leave --respondent out, or pass --respondent "
+                        "dataset")
+    wide = pd.DataFrame({"question": ["q1", "q2"], "m1": [1, 0], "m2": [0, 1]})
+    wide.to_csv(files / "wide.csv", index=False)
+    err = error(capsys, ["difficulty", str(files / "wide.csv"), "--item", "instance"])
+    assert "no column 'instance' (--item); its rows are labelled by its first column" in err
+
+
 def test_few_instances_for_the_bins_suggest_the_other_rows(tmp_path, capsys):
     """A wide file of 40 questions x 6 models read with --rows respondent put 6 'instances'
     into 5 bins, silently."""

@@ -369,6 +369,12 @@ def test_categorical_levels_are_refused_with_their_codes_as_the_fix():
     with pytest.raises(ValueError, match=r"column 'q1' is categorical \(\['low', 'mid', 'high'\]"
                                          r", ordered\).*c.cat.codes"):
         Responses.from_wide(named, kind="ordinal")  # said 'if q1 labels the rows'
+    words = pd.concat([wide] * 3).set_axis([f"d{k}" for k in range(12)]).replace(
+        {1: "low", 2: "mid", 3: "high"})  # text levels: repeated words label no rows
+    with pytest.raises(ValueError, match=r"levels must be integers: give text levels as "
+                                         r"integers in their order, e.g. df.replace\(\{'low': "
+                                         r"1, .*bin performances\)$"):
+        Responses.from_wide(words, kind="ordinal")  # said 'if q1 labels the rows, pass ...'
     reversed_order = wide.astype(pd.CategoricalDtype([3, 2, 1], ordered=True))
     with pytest.raises(ValueError, match="is categorical"):  # was re-sorted to 1, 2, 3
         Responses.from_wide(reversed_order, kind="ordinal")

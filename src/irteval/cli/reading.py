@@ -287,7 +287,7 @@ def read_responses(args, path=None, **kwargs):
     reads a file without the --value column as wide, unless --value was given."""
     import pandas as pd
 
-    from .._validation import where
+    from .._validation import spelling_hint, where
     from ..data import Responses
 
     path = args.responses if path is None else path
@@ -326,6 +326,12 @@ def read_responses(args, path=None, **kwargs):
                          + names["respondent" if rows == "item" else "item"]
                          + "; a long file needs --value (and its label columns)")
     lines = df.index.to_numpy()  # as the file numbers them (read_csv)
+    named = not re.fullmatch(r"Unnamed: \d+|", str(df.columns[0]))
+    if label not in df.columns and named and getattr(args, rows, None) is not None:
+        raise ValueError(f"{path}: no column {label!r} ({flag(rows)}); its rows are labelled "
+                         f"by its first column, {df.columns[0]!r}: leave {flag(rows)} out, or "
+                         f"pass {flag(rows)} {df.columns[0]}"
+                         + spelling_hint([label], df.columns))
     if label not in df.columns:  # the first column's labels, under its own name
         first = pd.to_numeric(df.iloc[:, 0].dropna(), errors="coerce")
         numbers = all(pd.api.types.is_numeric_dtype(df[c]) for c in df.columns[1:])
@@ -335,8 +341,7 @@ def read_responses(args, path=None, **kwargs):
                 f"{df.iloc[:, 0].dropna().iloc[0]}), not labels: {NEEDS_LABELS}; if they "
                 f"are labels, say so with {flag(rows)} {df.columns[0]}")
         df = df.set_index(df.columns[0])
-        if getattr(args, rows, None) is None and not re.fullmatch(r"Unnamed: \d+|",
-                                                                   str(df.index.name)):
+        if named:  # (an unnamed one takes the flag's name, or the default)
             names[rows] = label = df.index.name
     try:
         return Responses.from_wide(df, respondent=names["respondent"], item=names["item"],

@@ -259,7 +259,9 @@ def bradley_terry(scores: Scores | Battles, *, likelihood=None, reference=None,
         The Model/Task scheme: strength in a round of task t = global strength + a deviation
         of task t with spread ``tau`` (estimated); ``epp`` is then the global EPP and
         ``deviation`` (task, player) the per-task departures. ``"round"``: every round is its
-        own task; a mapping must give a task for every round. For Scores with the
+        own task; a mapping must give a task for every round (a Series may repeat a round
+        with its task, as a long table's columns do: ``df.set_index("round")["task"]``). For
+        Scores with the
         Plackett–Luce likelihood and for Battles grouped into rounds (``round=``) with the
         pairwise one; ``None`` (the default): no hierarchy.
 
@@ -283,7 +285,15 @@ def _tasks(scores, hierarchy):
             raise ValueError(f"hierarchy={hierarchy!r}: use 'round' (every round its own "
                              "task) or a mapping from round to task (dict or pandas Series)")
         return np.arange(scores.n_rounds), scores.rounds
-    task = pd.Series(hierarchy).reindex(scores.rounds)
+    task = pd.Series(hierarchy)
+    if task.index.has_duplicates:  # (a column of a long table: a row per score, not round)
+        pairs = task.groupby(level=0).nunique()
+        if (pairs > 1).any():
+            raise ValueError(f"hierarchy= gives {scores.round_name}s "
+                             f"{list(pairs.index[pairs > 1][:5])} more than one task; give "
+                             "each round one task")
+        task = task[~task.index.duplicated()]  # a task repeated per row: one per round
+    task = task.reindex(scores.rounds)
     if task.isna().any():
         raise ValueError(f"hierarchy= gives no task for {scores.round_name}s "
                          f"{list(scores.rounds[task.isna().to_numpy()][:5])}; map every round")
