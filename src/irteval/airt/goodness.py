@@ -136,13 +136,11 @@ def _categories(idata):
     const = idata.constant_data
     low = const["lowest_level"].values
     n_categories = const["highest_level"].values - low + 1
-    observed = ~np.isnan(const["level"].values)
-    x = idata.observed_data["x"]
-    if "obs" in x.dims:  # the observed cells alone, in row-major order
-        dense = np.zeros(observed.shape, dtype=x.dtype)
-        dense[observed] = x.values
-        x = dense
-    return np.asarray(x), observed, n_categories, low
+    level = const["level"].values  # the data's levels, NaN where missing
+    observed = ~np.isnan(level)
+    code = np.searchsorted(np.asarray(idata.attrs["levels"], dtype=float),
+                           np.where(observed, level, idata.attrs["levels"][0]))
+    return np.where(observed, code - low, 0), observed, n_categories, low
 
 
 def _modal_categories(idata, n_categories, max_draws, random_seed):

@@ -134,6 +134,12 @@ class PolytomousIRT(BaseModel):
         # the observed level labels, for the downstream analyses (NaN = missing; registered
         # directly, as pm.Data refuses NaN)
         level = np.where(mask > 0, r.levels[codes], np.nan)
+        # x is observed as the data's levels (az.plot_ppc then shows them); the density
+        # works on category k = position among the levels - the item's lowest
+        bottom = int(r.levels[0])
+        position = np.full(int(r.levels[-1]) - bottom + 1, -1)
+        position[r.levels.astype(int) - bottom] = np.arange(len(r.levels))
+        position = pt.as_tensor(position)
         self.register_data_var(pytensor.shared(level, "level"), dims=("respondent", "item"))
         theta = pm.Normal("theta", 0.0, 1.0, dims="respondent")
         a = pm.Normal("a", 0.0, prior_a, dims="item")
@@ -146,21 +152,28 @@ class PolytomousIRT(BaseModel):
                 [pt.zeros((len(r.items), 1)), pt.cumsum(gaps, axis=1)], axis=1),
                 dims=("item", "step"))
 
+        lowest = np.broadcast_to(low, mask.shape).ravel()[np.flatnonzero(mask)] if cells \
+            else low  # each observed value's item's lowest level code
+
         def logp(value, theta, a, c, *cells):
             per_k = category_logp(theta, a, c, valid, model)  # (I, J, K)
             if cells:  # (observed cells, K)
                 per_k = per_k.reshape((-1, n_steps + 1))[cells[0]]
-            onehot = pt.eq(value[..., None], pt.arange(n_steps + 1))
+            category = position[value - bottom] - lowest
+            onehot = pt.eq(category[..., None], pt.arange(n_steps + 1))
             return (onehot * per_k).sum(axis=-1)
 
         def random(theta, a, c, *cells, rng=None, size=None):
-            levels = draw_levels(category_logp(np.asarray(theta), np.asarray(a), np.asarray(c),
-                                               valid, model, xp=np), rng)
-            return levels.reshape(levels.shape[:-2] + (-1,))[..., cells[0]] if cells else levels
+            category = draw_levels(category_logp(np.asarray(theta), np.asarray(a),
+                                                 np.asarray(c), valid, model, xp=np), rng)
+            if cells:
+                category = category.reshape(category.shape[:-2] + (-1,))[..., cells[0]]
+            return r.levels[category + lowest].astype(np.int64)
 
         # the cells' positions enter as a parameter: the signature then gives the draws' shape
-        pm.CustomDist("x", theta, a, c, *cells, logp=logp, random=random,
-                      observed=x[mask > 0] if cells else x,
+        observed = np.where(mask > 0, level, bottom).astype(np.int64)
+        pm.CustomDist("x", theta, a, c, *cells, logp=logp, random=random, dtype="int64",
+                      observed=observed[mask > 0] if cells else observed,
                       dims="obs" if cells else ("respondent", "item"),
                       signature="(i),(j),(j,s),(o)->(o)" if cells else "(i),(j),(j,s)->(i,j)")
 
@@ -281,7 +294,7 @@ def polytomous_irt(responses: Responses, *, model="gpcm", prior_a=PRIORS["a"],
     PolytomousIRT
         A :class:`pymc.Model` with free ``theta`` (respondent), ``a`` (item) and ``c``
         (item, step; the graded model: free ``c_first`` and ``c_gap``, deterministic
-        ``c``), and observed ``x`` (dims respondent, item: each item's level above its
-        lowest used one; with missing cells dim ``obs``, the observed cells alone).
+        ``c``), and observed ``x`` (dims respondent, item: the levels of the data, integers;
+        with missing cells dim ``obs``, the observed cells alone).
     """
     return PolytomousIRT(responses, model=model, prior_a=prior_a, prior_c=prior_c)
