@@ -109,7 +109,10 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         Draw replicated data (group ``posterior_predictive``, for ``az.plot_ppc``), with the
         model's own checks (the binary IRT adds each respondent's accuracy and each item's
         number correct, which ``az.plot_ppc(idata, var_names=["accuracy", "n_correct"])``
-        shows, where its 0/1 answers say little; see its model card), from evenly spaced
+        shows, where its 0/1 answers say little; see its model card; Plackett-Luce ranks are
+        read player by player, ``az.plot_ppc(idata, flatten=["round"], coords={"player":
+        [...]}, kind="cumulative")``, as every round holds the ranks 0, 1, ... pooled, and -1
+        marks an absent player), from evenly spaced
         draws of every chain: all of
         them, or as many as keep the replicates within
         :data:`~irteval.models.base.PREDICTIVE_CELLS` numbers
