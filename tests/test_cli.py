@@ -646,7 +646,9 @@ def test_portfolio_command(tmp_path, capsys):
     assert metrics.loc["algo4", "p_anomalous"] > 0.9
     board = pd.read_csv(out / "portfolio.csv", index_col=0)
     assert {"lto", "p_in_portfolio", "lto_lower", "lto_upper"} <= set(board)
-    assert len(pd.read_csv(out / "spectrum.csv")) == 60
+    spectrum = pd.read_csv(out / "spectrum.csv", index_col=0)  # delta = -theta, said so
+    assert len(spectrum) == 60 and spectrum.columns[0] == "difficulty_mean"
+    assert spectrum["difficulty_mean"].is_monotonic_increasing  # easiest first
     assert (out / "crm_heatmap.png").stat().st_size > 1000
     idata = az.from_netcdf(out / "posterior.nc")
     assert ie.algorithm_metrics(idata)["p_anomalous"].round(6).equals(

@@ -195,11 +195,11 @@ def test_one_policy_for_missing_values_and_duplicates(files, capsys):
     fast = ["--draws", "30", "--tune", "30", "--chains", "1", "--bins", "2"]
     assert main(["difficulty", str(files / "holey.csv"), "--out", str(files / "o1"), *fast]) == 0
     said = capsys.readouterr().err
-    assert "1 rows have a missing 'correct' (line 5)" in said and "1 duplicate" in said
+    assert "1 row has a missing 'correct' (line 5)" in said and "1 duplicate" in said
     assert main(["leaderboard", str(files / "holey_scores.csv"), "--round", "split", "--score",
                  "auc", "--out", str(files / "o2"), *fast[:-2]]) == 0
     said = capsys.readouterr().err
-    assert "1 rows have a missing 'auc' (line 4)" in said and "1 duplicate" in said
+    assert "1 row has a missing 'auc' (line 4)" in said and "1 duplicate" in said
     scores.loc[6, "auc"] = 0.1  # the repeat of line 2 now disagrees with it
     scores.to_csv(files / "clash.csv", index=False)
     err = error(capsys, ["leaderboard", str(files / "clash.csv"), "--round", "split",

@@ -168,7 +168,7 @@ def test_identical_duplicates_and_missing_values_warn_with_counts():
         r = Responses.from_long(df, respondent="model", item="instance", value="correct")
     assert r.n_obs == 5
     df = long_frame().assign(correct=[1, 0, np.nan, 1, 0])
-    with pytest.warns(UserWarning, match="1 rows have a missing 'correct'") as record:
+    with pytest.warns(UserWarning, match="1 row has a missing 'correct'") as record:
         r = Responses.from_long(df, respondent="model", item="instance", value="correct")
     assert r.n_obs == 4 and "had no other rows" not in str(record[0].message)
     gone = pd.DataFrame({"model": ["A", "A", "B", "C"], "instance": ["i1", "i2", "i1", "i3"],

@@ -67,7 +67,7 @@ def test_missing_and_repeated_scores_follow_the_responses_policy():
     """A missing score leaves the player out of that round, an identical repeat is kept once
     (both with a warning that counts them), as Responses.from_long does."""
     df = frame().assign(auc=[np.nan, 0.7, 0.8, 0.6, 0.9, 0.5])
-    with pytest.warns(UserWarning, match=r"1 rows have a missing 'auc' \(row 0"):
+    with pytest.warns(UserWarning, match=r"1 row has a missing 'auc' \(row 0"):
         scores = Scores.from_long(df, player="model", round="split", score="auc")
     assert np.isnan(scores.matrix).sum() == 1
     with pytest.warns(UserWarning, match="1 duplicate"):

@@ -186,7 +186,8 @@ def long_cells(df, first, second, value, fix):
         gone = [f"{col} {[plain(x) for x in lost[:5]]}" for col in (first, second)
                 if len(lost := pd.Index(df[col][missing].unique()).difference(
                     df[col][~missing].unique(), sort=False))]
-        warn_user(f"{int(missing.sum())} rows have a missing {value!r} "
+        n = int(missing.sum())
+        warn_user(f"{n} row{' has' if n == 1 else 's have'} a missing {value!r} "
                   f"({where(df.index, np.flatnonzero(missing))}) and were left out"
                   + (f" ({' and '.join(gone)} had no other rows, so they are not in the data "
                      "now)" if gone else "")

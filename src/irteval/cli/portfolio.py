@@ -108,8 +108,8 @@ def report(perf, args, out, epsilon=0.01):
     lt = latent_trait(idata, epsilon=epsilon)
     board = portfolio(lt)
     print(f"\nportfolio (latent trait occupancy, epsilon = {epsilon:g}; lto: airt's, on the "
-          f"mean spectrum; lto_mean, {label(board.attrs['ci_prob'], board.attrs['ci_kind'])}: "
-          "over draws):")
+          "mean spectrum; in_portfolio: p_in_portfolio > 0.5, the share of draws with lto > 0; "
+          f"lto_mean, {label(board.attrs['ci_prob'], board.attrs['ci_kind'])}: over draws):")
     print(board.round(3).to_string())
     curves = airt_curves(idata)
     effect = effectiveness(curves)
@@ -122,7 +122,8 @@ def report(perf, args, out, epsilon=0.01):
     writer = Writer(out, report_name)
     writer.table("algorithm_metrics.csv", metrics)
     writer.table("portfolio.csv", board)
-    writer.table("spectrum.csv", lt.spectrum)
+    # (the easiness theta's sign flipped: named so, as a bare 'mean' reads either way)
+    writer.table("spectrum.csv", lt.spectrum.add_prefix("difficulty_"))
     writer.table("goodness.csv", goodness)
     fitting.save(idata, writer, {
         "latent_trait.png": partial(plot_latent_trait, lt),

@@ -199,7 +199,8 @@ class Battles:
         if empty.all():
             raise ValueError("every row has zero battles; nothing to fit")
         if empty.any():
-            warn_user(f"{int(empty.sum())} rows have no battles (all counts 0; "
+            n = int(empty.sum())
+            warn_user(f"{n} row{' has' if n == 1 else 's have'} no battles (all counts 0; "
                       f"{where(df.index, np.flatnonzero(empty))}) and carry no information")
         return cls._aggregate(a, b, total, counts[0] + tied / 2, tied, players, player_name,
                               _rounds(df, round))
