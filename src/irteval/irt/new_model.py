@@ -506,7 +506,10 @@ def adaptive_test(idata, answer_fn, *, max_items=200, stop_width=0.02, strategy=
             lower, upper = _intervals.interval(score.accuracy.values[:, None], prob, kind)
             rows.append({"item": items.labels[nxt], "answer": int(answer),
                          "mean": float(score.accuracy.mean()), f"{kind}_lower": lower[0],
-                         f"{kind}_upper": upper[0], "width": upper[0] - lower[0]})
+                         f"{kind}_upper": upper[0],
+                         # (accuracies are k / J: 12/400 - 0/400 came out 0.0299999..., which
+                         # stopped under stop_width=0.03)
+                         "width": round(upper[0] - lower[0], 12)})
             bar.update(task, advance=1, width=f"interval {rows[-1]['width']:.4f} wide, "
                                                   f"stop under {stop_width:g}")
             if step + 1 >= min_items and rows[-1]["width"] < stop_width:
