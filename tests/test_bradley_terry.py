@@ -284,6 +284,9 @@ def test_task_hierarchy_arguments():
     per_row = pd.Series(tasks).repeat(3)  # a long table's column: a round per row, was
     repeated = ie.models.bradley_terry(scores, hierarchy=per_row)  # pandas' reindex error
     assert repeated.coords["task"] == model.coords["task"]
+    per_row.iloc[0] = None  # an empty cell among a round's rows says nothing
+    assert ie.models.bradley_terry(scores, hierarchy=per_row).coords["task"] == \
+        model.coords["task"]
     per_row.iloc[1] = "other"
     with pytest.raises(ValueError, match=r"gives rounds \['task0-split0'\] more than one task"):
         ie.models.bradley_terry(scores, hierarchy=per_row)

@@ -174,6 +174,11 @@ def test_score_new_warnings_name_the_command():
     assert str(caught[0].message) == (
         "narrow (irteval select-items with its default --strategy stratified); sample (irteval "
         "select-items with its default --strategy stratified)")
+    with warnings.catch_warnings(record=True) as shown:  # the filters still apply: a hidden
+        warnings.simplefilter("ignore", DeprecationWarning)  # deprecation stays hidden
+        warnings.simplefilter("always", UserWarning)
+        in_commands(lambda: warnings.warn("old", DeprecationWarning))
+    assert not shown
 
 
 def test_difficulty_command_on_a_long_csv(difficulty_run):

@@ -209,6 +209,9 @@ def test_bad_wide_input_names_the_problem():
     with pytest.raises(ValueError, match="if column 'instance' labels the rows, pass "
                                          "player='instance'"):
         Scores.from_wide(labelled)
+    twice = pd.concat([labelled, labelled.iloc[:1]], ignore_index=True)  # one label repeated
+    with pytest.raises(ValueError, match="if column 'instance' labels the rows"):
+        Responses.from_wide(twice, rows="item")
 
 
 def test_tuple_and_multilevel_row_labels_and_one_column_twice_are_refused():

@@ -176,6 +176,11 @@ def test_small_fit_keeps_labels_reflects_and_gives_metrics(model, tmp_path):
     back = az.from_netcdf(path)
     assert list(back.observed_data["x"]["obs_item"].values) == list(x["obs_item"].values)
     assert ie.model_goodness(back, max_draws=20).equals(ie.model_goodness(idata, max_draws=20))
+    earlier = idata.copy()  # x as an earlier irteval wrote it: each item's categories, floats
+    earlier.observed_data["x"] = earlier.observed_data["x"] - 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert len(ie.compare_models({"now": idata, "earlier": earlier})) == 2  # same levels
     # a fit of an earlier irteval (missing cells as level 0 in a dense x) is told to refit
     later.observed_data = later.observed_data.drop_vars("x").assign(
         x=(("respondent", "item"), np.zeros((len(resp.respondents), len(resp.items)))))

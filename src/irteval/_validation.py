@@ -401,9 +401,10 @@ def numeric_matrix(df, fix="convert them to 0/1 (correct = 1)", label_hint=None
                     "the levels as integers in their order, e.g. df.apply(lambda c: "
                     "c.cat.codes.where(c.notna()))")
 
-    def fix_of(col, name):  # (repeated words, such as text levels, label no rows)
+    def fix_of(col, name):  # (a few words repeated down the rows, text levels, label none)
+        values = col.dropna()
         if label_hint and pd.to_numeric(col, errors="coerce").isna().all() and \
-                col.dropna().is_unique:
+                values.nunique() > len(values) / 2:
             return (f"{fix}; if column {name!r} labels the rows, pass "
                     f"{label_hint.format(name=plain(name))}")
         return fix

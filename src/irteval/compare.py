@@ -12,9 +12,19 @@ import pandas as pd
 from ._validation import warn_user
 
 
+def _observed(idata, var):
+    """The data behind observed variable ``var`` of ``idata``: the polytomous IRT's levels
+    from ``constant_data`` (its ``x`` held each item's categories as floats before it held the
+    levels: fits of the same data, one from an earlier irteval, compare)."""
+    if var == "x" and "level" in idata.get("constant_data", {}) and \
+            idata.attrs.get("irteval_family") == "polytomous_irt":
+        return idata.constant_data["level"]
+    return idata.observed_data[var]
+
+
 def _order_hint(one, other, var):
     """', though ...' when the two fits hold the same labels in another order."""
-    a, b = one.observed_data[var], other.observed_data[var]
+    a, b = _observed(one, var), _observed(other, var)
     labelled = a.dims == b.dims and all(d in a.coords and d in b.coords for d in a.dims)
     if not labelled or any(set(a[d].values.tolist()) != set(b[d].values.tolist())
                            for d in a.dims):
@@ -93,7 +103,7 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
                 f"observations ({shapes[first]} vs {shapes[name]}): LOO compares models of "
                 "the same data with the same pointwise terms")
         for var in shapes[first]:
-            a, b = fits[first].observed_data[var], fits[name].observed_data[var]
+            a, b = _observed(fits[first], var), _observed(fits[name], var)
             labels = [c for c in a.coords if c not in a.dims and c in b.coords]  # obs_item, ...
             if not _same(a.values, b.values) or any(
                     not np.array_equal(a[c].values.astype(str), b[c].values.astype(str))

@@ -7,9 +7,11 @@ s(x, bs = "cs"))``: for each column y_j of Y against x, mgcv's fit of
     (alpha, beta) = argmin ||y - alpha - X beta||^2 + lambda beta' S beta,
 
 with X the natural cubic regression spline basis ("cr": f's values at ``n_knots`` knots at
-evenly spaced quantiles of the distinct x, linear beyond them), S its integrated squared
-second derivative, shrunk as "cs" does (the two zero eigenvalues, the line's, set to 0.1 and
-0.01 of the smallest positive one, so that the penalty can flatten f), and lambda chosen by
+evenly spaced quantiles of the distinct x; here held flat beyond them, where the grid of the
+latent trait analysis does not go), S its integrated squared second derivative, shrunk as
+"cs" does (the two zero eigenvalues, the line's, set to 0.1 and 0.01 of the smallest positive
+one, so that the penalty can flatten f; mgcv leaves to its eigensolver which direction of the
+line's plane gets which, here the slope 0.1 and the constant 0.01), and lambda chosen by
 REML, with the residual variance profiled out:
 
     V(lambda) = (n - 1) log(||y - alpha - X beta||^2 + lambda beta' S beta)
@@ -64,10 +66,14 @@ def _spline(knots):
         if i < k - 3:
             B[i, i + 1] = B[i + 1, i] = h[i + 1] / 6
     F = np.linalg.solve(B, D)
-    values, vectors = np.linalg.eigh(D.T @ F)  # ascending: the line's two zeros first
-    values[1] = values[2] * SHRINK
-    values[0] = values[1] * SHRINK
-    return np.vstack([np.zeros(k), F, np.zeros(k)]), (vectors * values) @ vectors.T
+    # the line's plane, spanned by beta = 1 and beta = knots, in a fixed basis: eigh's pair of
+    # zero eigenvectors is any rotation within it, which rounding (the units of x) would pick
+    line = np.linalg.qr(np.c_[np.ones(k), knots - knots.mean()])[0]
+    rest = np.eye(k) - line @ line.T
+    S = rest @ D.T @ F @ rest
+    smallest = np.linalg.eigvalsh(S)[2]  # ascending: the line's two zeros first
+    return np.vstack([np.zeros(k), F, np.zeros(k)]), S + smallest * (
+        SHRINK * np.outer(line[:, 1], line[:, 1]) + SHRINK**2 * np.outer(line[:, 0], line[:, 0]))
 
 
 def _design(x, knots, F):
@@ -99,8 +105,8 @@ def _fit(x, Y, grid, n_knots):
     M, G = np.c_[np.ones(len(x)), X @ Z], np.c_[np.ones(len(grid)), G @ Z]
     penalty = np.zeros((len(knots), len(knots)))
     penalty[1:, 1:] = Z.T @ S @ Z
-    penalty *= np.abs(M.T @ M).sum(axis=1).max() / np.abs(penalty).sum(axis=1).max()  # (as
-    # mgcv scales it: the grid of lambda then fits any units of x)
+    # scaled as mgcv scales it, so that the grid of lambda suits any number of datasets
+    penalty *= np.abs(M.T @ M).sum(axis=1).max() / np.abs(penalty).sum(axis=1).max()
     Q, R = np.linalg.qr(M)
     to_coef = np.linalg.inv(R)
     s, U = np.linalg.eigh(to_coef.T @ penalty @ to_coef)
@@ -129,8 +135,8 @@ def fit_curves(x, Y, grid, *, n_knots=10):
     observed = ~np.isnan(Y)
     if observed.all():  # one basis for every column
         return _fit(x, Y, grid, n_knots)
-    out = np.empty((len(grid), Y.shape[1]))
-    for j in range(Y.shape[1]):
+    out = np.full((len(grid), Y.shape[1]), np.nan)  # (a column without data: NaN)
+    for j in np.flatnonzero(observed.any(axis=0)):
         out[:, j] = _fit(x[observed[:, j]], Y[observed[:, j], j:j + 1], grid, n_knots)[:, 0]
     return out
 

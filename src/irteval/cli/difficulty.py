@@ -23,7 +23,8 @@ def add_parser(sub):
     diff.add_argument("--respondent", help="column naming the model (default 'model'; wide "
                                            "with --rows respondent: the row labels)")
     diff.add_argument("--item", help="column naming the instance (default 'instance'; wide: "
-                                     "the row labels, else the first column)")
+                                     "the column of row labels, by default the first, under "
+                                     "its own name)")
     diff.add_argument("--value", help="long: column with 1 = correct, 0 = wrong (default "
                                       "'correct')")
     diff.set_defaults(label_defaults={"respondent": "model", "item": "instance",

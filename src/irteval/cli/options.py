@@ -94,6 +94,10 @@ def as_flags(message):
     """An error message in the command line's words: ``respondent=`` -> ``--respondent``,
     ``bounds='column'`` -> ``--bounds column``, ``bounds=(0, 1)`` -> ``--bounds 0,1``,
     ``log_likelihood=True`` -> ``--log-likelihood``."""
+    from ..data.responses import TEXT_LEVELS
+
+    message = message.replace(TEXT_LEVELS, "write text levels in the file as integers in their "
+                                           "order (low 1, mid 2, high 3, ...)")
     names = "|".join(FLAGS)
     message = re.sub(rf"\b({names})=(?:'([^']*)'|\(([^)]*)\)|([0-9.]+\b|\.\.\.))",
                      lambda m: f"{flag(m[1])} " + (m[2] if m[2] is not None else m[4]

@@ -28,7 +28,8 @@ def add_parser(sub):
     port.add_argument("--format", choices=["auto", "long", "wide"], default="auto",
                       help="auto (default): long if the --value column exists, else wide")
     port.add_argument("--respondent", help="column naming the dataset (default 'dataset'; wide: "
-                                           "the row labels, else the first column)")
+                                           "the column of row labels, by default the first, "
+                                           "under its own name)")
     port.add_argument("--item", help="long: column naming the algorithm (default 'algorithm')")
     port.add_argument("--value", help="long: the performance column (default 'performance')")
     port.set_defaults(label_defaults={"respondent": "dataset", "item": "algorithm",

@@ -283,7 +283,8 @@ NEEDS_LABELS = ("a wide file needs a first column naming its rows (pandas writes
 
 def read_responses(args, path=None, **kwargs):
     """Responses from a long CSV (when it has the --value column, or --format long) or a
-    wide one (row labels: the column named like them, else the first column). --format auto
+    wide one (row labels: the column the flag names, else the first column under its own
+    name; a flag naming no column is refused where the first column has a name). --format auto
     reads a file without the --value column as wide, unless --value was given."""
     import pandas as pd
 

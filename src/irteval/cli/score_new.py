@@ -77,13 +77,15 @@ def in_commands(compute):
     from .._validation import warn_user
     from ..irt.new_model import ASK_ACROSS, ASK_SAMPLE
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with warnings.catch_warnings(record=True) as caught:  # (the filters still apply)
         result = compute()
     command = "irteval select-items with its default --strategy stratified"
     for w in caught:
-        warn_user(str(w.message).replace(ASK_ACROSS, command).replace(ASK_SAMPLE, command),
-                  w.category)
+        if issubclass(w.category, UserWarning):
+            warn_user(str(w.message).replace(ASK_ACROSS, command).replace(ASK_SAMPLE, command),
+                      w.category)
+        else:  # as it was raised
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return result
 
 

@@ -573,12 +573,15 @@ def _warn_mixed_scales(values, item_idx, items, item_name, respondent_of, respon
                   + why)
 
 
+#: the fix for levels written as text (the command line has its own words for it)
+TEXT_LEVELS = ("give text levels as integers in their order, e.g. df.replace({'low': 1, "
+               "'mid': 2, 'high': 3})")
+
+
 def _fix(kind, cuts=None):
     """What the values of ``kind`` must be, for a message about values that are not."""
     if kind == "ordinal" and cuts is None:
-        return ("levels must be integers: give text levels as integers in their order, e.g. "
-                "df.replace({'low': 1, 'mid': 2, 'high': 3}) (or pass cuts= to bin "
-                "performances)")
+        return f"levels must be integers: {TEXT_LEVELS} (or pass cuts= to bin performances)"
     return ("convert them to 0/1 (correct = 1)" if kind == "binary"
             else "performances must be numbers")
 

@@ -286,6 +286,8 @@ def _tasks(scores, hierarchy):
                              "task) or a mapping from round to task (dict or pandas Series)")
         return np.arange(scores.n_rounds), scores.rounds
     task = pd.Series(hierarchy)
+    if task.index.has_duplicates:  # (an empty cell among a round's rows says nothing)
+        task = task[task.notna() | ~task.index.duplicated(keep=False)]
     if task.index.has_duplicates:  # (a column of a long table: a row per score, not round)
         pairs = task.groupby(level=0).nunique()
         if (pairs > 1).any():

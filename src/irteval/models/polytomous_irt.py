@@ -23,6 +23,7 @@ import numpy as np
 import pymc as pm
 import pytensor
 import pytensor.tensor as pt
+from pytensor.tensor.extra_ops import searchsorted
 import xarray as xr
 
 from .._validation import plain, positive, warn_user
@@ -136,10 +137,7 @@ class PolytomousIRT(BaseModel):
         level = np.where(mask > 0, r.levels[codes], np.nan)
         # x is observed as the data's levels (az.plot_ppc then shows them); the density
         # works on category k = position among the levels - the item's lowest
-        bottom = int(r.levels[0])
-        position = np.full(int(r.levels[-1]) - bottom + 1, -1)
-        position[r.levels.astype(int) - bottom] = np.arange(len(r.levels))
-        position = pt.as_tensor(position)
+        level_values = pt.as_tensor(r.levels.astype(np.int64))
         self.register_data_var(pytensor.shared(level, "level"), dims=("respondent", "item"))
         theta = pm.Normal("theta", 0.0, 1.0, dims="respondent")
         a = pm.Normal("a", 0.0, prior_a, dims="item")
@@ -159,7 +157,7 @@ class PolytomousIRT(BaseModel):
             per_k = category_logp(theta, a, c, valid, model)  # (I, J, K)
             if cells:  # (observed cells, K)
                 per_k = per_k.reshape((-1, n_steps + 1))[cells[0]]
-            category = position[value - bottom] - lowest
+            category = searchsorted(level_values, value) - lowest
             onehot = pt.eq(category[..., None], pt.arange(n_steps + 1))
             return (onehot * per_k).sum(axis=-1)
 
@@ -171,7 +169,7 @@ class PolytomousIRT(BaseModel):
             return r.levels[category + lowest].astype(np.int64)
 
         # the cells' positions enter as a parameter: the signature then gives the draws' shape
-        observed = np.where(mask > 0, level, bottom).astype(np.int64)
+        observed = np.where(mask > 0, level, r.levels[0]).astype(np.int64)
         pm.CustomDist("x", theta, a, c, *cells, logp=logp, random=random, dtype="int64",
                       observed=observed[mask > 0] if cells else observed,
                       dims="obs" if cells else ("respondent", "item"),
