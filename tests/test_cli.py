@@ -45,7 +45,11 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     answers.to_csv(tmp_path / "answers.csv", index=False)
     assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "answers.csv"),
                  "--out", str(tmp_path / "new")]) == 0
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
+    fit = az.from_netcdf(out / "posterior.nc").attrs  # (a short fit: R-hat may fail)
+    assert ("its fit failed the NUTS diagnostics" in captured.err) == (
+        fit["max_rhat"] > 1.01 or fit["divergences"] > 0)
     assert "10 answers of 40 instances" in printed
     p = float(re.search(r"person fit p = ([0-9.]+)", printed).group(1))  # a verdict by p, not
     assert ("misfit the IRT" in printed) == (p < 0.01)  # "(small: ... misfit)" at any p;
@@ -81,6 +85,10 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "missing.csv"),
                  "--out", str(tmp_path / "missing")]) == 0
     assert "1 empty answer(s) left out, on line 3" in capsys.readouterr().err
+    answers.set_index("instance").T.to_csv(tmp_path / "row.csv", index=False)  # one row
+    assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "row.csv"),
+                 "--out", str(tmp_path / "row")]) == 2
+    assert "not a row of answers: transpose it" in capsys.readouterr().err
     twice = pd.concat([answers.iloc[:3], answers.iloc[:3]])  # each its own lines, not one's
     twice.to_csv(tmp_path / "twice.csv", index=False)
     assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "twice.csv"),

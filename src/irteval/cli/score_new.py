@@ -133,9 +133,14 @@ def report(args):
                                 (args.value, "--value", args.item)):
         if column not in df.columns:
             rest = [c for c in df.columns if c != other]
+            wide = len(df) <= 2 < len(df.columns)  # a row of answers, a column per instance
             raise ValueError(f"{args.answers}: no column {column!r} ({flag}); its columns are "
                              f"{list(df.columns)[:10]}"
-                             + (f"; pass {flag} {rest[0]}" if len(rest) == 1 else ""))
+                             + (f"; pass {flag} {rest[0]}" if len(rest) == 1 else "")
+                             + (f"; score-new reads a row per answered {name} ({name!r} and "
+                                "'correct' columns, as select-items writes items.csv), not a "
+                                "row of answers: transpose it" if wide else ""))
+    _warn_if_unconverged(idata, args.posterior)
     answers = _answers(df, args, name)
     known = idata.posterior["item"].values
     answers.index = reading.as_labels(answers.index, known)
@@ -166,6 +171,19 @@ def report(args):
     writer.table("score.csv", table.assign(**{k: table.attrs[k] for k in (
         "n_answered", "n_items", "coverage", "person_fit_p")}))
     print(f"\n{writer.summary()}")
+
+
+def _warn_if_unconverged(idata, path):
+    """Warn where the fit in ``path`` failed its NUTS diagnostics (its attrs): the scores
+    integrate over those draws."""
+    from .._validation import warn_user
+    from ..exceptions import ConvergenceWarning
+
+    rhat, divergences = idata.attrs.get("max_rhat", 1.0), idata.attrs.get("divergences", 0)
+    if rhat > 1.01 or divergences:
+        warn_user(f"{path}: its fit failed the NUTS diagnostics (max R-hat {rhat:.3f}, "
+                  f"{divergences} divergences): the score integrates over those draws; rerun "
+                  "irteval difficulty with more --draws (or --tune)", ConvergenceWarning)
 
 
 def _answers(df, args, name):
