@@ -326,6 +326,12 @@ def test_plots_take_axes_and_return_them(recovery):
     assert [t.get_text() for t in ax.get_legend().get_texts()] == list(
         table["auaec"].nlargest(3).index)
     assert ax.get_xlim()[1] < 1.1 and not ax.texts
+    colour = {}  # an algorithm keeps its colour across the plots (it went by rank)
+    for kind in ("actual", "predicted"):
+        drawn = ie.plot_effectiveness(idata, kind=kind, highlight=6, max_draws=20)
+        for line in drawn.get_legend().get_lines():
+            assert colour.setdefault(line.get_label(), line.get_color()) == line.get_color()
+        assert len({line.get_color() for line in drawn.get_legend().get_lines()}) == 6
     axes = ie.plot_crm_heatmap(idata, ["algo0", "algo11"], n_grid=40)
     assert axes.size == 2 and axes.ravel()[0].images[0].get_array().shape == (40, 40)
     with pytest.warns(FutureWarning, match="n= is deprecated.*use n_grid="):

@@ -277,3 +277,18 @@ def test_item_curves_of_a_2pl_give_their_discriminations_in_a_legend(responses):
     assert f"a = {a:.2f}" in ax.get_legend().get_texts()[0].get_text()
     assert not ax.texts  # no line-end labels beside it
     plt.close("all")
+
+
+@pytest.mark.filterwarnings("ignore:.*this fit is one point")
+def test_item_curves_skip_items_answered_alike_and_reach_their_plateaus(responses):
+    """The default curves showed an item no model got right (its b the prior's) as the
+    hardest, and stopped at P = 0.88 (the grid ended at b + 2)."""
+    wide = responses.to_wide()  # (a row per model)
+    wide["i0"], wide["i1"] = 0.0, 1.0  # every model wrong / right
+    fit = ie.fit(ie.models.onepl(ie.Responses.from_wide(wide)), method="map", random_seed=0)
+    ax = ie.plot_item_characteristic(fit)
+    shown = " ".join(t.get_text() for t in ax.texts)
+    assert "instance i0 " not in shown and "instance i1 " not in shown and len(ax.lines) == 6
+    for line in ax.lines[:5]:  # the curves (then the rug): from below 0.02 to above 0.98
+        assert line.get_ydata()[0] < 0.02 and line.get_ydata()[-1] > 0.98
+    plt.close("all")

@@ -204,6 +204,21 @@ def _line_handle(colour):
     return Line2D([], [], color=colour, lw=2)
 
 
+def _colours(highlight, names):
+    """A colour for each of ``highlight``, by its place among all ``names`` (the data's
+    algorithms), the next free one where two would share it: an algorithm keeps its colour
+    from one plot to the next (by rank, green was Chuffed-free in one and MZN/Gurobi-free in
+    the next)."""
+    taken, out = set(), []
+    for name in highlight:
+        k = names.index(name)
+        while k % len(HIGHLIGHT) in taken and len(taken) < len(HIGHLIGHT):
+            k += 1
+        taken.add(k % len(HIGHLIGHT))
+        out.append(HIGHLIGHT[k % len(HIGHLIGHT)])
+    return out
+
+
 def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=(0, 1),
                       legend=None):
     """``curves`` (DataFrame: x by series): the ``highlight`` series in colour with their
@@ -214,7 +229,7 @@ def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=
     others = [name for name in curves.columns if name not in highlight]
     for name in others:
         ax.plot(x, np.clip(curves[name], *ylim), color="0.75", lw=0.8, zorder=1)
-    colours = [HIGHLIGHT[k % len(HIGHLIGHT)] for k in range(len(highlight))]
+    colours = _colours(highlight, list(curves.columns))
     for name, label, colour in zip(highlight, short_labels(highlight), colours):
         ax.plot(x, np.clip(curves[name], *ylim), color=colour, lw=2, zorder=3, label=label)
         if lower is not None:

@@ -16,7 +16,7 @@ from .._fits import (check_idata, check_table, label_name, one_draw, table_or_fi
 from .._validation import chosen_labels, count
 from ..models.densities import irt_probability
 from ..plotting import ensure_axes, label_line_ends, label_points, short, short_labels
-from .difficulty import characteristic_curves, moment_draws
+from .difficulty import characteristic_curves, moment_draws, observed_counts
 from .fit_statistics import item_fit
 from .information import TEST, information
 from .item_draws import FAMILY, Items
@@ -40,7 +40,9 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     {idata_one_skill}
     items : list, optional
         Item labels (or one label) to draw; by default the five items nearest to five
-        evenly spaced posterior mean b's from the easiest to the hardest.
+        evenly spaced posterior mean b's from the easiest to the hardest, among those that
+        some respondents answered right and some wrong (where at least five are: an item
+        every respondent answered alike has its b from the prior alone).
     {ax}
     {ci_prob_and_kind}
     {max_draws}
@@ -57,19 +59,24 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     item_name = label_name(idata, "item")
     b_mean = idata.posterior["b"].mean(("chain", "draw"), skipna=False).values  # all draws
     theta_mean = idata.posterior["theta"].mean(("chain", "draw"), skipna=False).values
-    if items is None:
-        pick = nearest_to_even_values(b_mean, 5)
+    if items is None:  # (an item every respondent answered alike has its b from the prior)
+        total, right = observed_counts(idata, "item")
+        varied = np.flatnonzero((right > 0) & (right < total))
+        pool = varied if len(varied) >= 5 else np.arange(len(labels))
+        pick = pool[nearest_to_even_values(b_mean[pool], 5)]
     else:
         lookup = {label: k for k, label in enumerate(labels)}
         pick = [lookup[i] for i in chosen_labels(items, labels, f"{item_name} labels")]
     fitted = Items.from_idata(idata.isel(item=list(pick), groups="posterior"),  # those alone
                               "plot_item_characteristic", max_draws, random_seed)
-    lo = min(theta_mean.min(), b_mean[pick].min()) - 2
-    hi = max(theta_mean.max(), b_mean[pick].max()) + 2
-    grid = np.linspace(lo, hi, 200)
     post = idata.posterior
     means = {"b": b_mean} | {name: post[name].mean(("chain", "draw")).values
                              for name in ("a", "c", "d") if name in post}
+    # far enough that each curve rises from 0.02 to 0.98 of its range: b -+ log(49) / a
+    reach = np.minimum(np.log(49) / np.abs(means.get("a", np.ones_like(b_mean))[pick]), 8)
+    lo = min(theta_mean.min(), (b_mean[pick] - reach).min()) - 0.5
+    hi = max(theta_mean.max(), (b_mean[pick] + reach).max()) + 0.5
+    grid = np.linspace(lo, hi, 200)
     ends, names, colours = [], [], []
     for j, k in enumerate(pick):
         a_k, b_k, c_k, d_k = (x if np.isscalar(x) else x[:, None]  # (sample, 1)
