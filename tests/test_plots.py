@@ -139,7 +139,7 @@ def test_labels_say_what_the_numbers_are(laplace_fits, tmp_path):
     moments = ie.difficulty_moments(onepl)
     legend = ie.plot_difficulty_distribution(onepl, max_draws=20).get_legend_handles_labels()[1]
     assert legend[0].endswith(f"mean {moments.loc['mean', 'posterior_mean']:.2f}, "
-                              f"sd {moments.loc['sd', 'posterior_mean']:.2f}")
+                              f"sd {moments.loc['sd', 'posterior_mean']:.2f} (all 30 items)")
     ie.leaderboard(fit, ci_prob=0.5).to_csv(tmp_path / "board.csv")
     board = pd.read_csv(tmp_path / "board.csv", index_col=0)
     assert "(50% HDI)" in ie.plot_leaderboard(board, ci_prob=0.5).get_xlabel()

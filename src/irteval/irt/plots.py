@@ -154,8 +154,12 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=None, ci_prob=None, ci_
     for name in sorted(draws, key=lambda n: draws[n].mean()):
         b = draws[name]
         density = np.array([np.histogram(row, edges, density=True)[0] for row in b])
+        # over every item (difficulty_moments(varied_only=True) leaves out those answered
+        # alike, whose b the prior sets: a table beside it may hold those numbers)
+        n_items, items = fits[name].posterior.sizes["item"], label_name(fits[name], "item")
         line, = ax.plot(centres, density.mean(axis=0), drawstyle="steps-mid",
-                        label=f"{name}: mean {moments[name][0]:.2f}, sd {moments[name][1]:.2f}")
+                        label=f"{name}: mean {moments[name][0]:.2f}, sd {moments[name][1]:.2f} "
+                              f"(all {n_items} {items}s)")
         ax.fill_between(centres, *_intervals.interval(density, prob, kind), step="mid",
                         alpha=0.3, color=line.get_color())
     one_point = max(len(d) for d in draws.values()) == 1  # MAP: no band
