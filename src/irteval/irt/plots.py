@@ -166,7 +166,8 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=None, ci_prob=None, ci_
     ax.set(xlabel="difficulty b", ylabel="density",
            title="difficulty distribution" + ("" if one_point else
                                               f" ({_intervals.label(prob, kind)} band over draws)"))
-    ax.legend(fontsize="small")
+    ax.set_ylim(top=ax.get_ylim()[1] * (1 + 0.08 * len(fits)))  # room for a line a fit above
+    ax.legend(fontsize="small", loc="upper right")  # the densities (it hid optdigits' peak)
     return ax
 
 
