@@ -171,22 +171,13 @@ def test_select_items_then_score_new_in_one_folder(difficulty_run, tmp_path, cap
 
 def test_score_new_warnings_name_the_command():
     """The advice of score_new_model's and select_items' warnings, Python's names, is the
-    command's in the CLI."""
-    from irteval._validation import warn_user
-    from irteval.cli.score_new import in_commands
+    command's in the CLI (every warning and error goes through as_flags)."""
+    from irteval.cli.options import as_flags
     from irteval.irt.new_model import ASK_ACROSS, ASK_SAMPLE
 
-    with pytest.warns(UserWarning) as caught:
-        assert in_commands(lambda: warn_user(f"narrow ({ASK_ACROSS}); sample ({ASK_SAMPLE})")
-                           or 7) == 7
-    assert str(caught[0].message) == (
+    assert as_flags(f"narrow ({ASK_ACROSS}); sample ({ASK_SAMPLE})") == (
         "narrow (irteval select-items with its default --strategy stratified); sample (irteval "
         "select-items with its default --strategy stratified)")
-    with warnings.catch_warnings(record=True) as shown:  # the filters still apply: a hidden
-        warnings.simplefilter("ignore", DeprecationWarning)  # deprecation stays hidden
-        warnings.simplefilter("always", UserWarning)
-        in_commands(lambda: warnings.warn("old", DeprecationWarning))
-    assert not shown
 
 
 def test_difficulty_command_on_a_long_csv(difficulty_run):

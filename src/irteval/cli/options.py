@@ -94,10 +94,8 @@ def as_flags(message):
     """An error message in the command line's words: ``respondent=`` -> ``--respondent``,
     ``bounds='column'`` -> ``--bounds column``, ``bounds=(0, 1)`` -> ``--bounds 0,1``,
     ``log_likelihood=True`` -> ``--log-likelihood``."""
-    from ..data.responses import TEXT_LEVELS
-
-    message = message.replace(TEXT_LEVELS, "write text levels in the file as integers in their "
-                                           "order (low 1, mid 2, high 3, ...)")
+    for python, command in _python_advice().items():
+        message = message.replace(python, command)
     names = "|".join(FLAGS)
     message = re.sub(rf"\b({names})=(?:'([^']*)'|\(([^)]*)\)|([0-9.]+\b|\.\.\.))",
                      lambda m: f"{flag(m[1])} " + (m[2] if m[2] is not None else m[4]
@@ -106,6 +104,17 @@ def as_flags(message):
                      message)
     message = re.sub(rf"\b({names})=True\b", lambda m: flag(m[1]), message)
     return re.sub(rf"\b({names})=", lambda m: flag(m[1]), message)
+
+
+def _python_advice():
+    """{advice in Python's words: the command line's} for the fixes that name no keyword."""
+    from ..data.responses import TEXT_LEVELS
+    from ..irt.new_model import ASK_ACROSS, ASK_SAMPLE
+
+    stratified = "irteval select-items with its default --strategy stratified"
+    return {TEXT_LEVELS: "write text levels in the file as integers in their order (low 1, mid "
+                         "2, high 3, ...)",
+            ASK_ACROSS: stratified, ASK_SAMPLE: stratified}
 
 
 def flag(keyword):

@@ -59,34 +59,13 @@ def select(args):
     n_items = idata.posterior.sizes["item"]
     if args.n > n_items:
         raise ValueError(f"-n {args.n}: the fit has {n_items} {name}s; give at most {n_items}")
-    chosen = in_commands(lambda: select_items(idata, n=args.n, strategy=args.strategy,
-                                              random_seed=args.seed))
+    chosen = select_items(idata, n=args.n, strategy=args.strategy, random_seed=args.seed)
     writer = Writer(args.out, "select_items")
     writer.table("items.csv", pd.DataFrame({"correct": pd.NA}, index=chosen.rename(name)))
     print(f"chose {len(chosen)} of {idata.posterior.sizes['item']} {name}s ({args.strategy}): "
           f"run the new model on them, fill in the 'correct' column of items.csv with its 0/1 "
           f"answers, then: irteval score-new {args.posterior} {writer.folder / 'items.csv'}")
     print(f"\n{writer.summary()}")
-
-
-def in_commands(compute):
-    """``compute()``, its warnings' advice on asking items across the difficulty range
-    given as this command's (select-items' default strategy) instead of Python's."""
-    import warnings
-
-    from .._validation import warn_user
-    from ..irt.new_model import ASK_ACROSS, ASK_SAMPLE
-
-    with warnings.catch_warnings(record=True) as caught:  # (the filters still apply)
-        result = compute()
-    command = "irteval select-items with its default --strategy stratified"
-    for w in caught:
-        if issubclass(w.category, UserWarning):
-            warn_user(str(w.message).replace(ASK_ACROSS, command).replace(ASK_SAMPLE, command),
-                      w.category)
-        else:  # as it was raised
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return result
 
 
 def _read_posterior(path, draws=True):
@@ -152,8 +131,8 @@ def report(args):
             f"in the fit, e.g. {[plain(x) for x in answers.index[unknown][:5]]} on "
             f"{where(lines, range(len(lines)))}; the fit has {len(known)} (e.g. "
             f"{[plain(x) for x in known[:3]]})" + spelling_hint(answers.index[unknown], known))
-    score = reading.in_file(args.answers, lambda: in_commands(
-        lambda: score_new_model(idata, answers, random_seed=args.seed)))
+    score = reading.in_file(args.answers, lambda: score_new_model(idata, answers,
+                                                             random_seed=args.seed))
     table = score.summary()
     misfit = score.person_fit_p < WARN_P  # where score_new_model warns
     print(f"{table.attrs['n_answered']} answers of {table.attrs['n_items']} {name}s; person fit "
