@@ -100,6 +100,25 @@ def test_model_needs_continuous_data_and_two_algorithms():
         ie.models.continuous_irt(two, prior_tau=-1)  # was a math domain error at fit time
 
 
+def test_few_datasets_are_said_to_leave_the_algorithms_to_their_priors():
+    """Two datasets gave every algorithm an lto and metrics, with no word that 3 parameters
+    per algorithm had 2 values each to learn from."""
+    rng = np.random.default_rng(0)
+    wide = pd.DataFrame(rng.uniform(0, 1, (12, 3)), columns=list("abc"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ie.models.continuous_irt(responses(wide, bounds=(0, 1)))
+    wide.iloc[:5, 1] = np.nan
+    with pytest.warns(ie.IdentificationWarning, match=r"^1 algorithm has a performance on fewer "
+                      r"than 10 datasets \(e.g. 'b': 7\).* of it rest mostly on their priors"):
+        ie.models.continuous_irt(responses(wide, bounds=(0, 1)))
+    with pytest.warns(ie.IdentificationWarning, match=r"^every algorithm has .*'a': 2"):
+        ie.models.continuous_irt(responses(wide.iloc[5:7], bounds=(0, 1)))
+    with pytest.warns(ie.IdentificationWarning, match=r"a threshold per level"):
+        ie.models.polytomous_irt(ie.Responses.from_wide(
+            wide.iloc[5:9].round(0) + 1, respondent="dataset", item="algorithm", kind="ordinal"))
+
+
 def test_missing_cells_are_kept_out_of_the_likelihood():
     wide, _ = simulate_airt(n=40, n_items=4, seed=3)
     full = responses(wide, bounds=(0, 1), clip=1e-12)

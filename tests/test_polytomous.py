@@ -319,13 +319,13 @@ def test_sbc_on_the_default_path_is_uniform(model):
 def test_an_item_that_skips_a_level_is_named_for_the_gpcm():
     """An algorithm no dataset left at level 2 (counts 4/0/8/48 in a probe): its GPCM
     thresholds crossed and its difficulty limit ranked it below weaker ones, unsaid."""
-    wide = pd.DataFrame({"x": [1, 2, 3, 1, 2, 3], "y": [1, 3, 3, 1, 3, 1]},
-                        index=list("abcdef"))
+    wide = pd.DataFrame({"x": [1, 2, 3, 1, 2, 3] * 2, "y": [1, 3, 3, 1, 3, 1] * 2},
+                        index=list("abcdefghijkl"))
     levels = ie.Responses.from_wide(wide, respondent="dataset", item="algorithm",
                                     kind="ordinal")
     with pytest.warns(ie.IdentificationWarning, match=r"1 algorithm skips a level \(e.g. 'y': "
-                                                      r"no dataset at level 2, .*1: 3, 2: 0, "
-                                                      r"3: 3\).*model='graded'"):
+                                                      r"no dataset at level 2, .*1: 6, 2: 0, "
+                                                      r"3: 6\).*model='graded'"):
         ie.models.polytomous_irt(levels)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -27,6 +27,8 @@ import numpy as np
 import pymc as pm
 
 from .._draws import evenly_spaced
+from .._validation import plain, warn_user
+from ..exceptions import IdentificationWarning
 
 #: replicated cells (observations x draws) that posterior predictive checks keep at most: the
 #: binary IRT's answers as int8, 25 MB
@@ -215,3 +217,26 @@ class BaseModel(FitSpec, pm.Model):
 
     def __deepcopy__(self, memo):
         return self.copy()
+
+
+#: fewer answers per item than this leave an AIRT item's parameters mostly to the priors
+FEW_RESPONDENTS = 10
+
+
+def warn_few_respondents(responses, parameters):
+    """Warn of items (AIRT's algorithms) observed on fewer than ``FEW_RESPONDENTS``
+    respondents (datasets): each item's ``parameters`` rest mostly on their priors there."""
+    r = responses
+    counts = np.bincount(r.item_idx, minlength=r.n_items)
+    few = np.flatnonzero(counts < FEW_RESPONDENTS)
+    if len(few):
+        j = few[np.argmin(counts[few])]
+        which = (f"every {r.item_name} has" if len(few) == r.n_items
+                 else f"1 {r.item_name} has" if len(few) == 1
+                 else f"{len(few)} {r.item_name}s have")
+        warn_user(f"{which} a performance on fewer than {FEW_RESPONDENTS} "
+                  f"{r.respondent_name}s (e.g. {plain(r.items[j])!r}: {counts[j]}): the "
+                  f"{parameters} of {'it' if len(few) == 1 else 'each'} rest mostly on their "
+                  "priors, and so do its metrics and curves; the intervals say how little is "
+                  f"known (AIRT's analyses use dozens of {r.respondent_name}s or more)",
+                  IdentificationWarning)

@@ -38,7 +38,7 @@ from .._validation import positive, warn_user
 from ..data import Responses
 from ..exceptions import ConvergenceWarning
 from ..inference.approximations import mode_finder_of
-from .base import BaseModel, StartPoints
+from .base import BaseModel, StartPoints, warn_few_respondents
 from .densities import ContinuousIRTDensity, z_and_mask
 
 #: prior scales: tau_j ~ N(0, tau), lambda_j ~ N(0, lam), log s_j ~ N(0, s)
@@ -121,6 +121,7 @@ class ContinuousIRT(BaseModel):
                              "Responses.from_wide(..., kind='continuous')")
         z, mask = z_and_mask(responses)
         _check_constant(responses, z, mask)
+        warn_few_respondents(responses, "3 parameters (difficulty, discrimination, noise)")
         super().__init__(coords={"respondent": responses.respondents, "item": responses.items})
         self._build_args = ((responses,), {"prior_tau": prior_tau, "prior_lam": prior_lam,
                                            "prior_s": prior_s, "init": init,

@@ -29,7 +29,7 @@ import xarray as xr
 from .._validation import plain, positive, warn_user
 from ..data import Responses
 from ..exceptions import IdentificationWarning
-from .base import BaseModel
+from .base import BaseModel, warn_few_respondents
 from .densities import GPCMDensity, GradedDensity, softplus
 
 MODELS = ("gpcm", "graded")
@@ -110,6 +110,7 @@ class PolytomousIRT(BaseModel):
                 f"{which} one level only on every {r.respondent_name} (e.g. "
                 f"{[plain(x) for x in single[:5]]}): no information on {r.respondent_name} "
                 f"difficulty; {fix}")
+        warn_few_respondents(r, "parameters (discrimination, a threshold per level)")
         if model == "gpcm":
             _warn_skipped_levels(r, low, high)
         n_steps = int((high - low).max())
