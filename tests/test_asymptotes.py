@@ -93,6 +93,12 @@ def test_4pl_fit_and_its_summaries(four_pl):
     p = fitted.p_correct(np.full((50, 1), -1e6))
     np.testing.assert_allclose(p, fitted.c, atol=1e-6)  # no ability: the floor
     assert len(ie.item_fit(idata)) == 12 and len(ie.information(idata)) == 61
+    table = ie.difficulty(idata, ci_kind="eti")  # each item's a, c and d beside its b
+    for name in ("a", "c", "d"):
+        draws = post[name].stack(s=("chain", "draw")).values
+        np.testing.assert_allclose(table[f"{name}_mean"], draws.mean(axis=1))
+        np.testing.assert_allclose(table[f"{name}_eti_upper"], np.quantile(draws, 0.97, axis=1))
+    assert list(table.columns[-3:]) == ["d_mean", "d_eti_lower", "d_eti_upper"]
     curves = ie.characteristic_curves(idata)
     assert curves["predicted"].between(0, 1).all()
     score = ie.score_new_model(idata, {"i0": 1, "i1": 0, "i2": 1})
