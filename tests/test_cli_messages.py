@@ -100,6 +100,13 @@ def test_rows_that_contradict_the_label_column_are_refused(files, capsys):
     wide.T.rename_axis(index="algorithm").to_csv(files / "by_algorithm.csv")
     err = error(capsys, ["portfolio", str(files / "by_algorithm.csv")])  # no --rows there
     assert "this command reads a row per dataset; transpose the file" in err
+    pd.read_csv(files / "long.csv").rename(columns={"instance": "question", "correct": "ok"}) \
+        .sort_values("model").to_csv(files / "long_named.csv", index=False)
+    err = error(capsys, ["difficulty", str(files / "long_named.csv")])  # a probe's first try
+    assert "its first column 'model' repeats its labels (e.g. 'm0' on lines 2, 3, 4, 5, 6 ...)" \
+           ": if long_named.csv is a long table (a row per answer), name its value column " \
+           "with --value and its instance column with --item (its columns: ['model', " \
+           "'question', 'ok']); if it is a matrix, pass --rows respondent" in err  # (not first)
     wide.rename_axis(index="image").to_csv(files / "named.csv")
     assert main(["difficulty", str(files / "named.csv"), "--method", "map", "--bins", "2",
                  "--out", str(files / "named")]) == 0

@@ -288,7 +288,7 @@ def read_responses(args, path=None, **kwargs):
     reads a file without the --value column as wide, unless --value was given."""
     import pandas as pd
 
-    from .._validation import spelling_hint, where
+    from .._validation import plain, spelling_hint, where
     from ..data import Responses
 
     path = args.responses if path is None else path
@@ -319,6 +319,15 @@ def read_responses(args, path=None, **kwargs):
                else f"transpose the file (a row per {label}, a column per {names[kind]})")
         reads = (f"--rows {rows}{' (the default)' if rows == 'item' else ''} reads"
                  if hasattr(args, "rows") else "this command reads")
+        repeated = df.iloc[:, 0].duplicated(keep=False).to_numpy().nonzero()[0]
+        if len(repeated) and args.format == "auto":  # a long table without its --value
+            raise ValueError(
+                f"{path}: its first column {names[kind]!r} repeats its labels (e.g. "
+                f"{plain(df.iloc[repeated[0], 0])!r} on "
+                f"{where(df.index, repeated[df.iloc[repeated, 0] == df.iloc[repeated[0], 0]])}"
+                f"): if {path.name} is a long table (a row per answer), name its value column "
+                f"with --value and its {label} column with {flag(rows)} (its columns: "
+                f"{list(df.columns)[:10]}); if it is a matrix, {fix}")
         raise ValueError(f"{path}: its first column is {names[kind]!r} ({flag(kind)}), but "
                          f"{reads} a row per {label}; {fix}, or rename that column")
     if len(df.columns) < 2:
