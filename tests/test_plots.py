@@ -135,7 +135,7 @@ def test_labels_say_what_the_numbers_are(laplace_fits, tmp_path):
     onepl, fit = laplace_fits
     table = ie.difficulty(onepl)
     ax = ie.plot_item_characteristic(onepl, items=["i0"], max_draws=20)
-    assert f"(b = {table.loc['i0', 'mean']:.2f})" in " ".join(t.get_text() for t in ax.texts)
+    assert [t.get_text() for t in ax.texts] == [f"i0 (b = {table.loc['i0', 'mean']:.2f})"]
     moments = ie.difficulty_moments(onepl)
     legend = ie.plot_difficulty_distribution(onepl, max_draws=20).get_legend_handles_labels()[1]
     assert legend[0].endswith(f"mean {moments.loc['mean', 'posterior_mean']:.2f}, "

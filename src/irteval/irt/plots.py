@@ -13,7 +13,7 @@ from .._docs import fill_doc
 from .._draws import evenly_spaced, nearest_to_even_values, stacked_draws
 from .._fits import (check_idata, check_table, label_name, one_draw, table_or_fit,
                      warn_if_point)
-from .._validation import chosen_labels, count
+from .._validation import chosen_labels, count, plain
 from ..models.densities import irt_probability
 from ..plotting import ensure_axes, label_line_ends, label_points, short, short_labels
 from .difficulty import characteristic_curves, moment_draws, observed_counts
@@ -78,6 +78,8 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     hi = max(theta_mean.max(), (b_mean[pick] + reach).max()) + 0.5
     grid = np.linspace(lo, hi, 200)
     ends, names, colours = [], [], []
+    numbers = all(str(plain(labels[k])).lstrip("-").isdigit() for k in pick)
+    prefix = f"{item_name} " if numbers else ""  # ("question_id mmlu/..." took half the width)
     for j, k in enumerate(pick):
         a_k, b_k, c_k, d_k = (x if np.isscalar(x) else x[:, None]  # (sample, 1)
                               for x in fitted.at((slice(None), j)))
@@ -87,7 +89,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
         ax.fill_between(grid, *_intervals.probability_interval(curves, prob, kind), alpha=0.12,
                         color=line.get_color())
         ends.append(curves.mean(axis=0)[-1])
-        names.append(f"{item_name} {short(labels[k])} (b = {b_mean[k]:.2f})")
+        names.append(f"{prefix}{short(labels[k])} (b = {b_mean[k]:.2f})")
         colours.append(line.get_color())
     ax.plot(theta_mean, np.zeros_like(theta_mean), "|", color="k", ms=12)
     respondent = label_name(idata, "respondent")
