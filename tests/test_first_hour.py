@@ -13,7 +13,7 @@ import xarray as xr
 
 import irteval as ie
 from irteval import calibration as cal
-from irteval.inference.diagnostics import _above
+from irteval.inference.diagnostics import as_compared
 
 from .conftest import quiet_fit, simulate
 
@@ -136,8 +136,9 @@ def test_a_fit_without_progress_bar_prints_nothing_but_its_warnings(caplog, caps
 
 
 def test_numbers_are_printed_with_the_digits_they_need():
-    assert _above(1.0104, 1.01) == "1.0104"  # not "1.010 > 1.01"
-    assert float(_above(1.01001, 1.01)) > 1.01
+    assert as_compared(1.0104, 1.01) == "1.0104"  # not "1.010 > 1.01"
+    assert float(as_compared(1.01001, 1.01)) > 1.01
+    assert as_compared(1.0096, 1.01) == as_compared(1.01, 1.01) == "1.010"  # not above
     wide = pd.DataFrame(np.ones((20, 16)), columns=[f"m{k}" for k in range(16)])
     wide.iloc[0, 0] = np.nan
     with warnings.catch_warnings():

@@ -19,6 +19,7 @@ def fit(model, args, **kwargs):
 
     from ..exceptions import ConvergenceWarning
     from ..inference import fit as fit_model
+    from ..inference.diagnostics import as_compared
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
@@ -36,9 +37,12 @@ def fit(model, args, **kwargs):
         if not issubclass(w.category, ConvergenceWarning):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if "max_rhat" in idata.attrs:
-        formats = {"divergences": ".0f", "max_rhat": ".3f", "min_ess_bulk": ".0f",
-                   "min_ess_tail": ".0f"}  # ESS as whole draws
-        print("diagnostics: " + ", ".join(f"{k} {idata.attrs[k]:{f}}" for k, f in formats.items()))
+        formats = {"divergences": ".0f", "min_ess_bulk": ".0f", "min_ess_tail": ".0f"}
+        shown = {k: f"{idata.attrs[k]:{f}}" for k, f in formats.items()}  # ESS as whole draws
+        shown["max_rhat"] = as_compared(idata.attrs["max_rhat"], 1.01)  # 1.0102, not 1.010
+        print("diagnostics: " + ", ".join(f"{k} {shown[k]}" for k in
+                                          ("divergences", "max_rhat", "min_ess_bulk",
+                                           "min_ess_tail")))
     for message in failed:
         print(f"irteval: warning: {message}", file=sys.stderr)
     if failed and args.strict:

@@ -259,8 +259,11 @@ def _entry_name(post, k):
     raise IndexError(k)
 
 
-def _above(value, limit):
-    """``value`` with enough digits to show that it exceeds ``limit`` (1.0104, not 1.010)."""
+def as_compared(value, limit):
+    """``value`` to 3 decimals, or as many more as show that it exceeds ``limit`` (1.0104,
+    not 1.010 beside 1.01)."""
+    if not value > limit:
+        return f"{value:.3f}"
     for digits in range(3, 8):
         text = f"{value:.{digits}f}"
         if float(text) > limit:
@@ -287,7 +290,7 @@ def check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100, max_per_
             "or check the priors")
     if diag["chains"] > 1 and diag["max_rhat"] > rhat_max:
         problems.append(
-            f"max R-hat {_above(diag['max_rhat'], rhat_max)} > {rhat_max} ({worst_rhat}): "
+            f"max R-hat {as_compared(diag['max_rhat'], rhat_max)} > {rhat_max} ({worst_rhat}): "
             "chains disagree; run "
             "longer (more tune/draws) and compare the chains (az.plot_trace) for separate modes")
     need = ess_per_chain * diag["chains"]
