@@ -32,19 +32,19 @@ def test_perfect_instances_and_model_are_named_and_get_extreme_estimates():
     wide.loc["i0"] = 1  # ...but i0
     wide.loc["i1"] = 0  # nobody gets i1
     wide["m0"] = 1  # m0 gets every instance right...
-    wide.loc["i1", "m0"] = np.nan  # ...that it answered
+    wide.loc["i1", "m0"] = np.nan  # ...that it answered (a missing cell: the warnings say so)
     resp = ie.Responses.from_wide(wide, respondent="model", item="instance", rows="item")
     for discrimination in (False, True):
         with warnings.catch_warnings(record=True) as record:
             warnings.simplefilter("always")
             ie.models.onepl(resp, discrimination=discrimination)
         assert sorted(str(w.message) for w in record) == [
-            "1 instance was answered correctly by every model (e.g. ['i0']): its "
+            "1 instance was answered correctly by every model that answered it (e.g. ['i0']): its "
             f"difficulty is identified only by the prior ({EXTREMES_FIX})",
-            "1 instance was answered wrongly by every model (e.g. ['i1']): its "
+            "1 instance was answered wrongly by every model that answered it (e.g. ['i1']): its "
             f"difficulty is identified only by the prior ({EXTREMES_FIX})",
-            "1 model answered every instance correctly (e.g. ['m0']): its ability is "
-            f"identified only by the prior ({EXTREMES_FIX})"]
+            "1 model answered every instance it answered correctly (e.g. ['m0']): its "
+            f"ability is identified only by the prior ({EXTREMES_FIX})"]
     idata = quiet(lambda: ie.models.onepl(resp), log_likelihood=False, **FAST)
     post = idata.posterior
     assert np.isfinite(post["b"].values).all() and np.isfinite(post["theta"].values).all()

@@ -505,6 +505,7 @@ def _warn_extremes(responses: Responses):
     to infinity, so only the prior keeps it finite. The posterior is still proper, but such
     estimates mostly restate the prior."""
     margins = responses.margins
+    complete = responses.n_obs == responses.n_items * responses.n_respondents
     for labels, key, name, other, what in (
             (responses.items, "item", responses.item_name, responses.respondent_name,
              ("difficulty", "difficulties")),
@@ -516,8 +517,10 @@ def _warn_extremes(responses: Responses):
             if not count:
                 continue
             one = count == 1
-            who = (f"{'was' if one else 'were'} answered {how} by every {other}"
-                   if key == "item" else f"answered every {other} {how}")
+            asked = "" if complete else (" that answered it" if one else " that answered them")
+            given = "" if complete else (" it answered" if one else " they answered")
+            who = (f"{'was' if one else 'were'} answered {how} by every {other}{asked}"
+                   if key == "item" else f"answered every {other}{given} {how}")
             whose = f"its {what[0]} is" if one else f"their {what[1]} are"
             warn_user(f"{count} {name}{'' if one else 's'} {who} (e.g. "
                       f"{list(labels[extreme][:5])}): {whose} identified only by the prior "
