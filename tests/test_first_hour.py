@@ -24,11 +24,13 @@ def test_a_large_log_likelihood_is_skipped_with_one_line_saying_how(monkeypatch)
     resp, _ = simulate(30, 5, seed=1)
     monkeypatch.setattr(fit_module, "LOG_LIKELIHOOD_MAX", 1000)  # 2 x 50 draws x 150 cells
     with pytest.warns(UserWarning, match=r"log-likelihood was not stored: 100 draws x 150 "
-                                         r"observations .* log_likelihood=True .* "
+                                         r"observations would take 0 MB, above the 0 MB "
+                                         r"stored by default; .* log_likelihood=True .* "
                                          r"irteval.add_log_likelihood\(idata, model\)"):
         idata = ie.fit(ie.models.onepl(resp), draws=50, tune=50, chains=2, random_seed=0,
                        progressbar=False)
     assert "log_likelihood" not in idata.groups()
+    assert fit_module._megabytes(238e6) == "238 MB" and fit_module._megabytes(1.04e10) == "10.4 GB"
     forced = quiet_fit(ie.models.onepl(resp), draws=50, tune=50, chains=2, random_seed=0,
                        log_likelihood=True)
     assert forced.log_likelihood["y"].shape == (2, 50, 30, 5)

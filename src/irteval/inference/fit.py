@@ -487,6 +487,11 @@ def _draw_posterior_predictive(posterior_predictive, method, model, spec):
         and isinstance(model, FitSpec) and bool(model.observed_RVs))
 
 
+def _megabytes(n_bytes):
+    """``n_bytes`` in MB below 1 GB ("238 MB", not "0.2 GB" beside a 200 MB limit)."""
+    return f"{n_bytes / 1e6:.0f} MB" if n_bytes < 1e9 else f"{n_bytes / 1e9:.1f} GB"
+
+
 def _store_log_likelihood(log_likelihood, method, model, spec, idata):
     """Whether to compute the pointwise log-likelihood; with "auto" a large one is skipped
     with a warning that says how to get it."""
@@ -497,7 +502,8 @@ def _store_log_likelihood(log_likelihood, method, model, spec, idata):
     if log_likelihood is True or size <= LOG_LIKELIHOOD_MAX:
         return True
     warn_user(f"the pointwise log-likelihood was not stored: {n_draws} draws x "
-              f"{size // n_draws} observations would take {size * 8 / 1e9:.1f} GB; fit with "
+              f"{size // n_draws} observations would take {_megabytes(size * 8)}, above the "
+              f"{_megabytes(LOG_LIKELIHOOD_MAX * 8)} stored by default; fit with "
               "log_likelihood=True for az.loo / "
               "az.compare, or add it later with irteval.add_log_likelihood(idata, model)")
     return False
