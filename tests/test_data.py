@@ -88,6 +88,11 @@ def test_subset_and_long_round_trip():
     (lambda d: d.assign(correct=["yes", 0, 1, 1, 0]), "not numbers, e.g. \\['yes'\\]"),
     (lambda d: d.assign(correct=["True", "False", "true", "True", "False"]),  # dtype=str
      r"True/False written as text: map them, e.g. \.str\.lower\(\)\.map\(\{'true': 1"),
+    (lambda d: d.assign(correct=["correct", "wrong ", "Wrong", "correct", "wrong"]),  # a probe's
+     r"two words: in Python map them, e\.g\. \.str\.strip\(\)\.str\.lower\(\)\.map\(\{'correct': "
+     r"1, 'wrong': 0\}\); in a file write 1 and 0$"),
+    (lambda d: d.assign(correct=["A", "B", "B", "A", "B"]),
+     r"map\(\{'a': 1, 'b': 0\}\) \(1 for the one that means right\)"),
     (lambda d: d.assign(correct=[np.inf, 0, 1, 1, 0]), "infinite values"),
     (lambda d: d[d.model == "a"], "only one model \\('a'\\)"),
     (lambda d: d.iloc[:0], "the data frame is empty"),

@@ -350,6 +350,10 @@ def labelled_matrix(df, row_name, col_name, names=None, swap=None):
     return df
 
 
+#: words that mean a right answer, mapped to 1 in the advice for two-word answer columns
+RIGHT_WORDS = {"correct", "right", "yes", "pass", "passed", "success", "ok", "y", "t"}
+
+
 def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)",
                    index=None, missing=True) -> np.ndarray:
     """A column as floats (NaN = missing); values that are not numbers or are infinite are a
@@ -362,12 +366,21 @@ def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)"
     bad = (converted.isna() & col.notna()).to_numpy()
     if bad.any():
         words = {str(v).strip().casefold() for v in col[bad].unique()}
-        booleans = ("; True/False written as text: map them, e.g. .str.lower().map("
+        if words <= {"true", "false"}:
+            hint = ("; True/False written as text: map them, e.g. .str.lower().map("
                     "{'true': 1, 'false': 0}) (pandas.read_csv reads them as booleans, which "
-                    "are taken, unless given dtype=str)" if words <= {"true", "false"} else "")
+                    "are taken, unless given dtype=str)")
+        elif len(words) == 2 and "0/1" in fix and converted.isna().all():  # "correct"/"wrong"
+            right = sorted(sorted(words), key=lambda w: w not in RIGHT_WORDS)
+            hint = (f"; two words: in Python map them, e.g. .str.strip().str.lower().map("
+                    f"{{{right[0]!r}: 1, {right[1]!r}: 0}})"
+                    + ("" if right[0] in RIGHT_WORDS else " (1 for the one that means right)")
+                    + "; in a file write 1 and 0")
+        else:
+            hint = ""
         raise ValueError(
             f"{name} has values that are not numbers, e.g. {col[bad].unique()[:5].tolist()} "
-            f"({where(index, np.flatnonzero(bad))}); {fix}{booleans}")
+            f"({where(index, np.flatnonzero(bad))}); {fix}{hint}")
     out = converted.to_numpy(dtype=float)
     infinite = np.flatnonzero(np.isinf(out))
     if len(infinite):
