@@ -37,12 +37,10 @@ def fit(model, args, **kwargs):
         if not issubclass(w.category, ConvergenceWarning):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if "max_rhat" in idata.attrs:
-        formats = {"divergences": ".0f", "min_ess_bulk": ".0f", "min_ess_tail": ".0f"}
-        shown = {k: f"{idata.attrs[k]:{f}}" for k, f in formats.items()}  # ESS as whole draws
-        shown["max_rhat"] = as_compared(idata.attrs["max_rhat"], 1.01)  # 1.0102, not 1.010
-        print("diagnostics: " + ", ".join(f"{k} {shown[k]}" for k in
-                                          ("divergences", "max_rhat", "min_ess_bulk",
-                                           "min_ess_tail")))
+        attrs = idata.attrs  # ESS as whole draws; R-hat 1.0102, not 1.010 (beside 1.01)
+        print(f"diagnostics: divergences {attrs['divergences']:.0f}, max_rhat "
+              f"{as_compared(attrs['max_rhat'], 1.01)}, min_ess_bulk {attrs['min_ess_bulk']:.0f}"
+              f", min_ess_tail {attrs['min_ess_tail']:.0f}")
     for message in failed:
         print(f"irteval: warning: {message}", file=sys.stderr)
     if failed and args.strict:
