@@ -19,7 +19,7 @@ def fit(model, args, **kwargs):
 
     from ..exceptions import ConvergenceWarning
     from ..inference import fit as fit_model
-    from ..inference.diagnostics import as_compared
+    from ..inference.diagnostics import RHAT_MAX, as_compared
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
@@ -39,8 +39,8 @@ def fit(model, args, **kwargs):
     if "max_rhat" in idata.attrs:
         attrs = idata.attrs  # ESS as whole draws; R-hat 1.0102, not 1.010 (beside 1.01)
         print(f"diagnostics: divergences {attrs['divergences']:.0f}, max_rhat "
-              f"{as_compared(attrs['max_rhat'], 1.01)}, min_ess_bulk {attrs['min_ess_bulk']:.0f}"
-              f", min_ess_tail {attrs['min_ess_tail']:.0f}")
+              f"{as_compared(attrs['max_rhat'], RHAT_MAX)}, min_ess_bulk "
+              f"{attrs['min_ess_bulk']:.0f}, min_ess_tail {attrs['min_ess_tail']:.0f}")
     for message in failed:
         print(f"irteval: warning: {message}", file=sys.stderr)
     if failed and args.strict:

@@ -157,12 +157,12 @@ def _warn_if_unconverged(idata, path):
     integrate over those draws."""
     from .._validation import warn_user
     from ..exceptions import ConvergenceWarning
-    from ..inference.diagnostics import as_compared
+    from ..inference.diagnostics import RHAT_MAX, as_compared
 
     rhat, divergences = idata.attrs.get("max_rhat", 1.0), idata.attrs.get("divergences", 0)
-    if rhat > 1.01 or divergences:
+    if rhat > RHAT_MAX or divergences:
         warn_user(f"{path}: its fit failed the NUTS diagnostics (max R-hat "
-                  f"{as_compared(rhat, 1.01)}, {divergences} divergences): the score "
+                  f"{as_compared(rhat, RHAT_MAX)}, {divergences} divergences): the score "
                   "integrates over those draws; rerun irteval difficulty with more --draws "
                   "(or --tune)", ConvergenceWarning)
 

@@ -259,6 +259,10 @@ def _entry_name(post, k):
     raise IndexError(k)
 
 
+#: R-hat above this fails the NUTS diagnostics (check_nuts' default; the CLI prints against it)
+RHAT_MAX = 1.01
+
+
 def as_compared(value, limit):
     """``value`` to 3 decimals, or as many more as show that it exceeds ``limit`` (1.0104,
     not 1.010 beside 1.01)."""
@@ -276,7 +280,7 @@ def _worst(values, reduce):
     return float(reduce(values)) if len(values) else float("nan")
 
 
-def check_nuts(idata, var_names=None, rhat_max=1.01, ess_per_chain=100, max_per_dim=1000,
+def check_nuts(idata, var_names=None, rhat_max=RHAT_MAX, ess_per_chain=100, max_per_dim=1000,
                subset=None):
     """Record :func:`diagnostics` in ``idata.attrs`` and warn (ConvergenceWarning) with the
     remedy when a check fails."""
