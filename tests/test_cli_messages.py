@@ -36,6 +36,8 @@ def test_a_long_file_with_another_value_column_is_not_read_as_a_matrix(files, ca
     err = error(capsys, ["difficulty", str(files / "long.csv"), "--value", "right"])
     assert f"{files / 'long.csv'}: no column 'right' (--value)" in err
     assert "--format wide" in err and "['model', 'instance', 'correct']" in err
+    err = error(capsys, ["difficulty", str(files / "long.csv"), "--value", "corect"])
+    assert "no column 'corect' (--value; did you mean 'correct'?)" in err
 
 
 def test_a_repeated_row_label_of_a_wide_file_is_given_its_lines(files, capsys):

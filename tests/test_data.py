@@ -84,7 +84,8 @@ def test_subset_and_long_round_trip():
      r"1 \(model, instance\) pairs appear more than once with different 'correct'"),
     (lambda d: d.assign(correct=[1, 0, 2, 1, 0]),
      r"must be 0/1 .* found 1 other value, e.g. 2 \(row 2 \(0-based"),
-    (lambda d: d.assign(correct=[1, 0, 0.5, 1, 0]), "must be 0/1"),
+    (lambda d: d.assign(correct=[1, 0, 0.5, 1, 0]),
+     "must be 0/1.*for partial credit, make it 0/1 first.*kind='continuous'"),
     (lambda d: d.assign(correct=["yes", 0, 1, 1, 0]), "not numbers, e.g. \\['yes'\\]"),
     (lambda d: d.assign(correct=["True", "False", "true", "True", "False"]),  # dtype=str
      r"True/False written as text: map them, e.g. \.str\.lower\(\)\.map\(\{'true': 1"),

@@ -149,7 +149,7 @@ class Responses:
         if kind == "binary" and not np.isin(vals, (0.0, 1.0)).all():  # say on which lines
             column = pd.to_numeric(df[value]).to_numpy(dtype=float)
             bad = np.flatnonzero(~np.isin(column, (0.0, 1.0)) & ~np.isnan(column))
-            raise ValueError(_not_binary(value, len(bad), ", ".join(
+            raise ValueError(_not_binary(value, column[bad], ", ".join(
                 f"{column[k]:g}" for k in bad[:3]) + f" ({where(df.index, bad[:3])})"
                 + (f" and {len(bad) - 3} more" if len(bad) > 3 else "")))
         return cls._from_codes(
@@ -290,7 +290,7 @@ class Responses:
         if kind == "binary":
             bad = np.flatnonzero((values != 0.0) & (values != 1.0))
             if len(bad):
-                raise ValueError(_not_binary(value_name, len(bad), locate(bad)))
+                raise ValueError(_not_binary(value_name, values[bad], locate(bad)))
             values = values.astype(np.int8)
             extra = {}
         elif kind == "ordinal":
@@ -613,9 +613,13 @@ def _check_kind(kind, **options):
                          "performances into levels: give one of them")
 
 
-def _not_binary(value_name, n_bad, examples):
-    """The message for ``n_bad`` values other than 0/1 of a binary model (``examples``: some,
-    with where they are)."""
-    return (f"{value_name} must be 0/1 (or True/False) for a binary model; found {n_bad} "
-            f"other value{'s' * (n_bad != 1)}, e.g. {examples}. Code correct answers as 1 and "
-            "wrong ones as 0")
+def _not_binary(value_name, bad, examples):
+    """The message for the values ``bad`` other than 0/1 of a binary model (``examples``: some,
+    with where they are); values between 0 and 1 read as partial credit."""
+    partial = ((bad > 0) & (bad < 1)).all()
+    return (f"{value_name} must be 0/1 (or True/False) for a binary model; found {len(bad)} "
+            f"other value{'s' * (len(bad) != 1)}, e.g. {examples}. Code correct answers as 1 and "
+            "wrong ones as 0" + (
+                "; for partial credit, make it 0/1 first (e.g. df[col] = (df[col] >= 0.5)"
+                ".astype(int)) or fit it as a performance between 0 and 1 (kind='continuous', "
+                "bounds=(0, 1), then irteval.models.continuous_irt)" if partial else ""))
