@@ -8,6 +8,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import pymc as pm
 import pytest
 
 import irteval as ie
@@ -364,6 +365,24 @@ def test_counts_with_ties_are_the_battles_they_count():
     assert (xy["matches"], xy["wins_i"], xy["ties"]) == (8, 3 + 3 / 2, 3)
 
 
+def test_replicated_battles_keep_the_expected_score_and_the_share_of_ties():
+    from irteval.models.bradley_terry import half_win_replicates
+
+    rng = np.random.default_rng(0)
+    score = np.array([0.5, 0.8, 0.95])  # the last leaves room for a tie share of 0.1 only
+    wins = half_win_replicates(np.full(3, 200000), np.full(3, 60000), score, rng)
+    np.testing.assert_allclose(wins / 200000, score, atol=0.004)
+    halves = half_win_replicates(np.full(3, 40), np.full(3, 12), score, rng, size=(5000, 3))
+    assert ((halves % 1) == 0.5).any() and (np.abs(halves.mean(axis=0) / 40 - score) < 0.01).all()
+    # the model's replicates: halves where the data have ties, whole counts where they have none
+    battles = ie.Battles.from_long(battle_rows(tie_share=0.3), player_a="model_a",
+                                   player_b="model_b", winner="winner")
+    model = ie.models.bradley_terry(battles)
+    draws = pm.draw(model["wins"], draws=200, random_seed=1)
+    tied = battles.pairs()["ties"].to_numpy() > 0
+    assert ((draws[:, tied] % 1) == 0.5).any() and ((draws[:, ~tied] % 1) == 0).all()
+
+
 def test_pairwise_log_likelihood_is_the_binomial_log_probability():
     """log_likelihood["wins"] per pair is log Binomial(w | n, p) (az.loo's elpd a log
     probability; the coefficient was left out) and, with half-wins, its gamma-function form."""
@@ -374,9 +393,9 @@ def test_pairwise_log_likelihood_is_the_binomial_log_probability():
 
     wins, matches, diff = np.array([3.0, 0.0, 7.0]), np.array([5.0, 4.0, 7.0]), np.array(
         [0.4, -1.2, 2.0])
-    np.testing.assert_allclose(_pairwise_logp(wins, matches, diff).eval(),
+    np.testing.assert_allclose(_pairwise_logp(wins, matches, 0 * wins, diff).eval(),
                                binom.logpmf(wins, matches, 1 / (1 + np.exp(-diff))))
-    half = _pairwise_logp(np.array(2.5), np.array(4.0), np.array(0.3)).eval()
+    half = _pairwise_logp(np.array(2.5), np.array(4.0), np.array(1.0), np.array(0.3)).eval()
     p = 1 / (1 + np.exp(-0.3))
     assert half == pytest.approx(gammaln(5) - gammaln(3.5) - gammaln(2.5) + 2.5 * np.log(p)
                                  + 1.5 * np.log(1 - p))

@@ -19,7 +19,8 @@ from .._fits import check_idata, label_name, warn_if_point
 from .._repr import ShortRepr
 from .._validation import count, plain, seeded_rng
 from ..data.scores import OUTCOME_SCORE, fractional, win_matrices
-from ..models.bradley_terry import davidson_probabilities, plackett_luce_random
+from ..models.bradley_terry import (davidson_probabilities, half_win_replicates,
+                                     plackett_luce_random)
 from .mle import binomial_deviance, check_two_players, elo
 
 FAMILY = "bradley_terry"
@@ -204,8 +205,9 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
 
     For ``max_draws`` posterior draws, data are replicated from the fitted likelihood
     (Plackett–Luce: score = strength + Gumbel noise for the players present in each round;
-    pairwise: wins ~ Binomial(n, p); Davidson: win/loss/tie counts ~ Multinomial) and counted
-    per pair, ties as half wins. Battles with fractional weights (``weight=``) have no
+    pairwise: each battle a win, tie or loss with expected score p, ties at the pair's
+    observed share; Davidson: win/loss/tie counts ~ Multinomial) and counted per pair, ties
+    as half wins. Battles with fractional weights (``weight=``) have no
     whole replicates and are refused.
 
     Parameters
@@ -277,9 +279,10 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
         probs = davidson_probabilities(diff, post["log_nu"].values[keep, None], xp=np)
         p = probs[..., 0] + probs[..., 2] / 2
         w_rep = rng.multinomial(n.astype(np.int64), probs) @ OUTCOME_SCORE
-    elif likelihood == "pairwise":
+    elif likelihood == "pairwise":  # (a fit saved before ties were kept: none replicated)
         p = expit(diff)
-        w_rep = rng.binomial(n.astype(np.int64), p).astype(float)
+        ties = idata.constant_data["ties"].values if "ties" in idata.constant_data else 0 * n
+        w_rep = half_win_replicates(n, ties, p, rng)
     else:
         p = expit(diff)
         if in_round is not strength:  # P(i beats j) averaged over the rounds they met in

@@ -102,17 +102,30 @@ def davidson_probabilities(diff, log_nu, xp=pt):
     return weights / weights.sum(axis=-1, keepdims=True)
 
 
-def _pairwise_logp(wins, matches, diff):
+def _pairwise_logp(wins, matches, ties, diff):
     """log Binomial(wins | matches, logistic(diff)), its coefficient through the gamma
-    function (half-wins for ties)."""
+    function (half-wins for ties; ``ties`` only shapes the replicates)."""
     coefficient = (pt.gammaln(matches + 1) - pt.gammaln(wins + 1)
                    - pt.gammaln(matches - wins + 1))
     return (coefficient + wins * pt.log(pt.sigmoid(diff))
             + (matches - wins) * pt.log(pt.sigmoid(-diff)))
 
 
-def _pairwise_random(matches, diff, rng=None, size=None):
-    return rng.binomial(matches.astype(np.int64), expit(diff), size=size)
+def half_win_replicates(matches, ties, score, rng, size=None):
+    """Wins (ties 1/2) of ``matches`` battles whose expected score is ``score``: each battle
+    wins, ties or loses, ties at the pair's observed share ``ties / matches`` where the
+    expected score allows it (a share t needs t/2 <= score <= 1 - t/2), so the replicates
+    keep the half-win model's mean and the data's ties."""
+    matches = np.broadcast_to(matches, np.shape(score)).astype(np.int64)
+    share = np.divide(ties, matches, out=np.zeros(np.shape(score)), where=matches > 0)
+    tie = np.minimum(share, 2 * np.minimum(score, 1 - score))
+    probs = np.stack([score - tie / 2, tie, 1 - score - tie / 2], axis=-1).clip(0, 1)
+    counts = rng.multinomial(matches, probs / probs.sum(axis=-1, keepdims=True), size=size)
+    return counts[..., 0] + counts[..., 1] / 2
+
+
+def _pairwise_random(matches, ties, diff, rng=None, size=None):
+    return half_win_replicates(matches, ties, expit(diff), rng, size)
 
 
 class BradleyTerry(BaseModel):
@@ -187,13 +200,14 @@ class BradleyTerry(BaseModel):
         i = pm.Data("pair_i", pairs["i"].to_numpy(), dims="pair")
         j = pm.Data("pair_j", pairs["j"].to_numpy(), dims="pair")
         matches = pm.Data("matches", pairs["matches"].to_numpy(), dims="pair")
+        ties = pm.Data("ties", pairs["ties"].to_numpy(dtype=float), dims="pair")
         diff = strength[i] - strength[j]
         if deviation is not None:
             task = pm.Data("pair_task", self.task_of_round[0][pairs["round"].to_numpy()],
                            dims="pair")
             diff = diff + deviation[task, i] - deviation[task, j]
         if self.likelihood == "pairwise":
-            pm.CustomDist("wins", matches, diff, logp=_pairwise_logp, random=_pairwise_random,
+            pm.CustomDist("wins", matches, ties, diff, logp=_pairwise_logp, random=_pairwise_random,
                           observed=pairs["wins_i"].to_numpy(), dims="pair")
             return
         # tie propensity; P(tie | equal strengths) = nu / (2 + nu)
