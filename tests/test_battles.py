@@ -309,6 +309,9 @@ def test_battles_grouped_by_round_fit_the_hierarchy():
                       draws=300, tune=400, chains=2)
     code = ie.leaderboard(idata, task="code")
     assert code.index[0] == "model-000" and code["p_best"].iloc[0] > 0.9
+    played = [ie.leaderboard(idata, task=t)["matches"].sort_index() for t in ("math", "chat")]
+    total = ie.leaderboard(idata)["matches"].sort_index()
+    assert (code["matches"].sort_index() + sum(played) == total).all() and total.sum() == 9000
     assert float(idata.posterior["tau"].mean()) > 0.5
     by_round = ie.goodness_of_fit(idata, max_draws=20)
     assert len(by_round) == 30 and by_round.index.name == "pair" and by_round.index.is_unique

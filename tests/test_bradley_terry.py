@@ -81,7 +81,8 @@ def test_vtab_paper_probability(vtab_fit):
 def test_leaderboard_and_pairwise_tables(vtab_fit):
     board = ie.leaderboard(vtab_fit)
     assert list(board.columns) == ["mean", "sd", "hdi_lower", "hdi_upper", "elo", "p_best",
-                                   "expected_rank", "rank_lower", "rank_upper"]
+                                   "expected_rank", "rank_lower", "rank_upper", "matches"]
+    assert (board["matches"] == 19 * 15).all()  # 19 datasets, each against 15 others
     assert board.attrs == {"ci_prob": 0.94, "ci_kind": "hdi"}
     assert board["mean"].is_monotonic_decreasing and abs(board["p_best"].sum() - 1) < 1e-9
     assert abs(board["mean"].sum()) < 1e-6  # sum-to-zero EPP
@@ -305,6 +306,7 @@ def test_task_hierarchy_runs_and_reports_per_task_boards():
     np.testing.assert_allclose(post["deviation"].sum("player"), 0, atol=1e-8)
     board = ie.leaderboard(idata, task="task2")
     assert set(board.index) == set(scores.players)
+    assert (board["matches"] == 2 * 5).all()  # task2's 2 rounds, 5 others in each
     assert not np.allclose(board["mean"].sort_index(), ie.leaderboard(idata)["mean"].sort_index())
     assert board.attrs["task"] == "task2"  # a task's board and its plot say which
     assert ie.plot_leaderboard(board).get_title().startswith("leaderboard of task task2 (")

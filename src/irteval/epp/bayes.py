@@ -18,7 +18,7 @@ from .._draws import stacked_draws, thin
 from .._fits import check_idata, label_name, warn_if_point
 from .._repr import ShortRepr
 from .._validation import count, plain, seeded_rng
-from ..data.scores import OUTCOME_SCORE, fractional, win_matrices
+from ..data.scores import OUTCOME_SCORE, fractional, player_totals, win_matrices
 from ..models.bradley_terry import (davidson_probabilities, half_win_replicates,
                                      plackett_luce_random)
 from .mle import binomial_deviance, check_two_players, elo
@@ -61,8 +61,11 @@ def leaderboard(idata, *, task=None, ci_prob=None, ci_kind=None,
         400 / ln 10: 400 points multiply the odds by 10, 1500 is the EPP 0; arena-style
         boards anchor elsewhere, so compare differences of Elo, not levels), ``p_best``
         (share of draws in which the player has the highest EPP), ``expected_rank`` (1 =
-        best) and ``rank_lower`` / ``rank_upper`` (the interval of the rank). ``attrs``:
-        ``ci_prob``, ``ci_kind`` (and ``task`` when given).
+        best), ``rank_lower`` / ``rank_upper`` (the interval of the rank) and ``matches``
+        (the player's battles, or for rankings its pairwise comparisons: the others present
+        in each of its rounds; with ``task=``, in that task's only): a player with few has a
+        prior-wide EPP, and so a wide rank interval and a ``p_best`` that is the prior's
+        width, not evidence. ``attrs``: ``ci_prob``, ``ci_kind`` (and ``task`` when given).
     """
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     epp = _epp(idata, "leaderboard")
@@ -78,6 +81,7 @@ def leaderboard(idata, *, task=None, ci_prob=None, ci_kind=None,
         "expected_rank": rank.mean(axis=0),
         "rank_lower": np.floor(rank_lower).astype(int),
         "rank_upper": np.ceil(rank_upper).astype(int),
+        "matches": player_matches(idata, task),
     }, index=pd.Index(epp["player"].values, name=label_name(idata, "player")))
     if task is not None:
         table.attrs["task"] = plain(task)
@@ -196,6 +200,23 @@ def observed_pairs(idata):
     i, j = np.triu_indices(rank.shape[1], k=1)
     met = matches[i, j] > 0
     return i[met], j[met], matches[i, j][met], wins[i, j][met], present
+
+
+def player_matches(idata, task=None):
+    """Every player's matches in the fit's data (its pairs' battles, or the others present
+    in each of its rounds), only in ``task``'s rounds when one is given."""
+    i, j, n, _, present = observed_pairs(idata)
+    n = np.round(n).astype(int) if not fractional(n).any() else n  # battle weights: as they are
+    n_players = idata.posterior.sizes["player"]
+    if task is None:
+        return player_totals((i, j, n, n), n_players)[1]
+    code = list(idata.posterior["task"].values).index(task)
+    const = idata.constant_data
+    if present is not None:  # Plackett-Luce: (round, player)
+        present = present[const["round_task"].values == code]
+        return (present * (present.sum(axis=1, keepdims=True) - 1)).sum(axis=0)
+    mine = const["pair_task"].values == code
+    return player_totals((i[mine], j[mine], n[mine], n[mine]), n_players)[1]
 
 
 @fill_doc
