@@ -313,6 +313,8 @@ def test_task_hierarchy_runs_and_reports_per_task_boards():
     assert len(ie.goodness_of_fit(idata, max_draws=None)) == 15  # every draw
     with pytest.raises(ValueError, match=r"unknown task.*e.g. \['task0', "):  # np.str_ read back
         ie.leaderboard(idata, task="task99")
+    with pytest.raises(ValueError, match=r"unknown task 'tsk2'.*did you mean 'task2'\?"):
+        ie.leaderboard(idata, task="tsk2")
     with pytest.raises(ValueError, match="no per-task deviations"):
         ie.leaderboard(fit(scores), task="task2")
 

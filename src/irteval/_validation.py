@@ -76,10 +76,11 @@ def positive(value, name):
     return float(value)
 
 
-def spelling_hint(unknown, known):
+def spelling_hint(unknown, known, *, nearest=False):
     """'; ...' when one of the ``unknown`` labels matches a ``known`` one but for case, spaces
-    at their ends or zeros padding a number ('q3' for 'q0003'; labels are matched exactly),
-    else ''."""
+    at their ends or zeros padding a number ('q3' for 'q0003'; labels are matched exactly);
+    with ``nearest``, else '; did you mean ...?' when the first is spelled like a known one
+    (for labels a user types: players, tasks, chosen labels); else ''."""
     for fold, how in ((lambda v: v.strip().casefold(), "case or spaces"),
                       (lambda v: re.sub(r"(?<![\d.])\d+", lambda m: str(int(m[0])),  # not 1.05
                                         v.strip().casefold()),
@@ -92,7 +93,9 @@ def spelling_hint(unknown, known):
                     + ("write it as the label is written" if len(unknown) == 1 else
                        "write them as the labels are written (e.g. .str.strip(), or "
                        ".replace({...}))"))
-    return ""
+    texts = {str(k): k for k in known}
+    close = difflib.get_close_matches(str(next(iter(unknown), "")), texts, n=1) if nearest else []
+    return f"; did you mean {plain(texts[close[0]])!r}?" if close else ""
 
 
 def chosen_labels(given, available, what):
@@ -113,7 +116,7 @@ def chosen_labels(given, available, what):
         raise ValueError(f"unknown {what} {unknown[:5]}; the known ones are e.g. "
                          f"{[plain(x) for x in available[:5]]}"
                          + ("; a tuple is one label: give a list for several" if tuples else "")
-                         + spelling_hint(unknown, available))
+                         + spelling_hint(unknown, available, nearest=True))
     repeated = pd.Index(labels, tupleize_cols=False)
     if repeated.has_duplicates:
         raise ValueError(f"{what} {[plain(x) for x in repeated[repeated.duplicated()][:5]]} "

@@ -265,7 +265,7 @@ def check_reference(reference, players):
     if reference is not None and reference not in players:
         raise ValueError(f"reference {reference!r} is not a player; choose one of "
                          f"{[plain(x) for x in players[:5]]}..."
-                         + spelling_hint([reference], players))
+                         + spelling_hint([reference], players, nearest=True))
 
 
 def player_totals(pairs, n_players):

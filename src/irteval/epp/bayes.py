@@ -17,7 +17,7 @@ from .._docs import fill_doc
 from .._draws import stacked_draws, thin
 from .._fits import check_idata, label_name, warn_if_point
 from .._repr import ShortRepr
-from .._validation import count, plain, seeded_rng
+from .._validation import count, plain, seeded_rng, spelling_hint
 from ..data.scores import OUTCOME_SCORE, fractional, player_totals, win_matrices
 from ..models.bradley_terry import (davidson_probabilities, half_win_replicates,
                                      plackett_luce_random)
@@ -96,7 +96,8 @@ def _task_deviation(idata, task):
                          "one has no per-task deviations")
     if task not in post["task"].values:
         raise ValueError(f"unknown task {task!r}; tasks are e.g. "
-                         f"{[plain(t) for t in post['task'].values[:5]]}")
+                         f"{[plain(t) for t in post['task'].values[:5]]}"
+                         + spelling_hint([task], post["task"].values, nearest=True))
     deviation = stacked_draws(idata, "deviation")[:, list(post["task"].values).index(task)]
     ref = int(idata.attrs.get("reference_index", -1))  # epp is relative to the reference
     return deviation - (deviation[:, [ref]] if ref >= 0 else 0.0)

@@ -46,7 +46,7 @@ def check_two_players(a, b, players):
         if player not in players:
             raise ValueError(f"unknown player {player!r}; the players are e.g. "
                              f"{[plain(x) for x in players[:5]]}"
-                             + spelling_hint([player], players))
+                             + spelling_hint([player], players, nearest=True))
     if a == b:
         raise ValueError(f"give two different players (both are {a!r})")
 
