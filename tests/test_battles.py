@@ -136,9 +136,9 @@ def _outsider(rows, k):
     (lambda d: d.assign(winner=d["winner"].replace("tie", "bothbad")),
      r"name neither player nor a tie, e.g. \['bothbad'\].*ties="),
     (lambda d: d.assign(model_a=d["model_a"].where(d.index != 3)),
-     "model_a has 1 missing labels.*row 3"),
+     "model_a has 1 missing label.*row 3"),
     (lambda d: d.assign(winner=d["winner"].where(d.index != 5)),
-     "winner has 1 missing labels.*row 5"),
+     "winner has 1 missing label.*row 5"),
     (lambda d: d.assign(model_a="x", model_b="x"), r"only 1 model \('x'\).*at least two"),
     (lambda d: d.rename(columns={"winner": "result"}), "column 'winner'.*winner="),
     (lambda d: d.assign(winner=d["winner"].replace("model_a", "Model_A ")),  # said nothing

@@ -846,7 +846,7 @@ def test_leaderboard_task_scheme_on_scores_and_battles(tmp_path, capsys):
     rows.to_csv(path, index=False)
     assert main(["leaderboard", str(path), "--player", "model", "--round", "split", "--score",
                  "acc", "--task", "task", "--out", str(out), "--overwrite"]) == 2
-    assert "task has 1 missing labels (line 5" in capsys.readouterr().err
+    assert "task has 1 missing label (line 5" in capsys.readouterr().err
 
 
 def test_portfolio_lower_is_better_turns_errors_around(tmp_path, capsys):

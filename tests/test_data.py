@@ -78,8 +78,8 @@ def test_subset_and_long_round_trip():
 
 @pytest.mark.parametrize("mutate, message", [
     (lambda d: d.assign(model=[None, "a", "b", "b", "c"]),  # 'NA' read by pandas: the fix
-     r"model has 1 missing labels .*keep_default_na=False, na_values=\[''\]"),
-    (lambda d: d.assign(instance=[1, np.nan, 1, 2, 1]), "instance has 1 missing labels"),
+     r"model has 1 missing label .*keep_default_na=False, na_values=\[''\]"),
+    (lambda d: d.assign(instance=[1, np.nan, 1, 2, 1]), "instance has 1 missing label"),
     (lambda d: pd.concat([d, d.iloc[[0]].assign(correct=0)]),
      r"1 \(model, instance\) pairs appear more than once with different 'correct'"),
     (lambda d: d.assign(correct=[1, 0, 2, 1, 0]),
@@ -87,6 +87,8 @@ def test_subset_and_long_round_trip():
     (lambda d: d.assign(correct=[1, 0, 0.5, 1, 0]),
      "must be 0/1.*for partial credit, make it 0/1 first.*kind='continuous'"),
     (lambda d: d.assign(correct=["yes", 0, 1, 1, 0]), "not numbers, e.g. \\['yes'\\]"),
+    (lambda d: d.assign(correct=["1", "0,5", "1", "0", "1"]),
+     r"not numbers, e.g. \['0,5'\].*decimal commas.*decimal=','"),
     (lambda d: d.assign(correct=["True", "False", "true", "True", "False"]),  # dtype=str
      r"True/False written as text: map them, e.g. \.str\.lower\(\)\.map\(\{'true': 1"),
     (lambda d: d.assign(correct=["correct", "wrong ", "Wrong", "correct", "wrong"]),  # a probe's
@@ -205,7 +207,7 @@ def test_bad_wide_input_names_the_problem():
         Responses.from_wide(ok.to_numpy())
     with pytest.raises(ValueError, match="kind=.nominal. is not supported"):
         Responses.from_wide(ok, kind="nominal")
-    with pytest.raises(ValueError, match="index .* has 1 missing labels"):
+    with pytest.raises(ValueError, match="index .* has 1 missing label"):
         Responses.from_wide(ok.set_axis(["i1", None]), rows="item")
     labelled = ok.rename_axis("instance").reset_index()  # the labels left as a column
     with pytest.raises(ValueError, match="if column 'instance' labels the rows, pass "

@@ -50,7 +50,7 @@ def test_noise_on_string_categories_and_the_families():
 @pytest.mark.parametrize("mutate, message", [
     (lambda X, y: (X.assign(colour=X["colour"].where(X.index > 0)), y), "missing values in "
                                                                         r"columns \['colour'\]"),
-    (lambda X, y: (X, y.where(y.index > 0)), "the target has 1 missing labels"),
+    (lambda X, y: (X, y.where(y.index > 0)), "the target has 1 missing label"),
     (lambda X, y: (X, pd.Series(["one"] * len(y))), "the target has one class only"),
     (lambda X, y: (X.iloc[:1], y.iloc[:1]), "X has 1 row"),
 ])

@@ -106,7 +106,7 @@ def test_bad_levels_are_named_with_the_fix():
     nan_label = wide.copy()
     nan_label.index = ["a", np.nan, "c", "d"]
     with pytest.raises(ValueError,
-                       match=r"index \(respondent labels\) has 1 missing labels \(row 1"):
+                       match=r"index \(respondent labels\) has 1 missing label \(row 1"):
         ie.Responses.from_wide(nan_label, kind="ordinal")
     declared = ie.Responses.from_wide(wide.replace(3, 5), kind="ordinal", levels=[1, 2, 5])
     assert declared.values.max() == 2

@@ -54,7 +54,7 @@ def test_pair_table_is_vectorised_over_players():
     (lambda d: pd.concat([d, d.iloc[[0]].assign(auc=0.1)], ignore_index=True),
      r"1 \(model, split\) pairs appear more than once with different 'auc' values, e\.g\. "
      r"\('a', 1\) at rows 0, 6 \(0-based positions\)"),
-    (lambda d: d.assign(model=["a", None, "c", "a", "b", "c"]), "model has 1 missing labels"),
+    (lambda d: d.assign(model=["a", None, "c", "a", "b", "c"]), "model has 1 missing label"),
     (lambda d: d.drop(columns="auc"), "no column 'auc': the columns are"),
     (lambda d: d.assign(auc="high"), "not numbers"),
 ])

@@ -191,7 +191,8 @@ def long_cells(df, first, second, value, fix):
                     df[col][~missing].unique(), sort=False))]
         n = int(missing.sum())
         warn_user(f"{n} row{' has' if n == 1 else 's have'} a missing {value!r} "
-                  f"({where(df.index, np.flatnonzero(missing))}) and were left out"
+                  f"({where(df.index, np.flatnonzero(missing))}) and "
+                  f"{'was' if n == 1 else 'were'} left out"
                   + (f" ({' and '.join(gone)} had no other rows, so they are not in the data "
                      "now)" if gone else "")
                   + "; drop them first to silence this warning")
@@ -260,7 +261,7 @@ def check_labels(labels: pd.Series, name, index=None, *, mixed=False):
     index = pd.RangeIndex(len(labels)) if index is None else index
     na = labels.isna().to_numpy()
     if na.any():
-        raise ValueError(f"{name} has {int(na.sum())} missing labels "
+        raise ValueError(f"{name} has {int(na.sum())} missing label{'s' * bool(na.sum() > 1)} "
                          f"({where(index, np.flatnonzero(na))}); drop those rows or fill in the "
                          "labels (in Python, pandas.read_csv reads labels such as 'NA', 'nan' or "
                          "'null' as missing unless given keep_default_na=False, "
@@ -379,6 +380,10 @@ def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)"
                     f"{{{right[0]!r}: 1, {right[1]!r}: 0}})"
                     + ("" if right[0] in RIGHT_WORDS else " (1 for the one that means right)")
                     + "; in a file write 1 and 0")
+        elif all(re.fullmatch(r"\s*[-+]?\d*,\d+\s*", str(v)) for v in col[bad].unique()):
+            hint = ("; decimal commas: read the file with pandas.read_csv(..., decimal=',') "
+                    "(with sep=';' where commas also separate the columns), or write decimal "
+                    "points in it")
         else:
             hint = ""
         raise ValueError(

@@ -87,7 +87,8 @@ def check_data(X, y, nominal=()):
     check_nominal(nominal)
     check_features(X, nominal)
     if y.isna().any():
-        raise ValueError(f"the target has {int(y.isna().sum())} missing labels ("
+        n_missing = int(y.isna().sum())
+        raise ValueError(f"the target has {n_missing} missing label{'s' * (n_missing > 1)} ("
                          f"{where(X.index, np.flatnonzero(y.isna()))}); drop those rows first")
     if y.nunique() < 2:
         raise ValueError(f"the target has one class only ({y.iloc[0]!r}); a classifier needs "
