@@ -313,6 +313,13 @@ def test_battles_grouped_by_round_fit_the_hierarchy():
     total = ie.leaderboard(idata)["matches"].sort_index()
     assert (code["matches"].sort_index() + sum(played) == total).all() and total.sum() == 9000
     assert float(idata.posterior["tau"].mean()) > 0.5
+    bare = idata.copy()  # a model of the battles without their rounds: the option is named
+    del bare.posterior_predictive
+    flat = ie.Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner",
+                                player_name="model")
+    with pytest.raises(ValueError, match="not the fit's.*made with hierarchy='round' "
+                                         r"\(this model: 'None'\)"):
+        ie.add_posterior_predictive(bare, ie.models.bradley_terry(flat))
     by_round = ie.goodness_of_fit(idata, max_draws=20)
     assert len(by_round) == 30 and by_round.index.name == "pair" and by_round.index.is_unique
     assert {"player_i", "player_j"} <= set(by_round)

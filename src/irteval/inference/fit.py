@@ -291,6 +291,24 @@ def _check_same_data(idata, model):
                 raise ValueError(f"the model's {dim} labels are not the fit's "
                                  f"({_first_difference(mine, fitted)}): build the model from "
                                  "the data the fit was made of, in the same order")
+    try:
+        _check_same_values_of(idata, model)
+    except ValueError as err:
+        raise ValueError(f"{err}{_other_options(idata, model)}") from None
+
+
+def _other_options(idata, model):
+    """'; ...' naming the options (``fit_attrs``) the fit was made with where the model's
+    differ, else ''."""
+    fitted, text = idata.attrs, lambda v: np.asarray(v).tolist()  # (as netCDF reads back)
+    differ = [f"{key}={text(fitted[key])!r} (this model: {text(mine)!r})"
+              for key, mine in model.fit_attrs().items()
+              if key in fitted and str(text(fitted[key])) != str(text(mine))]
+    return f"; the fit was made with {', '.join(differ)}" if differ else ""
+
+
+def _check_same_values_of(idata, model):
+    """The model's data and observed values are the fit's (:func:`_check_same_values`)."""
     constant = idata.constant_data if "constant_data" in idata.groups() else {}
     for var in model.data_vars:  # (with NaN where cells are missing: the mask checked too)
         value = np.asarray(var.get_value())
