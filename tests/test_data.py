@@ -303,7 +303,7 @@ def test_labels_that_differ_only_by_end_spaces_are_said():
                          "correct": [1, 0, 1, 1]})
     with pytest.warns(UserWarning, match=r"model has labels that differ only in case or by "
                                          r"spaces at their ends, e\.g\. \['a', 'a '\].*"
-                                         r"\.str\.strip\(\)"):
+                                         r"\.str\.strip\(\).*in a file, edit them"):
         Responses.from_long(long, respondent="model", item="instance", value="correct")
     wide = pd.DataFrame([[1.0, 2.0], [3.0, 1.0]], index=["m", " m"], columns=["r1", "r2"])
     with pytest.warns(UserWarning, match="differ only in case or by spaces"):

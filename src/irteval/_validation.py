@@ -476,5 +476,6 @@ def warn_alike(index, name, case=False):
         alike = index[folded.duplicated(keep=False)]
         warn_user(f"{name} has labels that differ only {'in case or ' if case else ''}by spaces "
                   f"at their ends, e.g. {[plain(x) for x in alike[:4]]}: they are kept apart; "
-                  "to merge them, write them alike (e.g. .str.strip()"
-                  + (" or .str.lower()" if case else "") + " on the column or index)")
+                  "to merge them, write them alike (in Python e.g. .str.strip()"
+                  + (" or .str.lower()" if case else "") + " on the column or index; in a "
+                  "file, edit them)")
