@@ -32,13 +32,15 @@ from .exceptions import ConvergenceWarning
 from .inference import fit
 from .models.bradley_terry import LOG_NU_SCALE, TAU_SCALE, davidson_probabilities
 from .models.bradley_terry import PRIOR_SCALE as BT_PRIOR_SCALE
+from .models.base import reflection_signs
 from .models.continuous_irt import PRIORS as CONTINUOUS_PRIORS
+from .models.continuous_irt import airt_parameters
 from .models.densities import irt_probability
 from .models.multidimensional import rotate_to_anchors
 from .models.onepl import PRIORS as ONEPL_PRIORS
 from .models.onepl import SLIP_PRIOR, guess_prior
 from .models.polytomous_irt import PRIORS as POLYTOMOUS_PRIORS
-from .models.polytomous_irt import category_logp, draw_levels
+from .models.polytomous_irt import category_logp, draw_levels, thresholds
 from .parallel import imap
 # continuous responses travel as y = logistic(z) on bounds (0, 1); with this clip the round
 # trip z -> y -> z is exact to 5e-4 for |z| <= Z_MAX (1 - y loses digits near y = 1)
@@ -274,14 +276,14 @@ def simulate_continuous(n_datasets, n_algorithms, rng):
         if np.abs(z).max() <= Z_MAX:
             break
         redraws += 1
-    flip = -1.0 if p["lam"].sum() < 0 else 1.0
+    flip = reflection_signs(p["lam"])
     lam, theta = flip * p["lam"], flip * p["theta"]
     wide = pd.DataFrame(expit(z), index=[f"d{k}" for k in range(n_datasets)],
                         columns=[f"a{k}" for k in range(n_algorithms)])
     resp = Responses.from_wide(wide, respondent="dataset", item="algorithm", kind="continuous",
                                bounds=(0.0, 1.0), clip=CONTINUOUS_CLIP)
-    truth = {"tau": p["tau"], "lam": lam, "s": p["s"], "alpha": lam / p["s"],
-             "beta": -p["tau"] / lam, "theta": theta}
+    truth = {"tau": p["tau"], "lam": lam, "s": p["s"], "theta": theta,
+             **airt_parameters(p["tau"], lam, p["s"])}
     return resp, truth, redraws
 
 
@@ -319,12 +321,12 @@ def simulate_polytomous(n_datasets, n_algorithms, n_levels, rng, model="gpcm", t
                 and np.isin(np.arange(n_levels), x).all()):  # every level used by someone
             break
         redraws += 1
-    flip = -1.0 if p["a"].sum() < 0 else 1.0
+    flip = reflection_signs(p["a"])
     wide = pd.DataFrame(x + 1, index=[f"d{k}" for k in range(n_datasets)],
                         columns=[f"a{k}" for k in range(n_algorithms)])
     resp = Responses.from_wide(wide, respondent="dataset", item="algorithm", kind="ordinal")
     out = {"theta": flip * p["theta"], "a": flip * p["a"], "c": p["c"],
-           "d": p["c"] / (flip * p["a"])[:, None]}
+           "d": thresholds(p["c"], flip * p["a"])}
     return resp, out, redraws
 
 
@@ -361,8 +363,8 @@ def simulate_multidimensional(n_items, n_respondents, dims, rng):
     p = irt_probability(a @ theta - b[:, None])
     resp = _labelled(_answers(p, rng), item=("instance", "i"), respondent=("model", "m"))
     a_frame, theta_frame = rotate_to_anchors(a, theta, np.arange(dims))
-    orient = np.where(a_frame.sum(axis=0) < 0, -1.0, 1.0)
-    truth = {"a": a_frame * orient, "theta": theta_frame * orient[:, None], "b": b}
+    orient = reflection_signs(a_frame, axis=0)  # (1, skill)
+    truth = {"a": a_frame * orient, "theta": theta_frame * orient.T, "b": b}
     return resp, truth
 
 

@@ -219,6 +219,14 @@ class BaseModel(FitSpec, pm.Model):
         return self.copy()
 
 
+def reflection_signs(loadings, axis=-1):
+    """-1 where the ``loadings`` (discriminations) sum below 0 along ``axis`` (kept, length
+    1), else 1: multiplying loadings and abilities by it fixes the reflection
+    (theta, a) -> (-theta, -a) that leaves every answer's probability unchanged, so that the
+    loadings sum to at least 0. The models apply it to each draw; simulations to the truth."""
+    return np.where(np.sum(loadings, axis=axis, keepdims=True) < 0, -1.0, 1.0)
+
+
 #: fewer answers per item than this leave an AIRT item's parameters mostly to the priors
 FEW_RESPONDENTS = 10
 

@@ -38,7 +38,7 @@ from .._validation import positive, warn_user
 from ..data import Responses
 from ..exceptions import ConvergenceWarning
 from ..inference.approximations import mode_finder_of
-from .base import BaseModel, StartPoints, warn_few_respondents
+from .base import BaseModel, StartPoints, reflection_signs, warn_few_respondents
 from .densities import ContinuousIRTDensity, z_and_mask
 
 #: prior scales: tau_j ~ N(0, tau), lambda_j ~ N(0, lam), log s_j ~ N(0, s)
@@ -204,9 +204,8 @@ def identify(responses, idata, random_seed=None):
     point = idata.attrs.get("irteval_method") == "map"
     post = idata.posterior
     z, mask = z_and_mask(responses)
-    lam = post["lam"].values
-    flip = np.where(lam.sum(axis=-1, keepdims=True) < 0, -1.0, 1.0)
-    lam = lam * flip
+    flip = reflection_signs(post["lam"].values)
+    lam = post["lam"].values * flip
     tau, s = post["tau"].values, post["s"].values
     n_chain, n_draw = lam.shape[:2]
     rng = np.random.default_rng(random_seed)
@@ -227,12 +226,18 @@ def identify(responses, idata, random_seed=None):
     item, resp = ("chain", "draw", "item"), ("chain", "draw", "respondent")
     post["lam"] = (item, lam)
     post["gamma"] = (item, lam)
-    post["beta"] = (item, -tau / lam)
-    post["alpha"] = (item, lam / s)
+    for name, value in airt_parameters(tau, lam, s).items():
+        post[name] = (item, value)
     post["theta"] = (resp, theta)
     idata.attrs["reflected_draws"] = float((flip < 0).mean())
     _check_modes(idata)
     return idata
+
+
+def airt_parameters(tau, lam, s):
+    """airt's discrimination alpha = lam / s and difficulty beta = -tau / lam of the model's
+    (tau, lam, s) (its scaling gamma is lam: z = gamma (theta - beta) + s noise)."""
+    return {"alpha": lam / s, "beta": -tau / lam}
 
 
 def _check_modes(idata, rhat_max=1.05, lp_gap=1.0):

@@ -26,6 +26,7 @@ import pymc as pm
 
 from .._validation import warn_user
 from ..exceptions import IdentificationWarning
+from .base import reflection_signs
 from .densities import MultidimensionalDensity
 from .onepl import OnePL
 
@@ -171,7 +172,7 @@ def align_reflections(a, n_iter=20):
         if np.array_equal(new, signs):
             break
         signs = new
-    orient = np.where(reference.sum(axis=0) < 0, -1.0, 1.0)
+    orient = reflection_signs(reference, axis=0)  # (1, skill)
     signs, reference = signs * orient, reference * orient
     norms = np.linalg.norm(flat, axis=1) * np.linalg.norm(reference, axis=0)
     cosine = np.einsum("sik,ik->sk", flat * signs[:, None, :], reference) / np.maximum(norms,

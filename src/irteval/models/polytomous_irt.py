@@ -24,12 +24,11 @@ import pymc as pm
 import pytensor
 import pytensor.tensor as pt
 from pytensor.tensor.extra_ops import searchsorted
-import xarray as xr
 
 from .._validation import plain, positive, warn_user
 from ..data import Responses
 from ..exceptions import IdentificationWarning
-from .base import BaseModel, warn_few_respondents
+from .base import BaseModel, reflection_signs, warn_few_respondents
 from .densities import GPCMDensity, GradedDensity, softplus
 
 MODELS = ("gpcm", "graded")
@@ -218,13 +217,19 @@ def identify(idata, valid):
     """Reflect each draw so that sum_j a_j > 0 (theta and a change sign together), and add
     the thresholds ``d`` = c / a (NaN for steps an item does not have), in place."""
     post = idata.posterior
-    flip = xr.where(post["a"].sum("item") < 0, -1.0, 1.0)
-    post["a"] = post["a"] * flip
-    post["theta"] = post["theta"] * flip
-    d = (post["c"] / post["a"]).where(valid[:, 1:])
+    flip = reflection_signs(post["a"].transpose("chain", "draw", "item").values)
+    post["a"] = post["a"].transpose("chain", "draw", "item") * flip
+    post["theta"] = post["theta"].transpose("chain", "draw", "respondent") * flip
+    d = thresholds(post["c"], post["a"]).where(valid[:, 1:])
     post["d"] = d.transpose("chain", "draw", "item", "step")
     idata.attrs["reflected_draws"] = float((flip < 0).mean())
     return idata
+
+
+def thresholds(c, a):
+    """The thresholds d = c / a of intercepts ``c`` (item, step) and discriminations ``a``
+    (item): where theta crosses from one level into the next."""
+    return c / (a[..., None] if isinstance(a, np.ndarray) else a)
 
 
 def _warn_skipped_levels(responses, low, high):
