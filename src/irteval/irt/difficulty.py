@@ -277,8 +277,7 @@ def characteristic_curves(idata, *, n_bins=5, ci_prob=None, ci_kind=None, max_dr
         item_bin = equal_count_bins(b[s], n_bins)
         key = resp_idx * n_bins + item_bin[item_idx]
         count = np.bincount(key, minlength=size)
-        a_s, b_s, c_s, d_s = items.at((s, item_idx))
-        p = irt_probability(a_s * (theta[s, resp_idx] - b_s), c_s, d_s)
+        p = irt_probability(*items.logits(theta[s, resp_idx], (s, item_idx)))
         with np.errstate(invalid="ignore", divide="ignore"):
             acc[s] = np.bincount(key, weights=y, minlength=size) / count
             pred[s] = np.bincount(key, weights=p, minlength=size) / count

@@ -85,8 +85,7 @@ def _cell_draws(idata, caller, max_draws, random_seed):
 
         def cells():
             for s, t in enumerate(theta):
-                a, b, c, d = items.at((s, item_idx))
-                yield a * (t[resp_idx] - b), c, d, t, items.b[s]
+                yield *items.logits(t[resp_idx], (s, item_idx)), t, items.b[s]
 
     return item_idx, resp_idx, y, len(theta), cells()
 

@@ -99,6 +99,12 @@ class Items:
         take = lambda x: x if np.isscalar(x) else x[index]  # noqa: E731
         return self.a[index], self.b[index], take(self.c), take(self.d)
 
+    def logits(self, theta, index):
+        """(a (theta - b), c, d) at ``index`` of the (sample, item) arrays, theta broadcast
+        against them: what :func:`irt_probability` and :func:`answer_logp` take."""
+        a, b, c, d = self.at(index)
+        return a * (theta - b), c, d
+
     def log_likelihood(self, where, y, grid):
         """(sample, grid) log-likelihood of theta = sigma * grid (z units) given answers ``y``
         (0/1) to the items at positions ``where``; computed in chunks of draws."""
@@ -108,8 +114,8 @@ class Items:
         for start in range(0, len(loglik) if len(where) else 0, chunk):
             s = slice(start, start + chunk)
             theta = self.sigma[s, None] * grid  # (s, grid)
-            a, b, c, d = self.at((s, None, where))
-            loglik[s] = answer_logp(sign, a * (theta[:, :, None] - b), c, d).sum(axis=-1)
+            loglik[s] = answer_logp(sign, *self.logits(theta[:, :, None], (s, None, where))
+                                    ).sum(axis=-1)
         return loglik
 
     def draw_abilities(self, where, y, rng, grid=None, loglik=None):
@@ -130,7 +136,7 @@ class Items:
 
     def p_correct(self, theta):
         """P(correct), theta broadcast against (sample, item)."""
-        return irt_probability(self.a * (theta - self.b), self.c, self.d)
+        return irt_probability(*self.logits(theta, slice(None)))
 
     def information(self, theta):
         """I_j(theta), theta broadcast against (sample, item)."""

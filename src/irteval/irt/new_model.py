@@ -214,8 +214,7 @@ def _score(items, where, y, answered, rng, prob, kind, theta=None, naive=None):
     predicted = (rng.random((len(theta), int(rest.sum()))) < p[:, rest]).sum(axis=1)
     accuracy = (y.sum() + predicted) / n_items
     # person fit: log-likelihood of the answers against replicated answers, draw by draw
-    a, b, c, d = items.at((slice(None), where))
-    eta = a * (theta[:, None] - b)
+    eta, c, d = items.logits(theta[:, None], (slice(None), where))
     loglik = lambda sign: answer_logp(sign, eta, c, d).sum(axis=1)  # noqa: E731
     replicated = np.where(rng.random(eta.shape) < p[:, where], 1.0, -1.0)
     fit_p = float((loglik(replicated) <= loglik(2 * y - 1)).mean()) if len(where) else 1.0

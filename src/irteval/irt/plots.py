@@ -81,9 +81,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     numbers = all(str(plain(labels[k])).lstrip("-").isdigit() for k in pick)
     prefix = f"{item_name} " if numbers else ""  # ("question_id mmlu/..." took half the width)
     for j, k in enumerate(pick):
-        a_k, b_k, c_k, d_k = (x if np.isscalar(x) else x[:, None]  # (sample, 1)
-                              for x in fitted.at((slice(None), j)))
-        curves = irt_probability(a_k * (grid[None, :] - b_k), c_k, d_k)
+        curves = irt_probability(*fitted.logits(grid, (slice(None), [j])))  # (sample, grid)
         line, = ax.plot(grid, curves.mean(axis=0), label=f"{short(labels[k])}: " + ", ".join(
             f"{name} = {value[k]:.2f}" for name, value in means.items()))
         ax.fill_between(grid, *_intervals.probability_interval(curves, prob, kind), alpha=0.12,
