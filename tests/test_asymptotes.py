@@ -96,9 +96,9 @@ def test_4pl_fit_and_its_summaries(four_pl):
     table = ie.difficulty(idata, ci_kind="eti")  # each item's a, c and d beside its b
     for name in ("a", "c", "d"):
         draws = post[name].stack(s=("chain", "draw")).values
-        np.testing.assert_allclose(table[f"{name}_mean"], draws.mean(axis=1))
-        np.testing.assert_allclose(table[f"{name}_eti_upper"], np.quantile(draws, 0.97, axis=1))
-    assert list(table.columns[-3:]) == ["d_mean", "d_eti_lower", "d_eti_upper"]
+        np.testing.assert_allclose(table[name], draws.mean(axis=1))
+        np.testing.assert_allclose(table[f"{name}_upper"], np.quantile(draws, 0.97, axis=1))
+    assert list(table.columns[-3:]) == ["d", "d_lower", "d_upper"]
     curves = ie.characteristic_curves(idata)
     assert curves["predicted"].between(0, 1).all()
     score = ie.score_new_model(idata, {"i0": 1, "i1": 0, "i2": 1})

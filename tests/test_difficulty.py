@@ -15,7 +15,7 @@ def test_difficulty_table(small):
     table = ie.difficulty(idata, ci_prob=0.8)
     assert list(table.index) == list(resp.items) and table.index.name == "instance"
     assert list(table.columns) == ["mean", "sd", "hdi_lower", "hdi_upper", "n_obs", "accuracy",
-                                   "bin", "p_bin"]  # (the 2PL's a_mean ... follow)
+                                   "bin", "p_bin"]  # (the 2PL's a, a_lower ... follow)
     assert (table["hdi_lower"] < table["mean"]).all() and (table["mean"] < table["hdi_upper"]).all()
     assert table.attrs["ci_prob"] == 0.8 and table.attrs["ci_kind"] == "hdi"
     eti = ie.difficulty(idata, ci_prob=0.8, ci_kind="eti")

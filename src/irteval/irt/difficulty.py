@@ -91,9 +91,9 @@ def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) ->
         (``az.plot_trace(idata, var_names=["b"], coords={"item": ["Q01"]})``). Columns:
         ``mean``, ``sd``, ``{ci_kind}_lower``, ``{ci_kind}_upper`` (``hdi_lower`` ... by
         default; :mod:`irteval._intervals`), ``n_obs`` (observed answers), ``accuracy``,
-        ``bin`` (0 = easiest), ``p_bin``; then, for the 2PL and beyond, each item's
-        discrimination ``a``, guessing floor ``c`` and ceiling ``d`` that the fit has:
-        ``a_mean``, ``a_{ci_kind}_lower``, ``a_{ci_kind}_upper``, ... ``attrs`` holds
+        ``bin`` (0 = easiest), ``p_bin``; then, for the 2PL and beyond, the posterior mean
+        and interval of each item's discrimination ``a``, guessing floor ``c`` and ceiling
+        ``d`` that the fit has: ``a``, ``a_lower``, ``a_upper``, ... ``attrs`` holds
         ``ci_prob`` and ``ci_kind``.
     """
     check_idata(idata, FAMILY, "difficulty")
@@ -117,9 +117,9 @@ def difficulty(idata, *, ci_prob=None, ci_kind=None, n_bins=5, hdi_prob=None) ->
     }, index=pd.Index(b["item"].values, name=label_name(idata, "item")))
     for name in ("a", "c", "d"):  # (the multidimensional 2PL's a has a skill dim: not here)
         if name in idata.posterior and idata.posterior[name].dims == b.dims:
-            lower, upper = _intervals.interval(stacked_draws(idata, name), prob, kind)
-            table[f"{name}_mean"] = idata.posterior[name].mean(("chain", "draw")).values
-            table[f"{name}_{kind}_lower"], table[f"{name}_{kind}_upper"] = lower, upper
+            for column, values in _intervals.quantity_columns(
+                    stacked_draws(idata, name), prob, kind, name).items():
+                table[column] = values
     return _intervals.record(table, prob, kind)
 
 
