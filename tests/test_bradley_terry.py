@@ -82,7 +82,7 @@ def test_leaderboard_and_pairwise_tables(vtab_fit):
     board = ie.leaderboard(vtab_fit)
     assert list(board.columns) == ["mean", "sd", "hdi_lower", "hdi_upper", "elo", "p_best",
                                    "expected_rank", "rank_lower", "rank_upper", "matches"]
-    assert (board["matches"] == 19 * 15).all()  # 19 datasets, each against 15 others
+    assert (board["matches"] == 19 * 15).all() and board["matches"].dtype.kind == "i"  # 19 x 15
     assert board.attrs == {"ci_prob": 0.94, "ci_kind": "hdi"}
     assert board["mean"].is_monotonic_decreasing and abs(board["p_best"].sum() - 1) < 1e-9
     assert abs(board["mean"].sum()) < 1e-6  # sum-to-zero EPP

@@ -207,17 +207,18 @@ def player_matches(idata, task=None):
     """Every player's matches in the fit's data (its pairs' battles, or the others present
     in each of its rounds), only in ``task``'s rounds when one is given."""
     i, j, n, _, present = observed_pairs(idata)
-    n = np.round(n).astype(int) if not fractional(n).any() else n  # battle weights: as they are
     n_players = idata.posterior.sizes["player"]
     if task is None:
-        return player_totals((i, j, n, n), n_players)[1]
-    code = list(idata.posterior["task"].values).index(task)
-    const = idata.constant_data
-    if present is not None:  # Plackett-Luce: (round, player)
-        present = present[const["round_task"].values == code]
-        return (present * (present.sum(axis=1, keepdims=True) - 1)).sum(axis=0)
-    mine = const["pair_task"].values == code
-    return player_totals((i[mine], j[mine], n[mine], n[mine]), n_players)[1]
+        matches = player_totals((i, j, n, n), n_players)[1]
+    elif present is not None:  # Plackett-Luce: (round, player)
+        code = list(idata.posterior["task"].values).index(task)
+        present = present[idata.constant_data["round_task"].values == code]
+        matches = (present * (present.sum(axis=1, keepdims=True) - 1)).sum(axis=0)
+    else:
+        mine = idata.constant_data["pair_task"].values == list(
+            idata.posterior["task"].values).index(task)
+        matches = player_totals((i[mine], j[mine], n[mine], n[mine]), n_players)[1]
+    return matches if fractional(matches).any() else np.round(matches).astype(int)  # (weights)
 
 
 @fill_doc
