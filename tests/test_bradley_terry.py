@@ -202,7 +202,9 @@ def test_epp_plots_take_ax(vtab_fit):
     assert ax.get_title().endswith(f"the best 3 of {len(board)}")
     assert [t.get_text() for t in ax.get_yticklabels()] == [
         ie.plotting.short(p) for p in board.index[:3]]
-    image = ie.plot_win_heatmap(vtab_fit).images[0]  # the diagonal: grey, not P = 0.5's white
+    ax = ie.plot_win_heatmap(vtab_fit)  # 16 players: each cell's probability written in it
+    assert len(ax.texts) == 16 * 15 and {len(t.get_text()) for t in ax.texts} <= {3, 4}
+    image = ax.images[0]  # the diagonal: grey, not P = 0.5's white
     assert np.isnan(np.diag(image.get_array().filled(np.nan))).all()
     assert image.get_cmap().get_bad()[:3] == pytest.approx(matplotlib.colors.to_rgb("lightgrey"))
     plt.close("all")

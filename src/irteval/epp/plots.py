@@ -138,10 +138,15 @@ def best_first(win):
     return win.loc[order, order]
 
 
+#: boards up to this size get each P(row beats column) written in its cell
+NUMBERED_PLAYERS = 16
+
+
 @fill_doc
 def plot_win_heatmap(win, *, ax=None):
     """Heat map of P(row beats column in a new round), players in leaderboard order (best
-    first: by their mean probability of beating the others).
+    first: by their mean probability of beating the others), each cell's number written in
+    it for boards of up to 16 players.
 
     Parameters
     ----------
@@ -167,7 +172,14 @@ def plot_win_heatmap(win, *, ax=None):
     ax = ensure_axes(ax, rows=len(win), square=True)
     # the diagonal (no player meets itself) is NaN: grey, not the white of P = 0.5
     cmap = colormaps["RdBu_r"].with_extremes(bad="lightgrey")
-    image = ax.imshow(win.to_numpy(dtype=float), cmap=cmap, vmin=0, vmax=1)
+    values = win.to_numpy(dtype=float)
+    image = ax.imshow(values, cmap=cmap, vmin=0, vmax=1)
+    if len(win) <= NUMBERED_PLAYERS:  # the probabilities fit in their cells (".54")
+        size = "x-small" if len(win) <= 10 else 6
+        for (row, col), p in np.ndenumerate(values):
+            if np.isfinite(p):
+                ax.text(col, row, f"{p:.2f}".removeprefix("0"), ha="center", va="center",
+                        fontsize=size, color="white" if abs(p - 0.5) > 0.3 else "black")
     ticks = np.arange(len(win))
     ax.set_xticks(ticks, short_labels(win.columns), rotation=90,
                   fontsize=row_fontsize(len(win), "x-small"))
