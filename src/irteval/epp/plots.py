@@ -224,7 +224,7 @@ def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
         ax.vlines(predicted, gof["rep_lower"] / gof["matches"],
                   gof["rep_upper"] / gof["matches"], color="0.8", lw=1, zorder=1,
                   label=f"replicated win ratio ({band})")
-    ax.scatter(predicted, empirical, s=10 * gof["matches"] / gof["matches"].max() + 2,
+    ax.scatter(predicted, empirical, s=5 + 25 * gof["matches"] / gof["matches"].max(),
                alpha=0.5, zorder=2, label="observed (size: matches)")
     ax.legend(fontsize="small", loc="best")  # the misfits sit in either corner
     ax.plot([0, 1], [0, 1], "k--", lw=1)
