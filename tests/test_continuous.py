@@ -75,8 +75,12 @@ def test_scales():
      r"missing for 1 algorithm, e.g. \['b'\]; bounds name algorithms not in the data: "
      r"\['B '\]; labels are matched exactly, and 'B ' differs from 'b' only in case"),
     ({"a": [0.5, 50, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": (0, 1)},
-     r"50 \(algorithm 'a', dataset 1\); values above an upper bound of 1 \(at most 100\) "
+     r"50 \(algorithm 'a', dataset 1\); values above an upper bound of 1 \(none above 110\) "
      r"may be percent: divide them by 100, or widen"),
+    ({"a": [0.5, 1.03, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": (0, 1)},  # an overshoot
+     r"1.03 \(algorithm 'a', dataset 1\); widen the bounds"),
+    ({"a": [50, 103, 20], "b": [10, 20, 0.3]}, {"bounds": (0, 1)},  # percent, one above 100
+     r"may be percent: divide them by 100"),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"transform": "probit"}, "transform="),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"clip": 0.7}, "clip must lie"),
     ({"a": [0.5, np.inf, 0.2], "b": [0.1, 0.2, 0.3]}, {}, "infinite values"),
@@ -269,6 +273,18 @@ def test_loo_by_algorithm_leaves_missing_cells_out():
                                       posterior={"tau": post["tau"].values}), pointwise=True)
         assert loo.at[algorithm, "elpd_loo"] == pytest.approx(float(own.elpd_loo))
         assert loo.at[algorithm, "max_pareto_k"] == pytest.approx(float(own.pareto_k.max()))
+
+
+def test_airt_transform_on_percentages_warns_that_its_nudge_has_units():
+    """The same performances in percent fitted differently from fractions, in silence:
+    airt's nudge at the bounds (and latent_trait's epsilon) are in raw units."""
+    df = ie.datasets.load_csp_minizinc(as_frame=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # fractions: as airt's analyses, nothing to say
+        ie.Responses.from_wide(df, kind="continuous", bounds="global", transform="airt")
+    with pytest.warns(UserWarning, match=r"bounds are 96.7 wide.*9.2 here against 4.6 for "
+                                         r"fractions.*divide percentages by 100"):
+        ie.Responses.from_wide(df * 100, kind="continuous", bounds="global", transform="airt")
 
 
 def test_airt_readme_example_c_is_anomalous():

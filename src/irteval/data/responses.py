@@ -500,6 +500,16 @@ class Responses:
 def _check_scale(values, item_idx, lower, upper, transform, clip, items, item_name):
     """Every observed value must have a finite model-scale z with these bounds."""
     if transform == "airt":
+        width = upper[item_idx] - lower[item_idx]
+        on_bound = (values <= lower[item_idx]) | (values >= upper[item_idx])
+        if (on_bound & (width > 2)).any():
+            warn_user(f"transform='airt' moves values on a bound {AIRT_NUDGE} (raw units) inside "
+                      f"it, and some {item_name}s' bounds are {width.max():.3g} wide, not about "
+                      "1 as in airt's analyses: on a bound z = +-log(width / "
+                      f"{AIRT_NUDGE} - 1), {np.log(width.max() / AIRT_NUDGE - 1):.1f} here "
+                      f"against {np.log(1 / AIRT_NUDGE - 1):.1f} for fractions, so the fit "
+                      "and latent_trait's epsilon (also in raw units) depend on the units: "
+                      "divide percentages by 100, or use transform='logit' (scale-free)")
         narrow = upper - lower <= 2 * AIRT_NUDGE
         if narrow.any():
             raise ValueError(

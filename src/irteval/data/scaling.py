@@ -101,12 +101,15 @@ def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondent
         cells = [f"{values[k]:g} ({item_name} {plain(pd.Index(items)[item_idx[k]])!r}"
                  + ("" if respondents is None else
                     f", {respondents[1]} {plain(respondents[0][k])!r}") + ")" for k in bad[:3]]
-        percent = (upper[item_idx[bad]] <= 1).all() and (values[bad] > 1).all() \
-            and (values[bad] <= 100).all()
+        # above a bound of 1, none far above 100, and most values or these well above 1:
+        # percent (not an overshoot such as 1.03)
+        percent = ((upper[item_idx[bad]] <= 1).all() and (values[bad] > 1).all()
+                   and values.max() <= 110
+                   and ((values > 1).mean() > 0.5 or (values[bad] >= 2).all()))
         raise ValueError(
             f"{len(bad)} values lie outside their bounds, e.g. {', '.join(cells)}; "
-            + ("values above an upper bound of 1 (at most 100) may be percent: divide them by "
-               "100, or " if percent else "") + "widen the bounds or use bounds='column'")
+            + ("values above an upper bound of 1 (none above 110) may be percent: divide them "
+               "by 100, or " if percent else "") + "widen the bounds or use bounds='column'")
     return lower, upper
 
 

@@ -63,7 +63,7 @@ def leaderboard(idata, *, task=None, ci_prob=None, ci_kind=None,
         (share of draws in which the player has the highest EPP), ``expected_rank`` (1 =
         best), ``rank_lower`` / ``rank_upper`` (the interval of the rank) and ``matches``
         (the player's battles, or for rankings its pairwise comparisons: the others present
-        in each of its rounds; with ``task=``, in that task's only): a player with few has a
+        in each of its rounds; with ``task=``, in that task's rounds only): a player with few has a
         prior-wide EPP, and so a wide rank interval and a ``p_best`` that is the prior's
         width, not evidence. ``attrs``: ``ci_prob``, ``ci_kind`` (and ``task`` when given).
     """
@@ -207,17 +207,15 @@ def player_matches(idata, task=None):
     """Every player's matches in the fit's data (its pairs' battles, or the others present
     in each of its rounds), only in ``task``'s rounds when one is given."""
     i, j, n, _, present = observed_pairs(idata)
-    n_players = idata.posterior.sizes["player"]
-    if task is None:
-        matches = player_totals((i, j, n, n), n_players)[1]
-    elif present is not None:  # Plackett-Luce: (round, player)
-        code = list(idata.posterior["task"].values).index(task)
-        present = present[idata.constant_data["round_task"].values == code]
+    const = idata.constant_data
+    code = None if task is None else list(idata.posterior["task"].values).index(task)
+    if code is not None and present is not None:  # Plackett-Luce: (round, player)
+        present = present[const["round_task"].values == code]
         matches = (present * (present.sum(axis=1, keepdims=True) - 1)).sum(axis=0)
     else:
-        mine = idata.constant_data["pair_task"].values == list(
-            idata.posterior["task"].values).index(task)
-        matches = player_totals((i[mine], j[mine], n[mine], n[mine]), n_players)[1]
+        mine = slice(None) if code is None else const["pair_task"].values == code
+        matches = player_totals((i[mine], j[mine], n[mine], n[mine]),
+                                idata.posterior.sizes["player"])[1]
     return matches if fractional(matches).any() else np.round(matches).astype(int)  # (weights)
 
 
