@@ -155,6 +155,11 @@ def test_missing_cells_are_nan_in_the_data_and_replicates_users_see():
     with pytest.raises(ValueError, match="the model's data 'performance' is not the fit's"):
         ie.add_log_likelihood(bare, ie.models.continuous_irt(responses(filled, bounds=(0, 1),
                                                                        clip=1e-12)))
+    turned = model.responses.reflected()  # (as --lower-is-better): the option is named
+    assert turned.lower_is_better and not turned.reflected().lower_is_better
+    with pytest.raises(ValueError, match=r"not the fit's.*made with lower_is_better=0 \(this "
+                                         r"model: 1\)"):
+        ie.add_log_likelihood(bare, ie.models.continuous_irt(turned))
     other = ie.fit(ie.models.continuous_irt(model.responses, prior_lam=1.0), draws=60,
                    tune=100, chains=1, random_seed=0, progressbar=False)
     with warnings.catch_warnings():

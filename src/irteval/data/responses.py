@@ -36,7 +36,9 @@ bounds : {"column", "global"}, tuple or dict, default "column"
     ``"column"`` (the item's observed min and max), ``"global"`` (the min and max of
     all values), one pair ``(lo, hi)`` for every item, or ``{item: (lo, hi)}`` (or a
     DataFrame indexed by item with columns ``lower``, ``upper``); a value outside its
-    bounds is refused (:func:`irteval.data.scaling.resolve_bounds`).
+    bounds is refused (:func:`irteval.data.scaling.resolve_bounds`). Performances read
+    higher-is-better: for error rates or run times, call :meth:`Responses.reflected` on
+    the result (the command line's ``--lower-is-better``).
 transform : {"logit", "airt"}, default "logit"
     ``kind="continuous"``: the map to the model scale :attr:`z`
     (:func:`irteval.data.scaling.to_z`): ``"logit"``, the logit of the value scaled
@@ -91,6 +93,8 @@ class Responses:
         Continuous: how values map to the model scale :attr:`z`.
     levels : ndarray or None
         Ordinal: the ordered level labels (numbers).
+    lower_is_better : bool
+        Whether the performances were lower-is-better, turned around by :meth:`reflected`.
     """
 
     items: pd.Index
@@ -106,6 +110,7 @@ class Responses:
     transform: str | None = None
     clip: float | None = None
     levels: np.ndarray | None = None
+    lower_is_better: bool = False
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -458,12 +463,12 @@ class Responses:
         if self.kind == "continuous":
             bounds = pd.DataFrame({"lower": self.lower, "upper": self.upper}, index=self.items)
             scale = (bounds, self.transform, self.clip)
-        return Responses._from_codes(
+        return replace(Responses._from_codes(
             self.items[keep_i], self.respondents[keep_r], new_i[self.item_idx[cell]],
             new_r[self.respondent_idx[cell]], values,
             item_name=self.item_name, respondent_name=self.respondent_name, kind=self.kind,
             value_name="values", scale=scale,
-        )
+        ), lower_is_better=self.lower_is_better)
 
     def reflected(self) -> Responses:
         """The same responses turned around, for performances where lower is better (error
@@ -484,7 +489,7 @@ class Responses:
             values = self.lower[self.item_idx] + self.upper[self.item_idx] - self.values
         else:
             values = len(self.levels) - 1 - self.values
-        return replace(self, values=values)
+        return replace(self, values=values, lower_is_better=not self.lower_is_better)
 
     def __repr__(self) -> str:
         share = percent(self.n_obs, self.n_items * self.n_respondents)

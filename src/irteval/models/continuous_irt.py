@@ -148,7 +148,8 @@ class ContinuousIRT(BaseModel):
         return {"irteval_family": self.family, "irteval_model": "continuous_irt",
                 "item_name": self.responses.item_name,
                 "respondent_name": self.responses.respondent_name,
-                "transform": self.responses.transform, "init": self.init,
+                "transform": self.responses.transform,
+                "lower_is_better": int(self.responses.lower_is_better), "init": self.init,
                 "n_starts": self.n_starts, **{f"prior_{k}": v for k, v in self.priors.items()}}
 
     def preferred_sampler(self):

@@ -180,6 +180,7 @@ class PolytomousIRT(BaseModel):
                 "item_name": self.responses.item_name,
                 "respondent_name": self.responses.respondent_name,
                 "levels": self.responses.levels.tolist(),
+                "lower_is_better": int(self.responses.lower_is_better),
                 **{f"prior_{k}": v for k, v in self.priors.items()}}
 
     def density(self):
