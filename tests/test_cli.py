@@ -663,6 +663,15 @@ def test_portfolio_command(tmp_path, capsys):
     assert "--bounds" in capsys.readouterr().err
 
 
+def test_a_negative_lower_bound_is_a_value_not_an_option():
+    """argparse read '--bounds -0.05,1.05' as an option and said 'expected one argument'."""
+    from irteval.cli.commands import parse
+
+    args = parse(["portfolio", "err.csv", "--bounds", "-0.05,1.05", "--lower-is-better"])
+    assert args.bounds == "-0.05,1.05" and args.lower_is_better
+    assert parse(["portfolio", "err.csv", "--bounds", "-1e-3,1"]).bounds == "-1e-3,1"
+
+
 def test_leaderboard_command_on_battles(tmp_path, capsys):
     from irteval.calibration import simulate_battles
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -99,11 +100,29 @@ def parser():
     return top
 
 
+#: a value of negative numbers, e.g. the bounds -0.05,1.05
+NEGATIVE_NUMBERS = re.compile(r"-\.?\d[\d.eE+-]*(,-?\.?\d[\d.eE+-]*)*")
+
+
+def with_negative_values(argv):
+    """``--bounds -0.05,1.05`` as ``--bounds=-0.05,1.05``: argparse takes a value that starts
+    with '-' and is not a single number for an option, and says "expected one argument"."""
+    out = []
+    for token in argv:
+        if (out and out[-1].startswith("--") and "=" not in out[-1]
+                and NEGATIVE_NUMBERS.fullmatch(token)):
+            out[-1] = f"{out[-1]}={token}"
+        else:
+            out.append(token)
+    return out
+
+
 def parse(argv=None):
     """The parsed arguments; an unknown option is refused by its command's parser (its usage,
     not the top one's), with the nearest option it has (--rounds: did you mean --round?)."""
     top = parser()
-    args, unknown = top.parse_known_args(argv)
+    args, unknown = top.parse_known_args(
+        with_negative_values(sys.argv[1:] if argv is None else argv))
     if unknown:
         command = top.commands[args.command]
         flags = [f for action in command._actions for f in action.option_strings]
