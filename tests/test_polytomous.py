@@ -249,6 +249,8 @@ def _check_downstream(idata):
         ie.plot_category_curves(idata, n_grid=1)
     with pytest.raises(ValueError, match="fit of irteval.models.continuous_irt"):
         ie.loo_by_algorithm(idata)
+    with pytest.raises(ValueError, match=r"use irteval.plot_category_curves\(\) on it instead"):
+        ie.plot_crm_heatmap(idata)  # the polytomous fit's plot, not algorithm_metrics
     plt.close("all")
 
 

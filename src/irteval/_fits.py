@@ -32,9 +32,10 @@ def label_name(idata, dim):
     return idata.attrs.get(f"{dim}_name", dim)
 
 
-def check_idata(idata, family, caller):
+def check_idata(idata, family, caller, instead=None):
     """Raise unless ``idata`` is an InferenceData with a posterior from ``family`` (a name or a
-    tuple of names of :data:`MODEL_FAMILIES`); the message names the function to call instead."""
+    tuple of names of :data:`MODEL_FAMILIES`); the message names the function to call instead
+    (``instead``: {family: function}, where it is not the family's main summary)."""
     families = (family,) if isinstance(family, str) else tuple(family)
     wanted = " or ".join(f"irteval.{MODEL_FAMILIES[f][0]}" for f in families)
     if not hasattr(idata, "posterior"):
@@ -46,7 +47,8 @@ def check_idata(idata, family, caller):
     if found in MODEL_FAMILIES:
         raise ValueError(f"{caller}() needs a fit of {wanted}(...), but this InferenceData is "
                          f"a fit of irteval.{MODEL_FAMILIES[found][0]}(...); use "
-                         f"irteval.{MODEL_FAMILIES[found][1]}() on it instead")
+                         f"irteval.{(instead or {}).get(found, MODEL_FAMILIES[found][1])}() on "
+                         "it instead")
     raise ValueError(f"{caller}() needs a fit of {wanted}(...); this InferenceData does not say "
                      "which irteval model made it (idata.attrs['irteval_family']): fit a model "
                      f"from irteval.models with irteval.fit, or set idata.attrs['irteval_family']"

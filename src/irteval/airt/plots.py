@@ -80,7 +80,8 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
 
     {returns_panels}
     """
-    check_idata(idata, "continuous_irt", "plot_crm_heatmap")
+    check_idata(idata, "continuous_irt", "plot_crm_heatmap",
+                instead={"polytomous_irt": "plot_category_curves"})
     n = count(renamed(n_grid, n, "n", "n_grid", default=121), "n_grid", minimum=2)
     post = idata.posterior
     names = _chosen(post, algorithms)
@@ -148,7 +149,8 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
 
     {returns_panels}
     """
-    check_idata(idata, "polytomous_irt", "plot_category_curves")
+    check_idata(idata, "polytomous_irt", "plot_category_curves",
+                instead={"continuous_irt": "plot_crm_heatmap"})
     algorithms = renamed(algorithms, items, "items", "algorithms")
     n = count(renamed(n_grid, n, "n", "n_grid", default=121), "n_grid", minimum=2)
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
