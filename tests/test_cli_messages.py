@@ -146,7 +146,7 @@ def test_a_portfolio_label_column_last_is_named_with_the_flag_portfolio_has(file
     # an error of the model's (a constant algorithm) names the file too
     (files / "const.csv").write_text("dataset,a1,a2\nd1,0.1,0.5\nd2,0.2,0.5\nd3,0.6,0.5\n")
     err = error(capsys, ["portfolio", str(files / "const.csv"), "--bounds", "global"])
-    assert "const.csv: 1 algorithms have the same performance on every dataset" in err, err
+    assert "const.csv: 1 algorithm has the same performance on every dataset" in err, err
 
 
 def test_non_numbers_are_located_by_line_and_not_told_to_be_0_1_when_scores(files, capsys):

@@ -34,7 +34,7 @@ import pymc as pm
 import pytensor
 import pytensor.tensor as pt
 
-from .._validation import positive, warn_user
+from .._validation import plain, positive, warn_user
 from ..data import Responses
 from ..exceptions import ConvergenceWarning
 from ..inference.approximations import mode_finder_of
@@ -189,13 +189,16 @@ def _check_constant(responses, z, mask):
     observed = np.where(mask > 0, z, np.nan)
     constant = (np.nanmax(observed, axis=0) == np.nanmin(observed, axis=0)) & (mask.sum(0) > 1)
     if constant.any():
+        n, labels = int(constant.sum()), [plain(x) for x in responses.items[constant][:5]]
         raise ValueError(
-            f"{int(constant.sum())} {responses.item_name}s have the same performance on every "
-            f"{responses.respondent_name} (on the model scale, after clipping to the bounds; "
-            f"e.g. {list(responses.items[constant][:5])}): the model would explain them with "
-            "zero noise, and its posterior degenerates; drop them (a constant "
-            f"{responses.item_name} tells nothing about {responses.respondent_name} "
-            "difficulty), or lower clip= if values differ only within it")
+            f"{n} {responses.item_name}{' has' if n == 1 else 's have'} the same performance "
+            f"on every {responses.respondent_name} (on the model scale, after clipping to the "
+            f"bounds; e.g. {labels}): the model would explain "
+            f"{'it' if n == 1 else 'them'} with zero noise, and its posterior degenerates; "
+            f"drop {'it' if n == 1 else 'them'} (a constant {responses.item_name} tells nothing "
+            f"about {responses.respondent_name} difficulty), e.g. responses.subset(items=[...] "
+            "without them)" + (", or lower clip= if values differ only within it"
+                               if responses.transform == "logit" else ""))
 
 
 def identify(responses, idata, random_seed=None):
