@@ -207,13 +207,12 @@ def player_matches(idata, task=None):
     """Every player's matches in the fit's data (its pairs' battles, or the others present
     in each of its rounds), only in ``task``'s rounds when one is given."""
     i, j, n, _, present = observed_pairs(idata)
-    const = idata.constant_data
     code = None if task is None else list(idata.posterior["task"].values).index(task)
     if code is not None and present is not None:  # Plackett-Luce: (round, player)
-        present = present[const["round_task"].values == code]
+        present = present[idata.constant_data["round_task"].values == code]
         matches = (present * (present.sum(axis=1, keepdims=True) - 1)).sum(axis=0)
     else:
-        mine = slice(None) if code is None else const["pair_task"].values == code
+        mine = slice(None) if code is None else idata.constant_data["pair_task"].values == code
         matches = player_totals((i[mine], j[mine], n[mine], n[mine]),
                                 idata.posterior.sizes["player"])[1]
     return matches if fractional(matches).any() else np.round(matches).astype(int)  # (weights)
