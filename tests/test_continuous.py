@@ -152,6 +152,7 @@ def test_missing_cells_are_nan_in_the_data_and_replicates_users_see():
     filled = wide.fillna(0.5)  # the missing cells filled in: other data, refused
     bare = ie.fit(model, draws=60, tune=100, chains=1, random_seed=0, progressbar=False,
                   log_likelihood=False)
+    assert ie.algorithm_metrics(bare)["n_obs"].tolist() == (30 - wide.isna().sum()).tolist()
     with pytest.raises(ValueError, match="the model's data 'performance' is not the fit's"):
         ie.add_log_likelihood(bare, ie.models.continuous_irt(responses(filled, bounds=(0, 1),
                                                                        clip=1e-12)))

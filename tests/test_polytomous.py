@@ -147,6 +147,7 @@ def test_small_fit_keeps_labels_reflects_and_gives_metrics(model, tmp_path):
     table = ie.algorithm_metrics(idata)
     assert list(table.index) == list(resp.items) and table.index.name == "algorithm"
     assert table.loc["a3", "p_anomalous"] > 0.5  # truth a = -1.2
+    assert (table["n_obs"] == resp.margins["item_n"]).all()
     assert (table["consistency_lower"] <= table["consistency"]).all()
     assert np.corrcoef(post["theta"].mean(("chain", "draw")), truth["theta"])[0, 1] > 0.7
     # the observed cells alone (missing ones were level 0 with log-likelihood 0: az.loo

@@ -22,6 +22,11 @@ def observed_performance(idata):
     return const["level" if fit_family(idata) == "polytomous_irt" else "performance"].values
 
 
+def _observed_per_algorithm(idata):
+    """The datasets on which each algorithm has a performance, in the fit's order."""
+    return (~np.isnan(observed_performance(idata))).sum(axis=0)
+
+
 @fill_doc
 def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFrame:
     """AIRT's algorithm metrics (discrimination, difficulty, anomaly, consistency, difficulty
@@ -38,12 +43,13 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
     pandas.DataFrame
         One row per algorithm (index named as the fit names its items). For the continuous
         IRT: posterior means of ``alpha`` (discrimination), ``beta`` (difficulty) and
-        ``gamma`` (scaling); ``p_anomalous`` = P(alpha < 0); medians and intervals of alpha,
+        ``gamma`` (scaling); ``p_anomalous`` = P(alpha < 0); ``n_obs`` (the datasets with a
+        performance of the algorithm); medians and intervals of alpha,
         beta and gamma (``{name}_median``, ``{name}_lower``, ``{name}_upper``); posterior
         medians and intervals of ``consistency`` = 1/|alpha| and ``difficulty_limit`` =
         -beta. (beta = -tau/gamma is heavy-tailed when gamma is near 0; read its median and
         interval rather than its mean.) For the polytomous IRT instead: ``a`` (mean
-        discrimination), ``p_anomalous`` = P(a < 0), and medians and intervals of ``a``
+        discrimination), ``p_anomalous`` = P(a < 0), ``n_obs``, and medians and intervals of ``a``
         (``a_median``), ``consistency`` = 1/|a|, ``difficulty_limit`` = -d of the item's top
         step and ``difficulty_limit_first`` = -d_1 (airt's printed difficulty limit).
         ``attrs`` holds ``ci_prob`` and ``ci_kind``.
@@ -56,6 +62,7 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
     draws = {v: stacked_draws(idata, v) for v in ("alpha", "beta", "gamma")}
     table = {v: draws[v].mean(axis=0) for v in ("alpha", "beta", "gamma")}
     table["p_anomalous"] = (draws["alpha"] < 0).mean(axis=0)
+    table["n_obs"] = _observed_per_algorithm(idata)
     derived = {"consistency": 1 / np.abs(draws["alpha"]), "difficulty_limit": -draws["beta"]}
     for v in ("alpha", "beta", "gamma"):
         table[f"{v}_median"] = np.median(draws[v], axis=0)
@@ -76,7 +83,8 @@ def _polytomous_metrics(idata, prob, kind):
     a = stacked_draws(idata, "a")
     d = stacked_draws(idata, "d")
     top = np.isfinite(d[0]).sum(axis=1) - 1  # each item's last step
-    table = {"a": a.mean(axis=0), "p_anomalous": (a < 0).mean(axis=0)}
+    table = {"a": a.mean(axis=0), "p_anomalous": (a < 0).mean(axis=0),
+             "n_obs": _observed_per_algorithm(idata)}
     derived = {"a": a, "consistency": 1 / np.abs(a),
                "difficulty_limit": -d[:, np.arange(d.shape[1]), top],
                "difficulty_limit_first": -d[:, :, 0]}
