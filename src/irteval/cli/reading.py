@@ -4,7 +4,6 @@ line and the flag, labels read as written, and the Responses they hold."""
 from __future__ import annotations
 
 import csv
-import difflib
 import numbers
 import re
 import sys
@@ -311,11 +310,10 @@ def read_responses(args, path=None, **kwargs):
                              f"--item {defaults['item']})")
         return in_file(path, lambda: Responses.from_long(df, **names, **kwargs))
     if args.format == "auto" and args.value is not None:
-        near = difflib.get_close_matches(args.value, [str(c) for c in df.columns], n=1)
         raise ValueError(f"{path}: no column {args.value!r} (--value"
-                         + (f"; did you mean {near[0]!r}?" if near else "") + "); its columns "
-                         f"are {list(df.columns)[:10]}. Name the value column of a long file "
-                         "with --value, or pass --format wide for a matrix")
+                         + spelling_hint([args.value], df.columns, nearest=True) + "); its "
+                         f"columns are {list(df.columns)[:10]}. Name the value column of a long "
+                         "file with --value, or pass --format wide for a matrix")
     kind = "item" if rows == "respondent" else "respondent"
     if label not in df.columns and df.columns[0] == names[kind]:
         fix = (f"pass --rows {kind}" if hasattr(args, "rows")
