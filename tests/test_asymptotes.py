@@ -114,7 +114,7 @@ def test_sbc_3pl_is_uniform():
     ranks, diagnostics = cal.run(
         partial(cal.simulate_onepl, 10, 25, discrimination=True, guessing=True, n_options=4),
         partial(ie.models.onepl, discrimination=True, guessing=True, n_options=4), 8, random_seed=5,
-        n_keep=n_keep, draws=150, tune=250, chains=2, n_jobs=2)
+        n_keep=n_keep, draws=150, tune=250, chains=2)
     assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
     for name in ("c", "b", "a"):
         block = ranks[[col for col in ranks.columns if col.startswith(f"{name}[")]].to_numpy()

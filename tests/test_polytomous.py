@@ -310,7 +310,7 @@ def test_sbc_on_the_default_path_is_uniform(model):
     n_keep = 49
     ranks, diagnostics = cal.run(partial(cal.simulate_polytomous, 30, 3, 3, model=model),
                                  partial(ie.models.polytomous_irt, model=model), 20, random_seed=7,
-                                 n_keep=n_keep, draws=200, tune=250, chains=2, n_jobs=2)
+                                 n_keep=n_keep, draws=200, tune=250, chains=2)
     assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
     assert cal.uniformity_table(ranks, n_keep)["p_holm"].min() > 0.001
     for name in ("theta", "a", "c"):

@@ -154,7 +154,7 @@ def test_sbc_bradley_terry_is_uniform(likelihood):
         likelihood, (partial(cal.simulate_battles_from_prior, 5, 40, likelihood=likelihood),
                      partial(ie.models.bradley_terry, likelihood=likelihood)))
     ranks, diagnostics = cal.run(simulate, build, 25, random_seed=1, n_keep=n_keep, draws=200,
-                                 tune=250, chains=2, n_jobs=2)
+                                 tune=250, chains=2)
     assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
     name = "strength" if likelihood == "plackett_luce" else "epp"  # the simulators' names
     assert list(ranks.columns) == [f"{name}[{k}]" for k in range(5)] + {
@@ -177,7 +177,7 @@ def test_sbc_1pl_with_missing_cells_on_the_default_path_is_uniform(n_resp, sampl
     n_keep = 49
     ranks, diagnostics = cal.run(partial(cal.simulate_onepl, 20, n_resp, missing=0.15),
                                  ie.models.onepl, 20, random_seed=4, n_keep=n_keep, draws=250,
-                                 tune=300, chains=2, n_jobs=2)
+                                 tune=300, chains=2)
     assert set(diagnostics["sampler"]) == {sampler}
     assert cal.uniformity_table(ranks, n_keep)["p_holm"].min() > 0.001
     for name in ("b", "theta"):
