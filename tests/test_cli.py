@@ -724,6 +724,8 @@ def test_portfolio_command_on_levels(tmp_path, capsys):
                  "--tune", "300", "--chains", "2"]) == 0
     printed = capsys.readouterr().out
     assert "ordinal" in printed and "difficulty_limit_first" in printed
+    assert re.search(r"levels by --cuts 3 \(equal_width\), with the performances each stands "
+                     r"for: 1 \[\S+, \S+\], 2 \[", printed)
     metrics = pd.read_csv(out / "algorithm_metrics.csv", index_col=0)
     assert list(metrics.index) == list(wide.columns) and metrics.index.name == "algorithm"
     assert metrics.loc["algo3", "p_anomalous"] > 0.9
@@ -731,6 +733,7 @@ def test_portfolio_command_on_levels(tmp_path, capsys):
     idata = az.from_netcdf(out / "posterior.nc")
     assert idata.attrs["irteval_family"] == "polytomous_irt"
     assert list(idata.attrs["levels"]) == [1, 2, 3]
+    assert idata.attrs["level_upper"][0] == idata.attrs["level_lower"][1]  # what each meant
     goodness = pd.read_csv(out / "goodness.csv", index_col=0)
     np.testing.assert_allclose(ie.model_goodness(idata)["aucdf"], goodness["aucdf"],
                                atol=1e-3)  # the file's posterior is stored in 16 bits

@@ -17,7 +17,7 @@ import irteval as ie
 from irteval import _intervals
 from irteval import calibration as cal
 from irteval._draws import stacked_draws
-from irteval.data.levels import bin_performance
+from irteval.data.levels import bin_performance, cut_points, level_labels
 from irteval.models.polytomous_irt import category_logp
 
 #: airt's own levels of the bundled classification_cts (tests/data/README.md)
@@ -51,12 +51,38 @@ def test_levels_from_integers_and_from_airts_binning():
                                     kind="ordinal")
     np.testing.assert_array_equal(levels.to_wide().to_numpy(), binned.to_wide().to_numpy())
     # equal widths from the smallest to the largest value; a value on an edge goes up
-    assert bin_performance(np.array([0, 0.19, 0.2, 0.5, 1.0]), 5).tolist() == [1, 1, 2, 3, 5]
+    x = np.array([0, 0.19, 0.2, 0.5, 1.0])
+    assert bin_performance(x, cut_points(x, 5)).tolist() == [1, 1, 2, 3, 5]
     quantile = ie.Responses.from_wide(cts, kind="ordinal", cuts=4, cut_rule="quantile")
     counts = np.bincount(quantile.values)
     assert len(counts) == 4 and counts.min() > 0.2 * quantile.n_obs
     sub = binned.subset(items=["NB", "QDA"])
     assert sub.n_items == 2 and sub.levels.tolist() == [1, 2, 3, 4, 5]
+
+
+def test_binned_levels_keep_the_performances_they_stand_for():
+    """cuts= made levels 1..C and forgot their edges: what level 3 meant in accuracy was lost
+    to the fit, its plots and the command line."""
+    wide = pd.DataFrame({"x": [0.0, 0.3, 0.55, 0.9], "y": [0.1, 0.35, 0.6, 1.0]},
+                        index=list("abcd"))
+    binned = ie.Responses.from_wide(wide, kind="ordinal", cuts=4)  # edges 0.25, 0.5, 0.75
+    np.testing.assert_allclose(binned.level_ranges, [[0, 0.25], [0.25, 0.5], [0.5, 0.75],
+                                                     [0.75, 1.0]])
+    # every value lies within its level's range
+    low, high = binned.level_ranges[binned.values].T
+    raw = wide.loc[binned.respondents, binned.items].to_numpy()[binned.respondent_idx,
+                                                                 binned.item_idx]
+    assert ((low <= raw) & (raw <= high)).all()
+    assert level_labels(binned.levels, binned.level_ranges)[2] == "3 [0.5, 0.75]"
+    sub = binned.subset(respondents=["a", "b", "d"])  # level 3 goes: its range too
+    assert sub.levels.tolist() == [1, 2, 4]
+    np.testing.assert_allclose(sub.level_ranges, [[0, 0.25], [0.25, 0.5], [0.75, 1.0]])
+    turned = binned.reflected()  # level 1 now holds the top performances
+    np.testing.assert_allclose(turned.level_ranges, binned.level_ranges[::-1])
+    assert turned.reflected().level_ranges.tolist() == binned.level_ranges.tolist()
+    attrs = ie.models.polytomous_irt(turned).fit_attrs()
+    assert attrs["level_lower"] == [0.75, 0.5, 0.25, 0.0]
+    assert ie.Responses.from_wide(wide * 10 // 3, kind="ordinal").level_ranges is None
 
 
 def test_bad_levels_are_named_with_the_fix():
@@ -236,6 +262,14 @@ def _check_downstream(idata):
     assert [ax.get_title() for ax in axes.ravel()[:2]] == ["a0", "a3"]
     assert len(axes.ravel()[0].lines) == 3 and len(axes.ravel()[1].lines) == 4
     assert len(axes.ravel()[0].lines[0].get_xdata()) == 30
+    binned = idata.copy()  # levels from cuts=: the legend says what each stood for
+    n_levels = len(idata.attrs["levels"])
+    binned.attrs = {**idata.attrs, "level_lower": [0.0, *np.arange(1, n_levels) / n_levels],
+                    "level_upper": [*np.arange(1, n_levels) / n_levels, 1.0]}
+    legend = ie.plot_category_curves(binned, algorithms=["a0"], max_draws=20,
+                                     n_grid=5).ravel()[0].figure.legends[0]
+    assert legend.get_texts()[0].get_text() == (f"{idata.attrs['levels'][0]:g} "
+                                                f"[0, {1 / n_levels:.3g}]")
     with pytest.warns(FutureWarning, match="items= is deprecated.*use algorithms="):
         old = ie.plot_category_curves(idata, items=["a3"], max_draws=40, n=30)
     np.testing.assert_allclose(old.ravel()[0].lines[0].get_ydata(),

@@ -15,6 +15,7 @@ from .._docs import fill_doc, panel_labels
 from .._draws import stacked_draws
 from .._fits import check_idata, check_table
 from .._validation import chosen_labels, count, fixed_seed
+from ..data.levels import level_labels
 from ..models.continuous_irt import mean_z
 from ..models.polytomous_irt import category_logp
 from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_figure, label_line_ends,
@@ -173,6 +174,9 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
         return (probs.mean(axis=0), *_intervals.probability_interval(probs, prob, kind))
 
     levels = list(idata.attrs["levels"])
+    names_of_levels = level_labels(levels, None if "level_lower" not in idata.attrs else
+                                   np.column_stack([idata.attrs["level_lower"],
+                                                    idata.attrs["level_upper"]]))
     colours = colormaps["viridis"](np.linspace(0.9, 0.1, len(levels)))
     axes = given_axes(ax, axes)
     own = axes is None
@@ -193,10 +197,10 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
                  ylabel="P(level | theta)", title=f"category response curves ({bands})")
     handles = [_line_handle(colour) for colour in colours]
     if own:
-        flat[0].figure.legend(handles, [f"{v:g}" for v in levels], title="level",
+        flat[0].figure.legend(handles, names_of_levels, title="level",
                               loc="outside right", fontsize="small")
     else:  # in the user's figure: on the first panel, with what the bands are
-        flat[0].legend(handles, [f"{v:g}" for v in levels], title=f"level ({bands})",
+        flat[0].legend(handles, names_of_levels, title=f"level ({bands})",
                        fontsize="x-small", title_fontsize="x-small")
     return axes
 

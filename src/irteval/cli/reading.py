@@ -252,7 +252,13 @@ def read_performance(args):
         perf = read_responses(args, args.performance, kind="continuous",
                               bounds=_bounds(args.bounds), transform=args.transform,
                               clip=args.clip)
-    return _reflected(perf) if lower_is_better else perf
+    perf = _reflected(perf) if lower_is_better else perf
+    if perf.level_ranges is not None:
+        from ..data.levels import level_labels
+
+        print(f"levels by --cuts {args.cuts} ({args.cut_rule}), with the performances each "
+              f"stands for: {', '.join(level_labels(perf.levels, perf.level_ranges))}")
+    return perf
 
 
 def _bounds(text):

@@ -17,22 +17,24 @@ CUT_RULES = ("equal_width", "quantile")
 
 def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_name="values",
                   locate=None):
-    """(codes 0..C-1, the C ordered level labels) of observed ``values``.
+    """(codes 0..C-1, the C ordered level labels, the levels' ranges) of observed ``values``.
 
     Without ``cuts`` the values must be integers; ``levels`` declares the ordered set (by
     default every integer from the lowest to the highest value). Every declared level must
     be used, and at least two. With ``cuts=C`` the values are continuous performances, binned
-    by ``cut_rule`` into levels 1..C (higher is better). ``locate``: positions -> where those
-    values are, in the user's words (for the messages).
+    by ``cut_rule`` into levels 1..C (higher is better), and the ranges are the (C, 2) lowest
+    and highest performance each level holds (:func:`level_ranges`); else None. ``locate``:
+    positions -> where those values are, in the user's words (for the messages).
     """
     def examples(bad):
         """Some of the values at ``bad``: with where they are, where ``locate`` is given."""
         return (sorted(set(values[bad].tolist()))[:5] if locate is None
                 else locate(np.flatnonzero(bad)))
 
-    values = np.asarray(values, dtype=float)
+    values, ranges = np.asarray(values, dtype=float), None
     if cuts is not None:
-        values = bin_performance(values, cuts, cut_rule)
+        edges = cut_points(values, cuts, cut_rule)
+        values, ranges = bin_performance(values, edges), level_ranges(values, edges)
         levels = np.arange(1, cuts + 1) if levels is None else levels
     whole = values == np.round(values)
     if not whole.all():
@@ -81,11 +83,31 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
     if len(levels) < 2:
         raise ValueError(f"only one level ({_show(levels)}) is used: an ordinal model needs "
                          "at least two" + ("; use fewer cuts=" if cuts is not None else ""))
-    return np.searchsorted(levels, values).astype(np.int64), levels
+    return np.searchsorted(levels, values).astype(np.int64), levels, ranges
 
 
-def bin_performance(values, cuts, cut_rule="equal_width"):
-    """Levels 1..``cuts`` of continuous performances by airt's rules (see the module)."""
+def bin_performance(values, edges):
+    """Levels 1..C of continuous performances between the C - 1 :func:`cut_points`: level k
+    holds edges[k-2] <= x < edges[k-1]."""
+    return np.searchsorted(edges, values, side="right") + 1.0
+
+
+def level_ranges(values, edges):
+    """(C, 2): the bounds of each level in the performances' units, [edges[k-2], edges[k-1]]
+    (the lowest and highest performance at the ends), to say what a level means."""
+    return np.column_stack([np.r_[values.min(), edges], np.r_[edges, values.max()]])
+
+
+def level_labels(levels, ranges=None):
+    """Each level as text, with the performances it stands for where ``cuts=`` binned them
+    (``ranges``, :func:`level_ranges`): ``'3 [0.41, 0.6]'``."""
+    if ranges is None:
+        return [f"{v:g}" for v in levels]
+    return [f"{v:g} [{low:.3g}, {high:.3g}]" for v, (low, high) in zip(levels, ranges)]
+
+
+def cut_points(values, cuts, cut_rule="equal_width"):
+    """The ``cuts`` - 1 interior bin edges of airt's rules (see the module)."""
     if not isinstance(cuts, (int, np.integer)) or cuts < 2:
         raise ValueError(f"cuts must be an integer >= 2 (the number of levels), got {cuts!r}")
     if cut_rule not in CUT_RULES:
@@ -94,10 +116,8 @@ def bin_performance(values, cuts, cut_rule="equal_width"):
         low, high = values.min(), values.max()
         if high == low:
             raise ValueError("every performance is the same: there is nothing to bin")
-        edges = low + (high - low) * np.arange(1, cuts) / cuts
-    else:
-        edges = np.quantile(values, np.arange(1, cuts) / cuts)
-    return np.searchsorted(edges, values, side="right") + 1.0
+        return low + (high - low) * np.arange(1, cuts) / cuts
+    return np.quantile(values, np.arange(1, cuts) / cuts)
 
 
 def _show(levels, most=12):

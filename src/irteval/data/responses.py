@@ -93,6 +93,9 @@ class Responses:
         Continuous: how values map to the model scale :attr:`z`.
     levels : ndarray or None
         Ordinal: the ordered level labels (numbers).
+    level_ranges : ndarray or None
+        Ordinal levels binned with ``cuts=``: (C, 2), the lowest and highest performance
+        each level stands for, in the data's units (row k for ``levels[k]``).
     lower_is_better : bool
         Whether the performances were lower-is-better, turned around by :meth:`reflected`.
     """
@@ -110,6 +113,7 @@ class Responses:
     transform: str | None = None
     clip: float | None = None
     levels: np.ndarray | None = None
+    level_ranges: np.ndarray | None = None
     lower_is_better: bool = False
 
     # ------------------------------------------------------------------ constructors
@@ -302,9 +306,9 @@ class Responses:
             if scale[1] is not None:  # cuts: performances, binned on one scale
                 _warn_mixed_scales(values, np.asarray(item_idx), items, item_name,
                                    respondents[respondent_idx], respondent_name, binned=True)
-            values, levels = ordinal_codes(values, *scale, value_name=value_name,
-                                           locate=locate)
-            extra = {"levels": levels}
+            values, levels, ranges = ordinal_codes(values, *scale, value_name=value_name,
+                                                   locate=locate)
+            extra = {"levels": levels, "level_ranges": ranges}
         else:
             bounds, transform, clip = scale
             if transform not in TRANSFORMS:
@@ -457,9 +461,11 @@ class Responses:
         new_i = np.cumsum(keep_i) - 1
         new_r = np.cumsum(keep_r) - 1
         scale, values = None, self.values[cell].astype(float)
+        ranges = self.level_ranges
         if self.kind == "ordinal":
             used = np.unique(self.values[cell])  # the levels the subset still has
             scale, values = (self.levels[used], None, None), self.levels[self.values[cell]]
+            ranges = None if ranges is None else ranges[used]
         if self.kind == "continuous":
             bounds = pd.DataFrame({"lower": self.lower, "upper": self.upper}, index=self.items)
             scale = (bounds, self.transform, self.clip)
@@ -468,7 +474,7 @@ class Responses:
             new_r[self.respondent_idx[cell]], values,
             item_name=self.item_name, respondent_name=self.respondent_name, kind=self.kind,
             value_name="values", scale=scale,
-        ), lower_is_better=self.lower_is_better)
+        ), level_ranges=ranges, lower_is_better=self.lower_is_better)
 
     def reflected(self) -> Responses:
         """The same responses turned around, for performances where lower is better (error
@@ -480,16 +486,20 @@ class Responses:
             Continuous: each value x becomes lower + upper - x within its item's bounds (the
             bounds stay; bounds="column" maps an item's best value to its top). Ordinal: each
             level code c becomes C - 1 - c, so the highest level is the best (for levels
-            binned with equal-width ``cuts=``, the bins of -x).
+            binned with equal-width ``cuts=``, the bins of -x; ``level_ranges`` follow their
+            cells).
         """
         if self.kind == "binary":
             raise ValueError("reflected() turns performances around; binary answers are "
                              "turned by coding correct = 1")
+        ranges = self.level_ranges
         if self.kind == "continuous":
             values = self.lower[self.item_idx] + self.upper[self.item_idx] - self.values
         else:
             values = len(self.levels) - 1 - self.values
-        return replace(self, values=values, lower_is_better=not self.lower_is_better)
+            ranges = None if ranges is None else ranges[::-1]
+        return replace(self, values=values, level_ranges=ranges,
+                       lower_is_better=not self.lower_is_better)
 
     def __repr__(self) -> str:
         share = percent(self.n_obs, self.n_items * self.n_respondents)

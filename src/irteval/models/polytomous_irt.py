@@ -180,6 +180,9 @@ class PolytomousIRT(BaseModel):
                 "item_name": self.responses.item_name,
                 "respondent_name": self.responses.respondent_name,
                 "levels": self.responses.levels.tolist(),
+                **({} if self.responses.level_ranges is None else {  # what cuts= binned
+                    "level_lower": self.responses.level_ranges[:, 0].tolist(),
+                    "level_upper": self.responses.level_ranges[:, 1].tolist()}),
                 "lower_is_better": int(self.responses.lower_is_better),
                 **{f"prior_{k}": v for k, v in self.priors.items()}}
 
