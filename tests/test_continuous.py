@@ -1,6 +1,7 @@
 """Continuous IRT (AIRT): scaling, bad input, parameter recovery, airt's examples."""
 
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import arviz as az
@@ -8,6 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.colors import to_rgb
 
 import irteval as ie
 from irteval.models.continuous_irt import marginal_log_likelihood
@@ -342,8 +344,11 @@ def test_running_example_beats_airts_likelihood():
     # 2000 draws: with 1000 the tail ESS of MZN/CPLEX-free's residual sd is ~270 (< 400)
     idata = ie.fit(model, draws=2000, random_seed=0, progressbar=False, log_likelihood=False)
     assert idata.attrs["max_rhat"] <= 1.01 and idata.attrs["divergences"] == 0
-    lto = ie.portfolio(ie.latent_trait(idata, epsilon=0.01))["lto"]
-    assert lto.idxmax() == "LCG-Glucose-UC-free"  # airt: 0.828
+    lt = ie.latent_trait(idata, epsilon=0.01)
+    assert ie.portfolio(lt)["lto"].idxmax() == "LCG-Glucose-UC-free"  # airt: 0.828
+    # over the posterior draws it is strong at the most difficulties too
+    assert lt.p_strong.mean().idxmax() == "LCG-Glucose-UC-free"
+    assert lt.p_strong.index.equals(lt.strengths.index)
 
 
 def test_plots_take_axes_and_return_them(recovery):
@@ -361,6 +366,11 @@ def test_plots_take_axes_and_return_them(recovery):
         fig, ax = plt.subplots()
         assert plot(arg, ax=ax, **kwargs) is ax and ax.has_data()
         plt.close(fig)
+    # the strengths shaded by the share of draws: strong in every draw is the full blue
+    sure = replace(lt, p_strong=lt.p_strong * 0 + 1, p_weak=lt.p_weak * 0)
+    pixels = ie.plot_strengths(sure).images[0].get_array()
+    np.testing.assert_allclose(pixels, np.broadcast_to(to_rgb("tab:blue"), pixels.shape))
+    plt.close("all")
     # curves that all end at 1 are named in a legend in their order, not piled up at x = 1
     table = ie.effectiveness(idata, max_draws=20)
     ax = ie.plot_effectiveness(idata, highlight=3, max_draws=20)

@@ -160,7 +160,8 @@ NO_INTERVAL = {
     "loo_by_algorithm": "elpd and its standard error", "wald_test": "a test",
     "plot_win_heatmap": "probabilities", "plot_win_calibration": "observed vs predicted",
     "plot_rank_distribution": "probabilities", "plot_crm_heatmap": "a density at the means",
-    "plot_strengths": "flags", "plot_latent_trait": "curves at the posterior mean",
+    "plot_strengths": "shares of draws",
+    "plot_latent_trait": "curves at the posterior mean",
     "plot_dendrogram": "a tree", "mle_epp": "Wald intervals only: ci_prob, ci_kind='wald'",
     "bootstrap_epp": "percentile intervals only: ci_prob, ci_kind='bootstrap'",
     "select_items": "a list of items",
@@ -273,7 +274,7 @@ def test_result_dataclasses_print_on_one_screen():
     frame = pd.DataFrame(np.zeros((1000, 3)), index=rows)
     draws = xr.DataArray(np.zeros((4, 250)), dims=("chain", "draw"))
     results = [
-        ie.LatentTrait(*[frame] * 7, epsilon=0.05),
+        ie.LatentTrait(*[frame] * 9, epsilon=0.05),
         ie.NewModelScore(ability=draws, accuracy=draws, answered=frame[0], naive=0.5,
                          coverage=0.9, person_fit_p=0.3, n_items=20, ci_prob=0.94,
                          ci_kind="hdi"),

@@ -51,7 +51,10 @@ class LatentTrait(ShortRepr):
         spectrum, on the same grid. Where the spectrum is uncertain (the polytomous IRT) the
         draws' splines are flatter than the one on the mean spectrum, which can leave it.
     strengths, weaknesses : pandas.DataFrame
-        Grid x algorithm: 0/1 flags on that grid.
+        Grid x algorithm: 0/1 flags on that grid (of the posterior-mean spectrum, airt's).
+    p_strong, p_weak : pandas.DataFrame
+        Grid x algorithm: the share of the thinned posterior draws of the spectrum in which
+        the algorithm is strong (weak) at that difficulty, its curve on the same grid.
     occupancy : pandas.DataFrame
         One row per algorithm: ``lto`` (strengths) and ``lto_weak`` from the posterior-mean
         spectrum; over thinned posterior draws the mean and interval of the LTO
@@ -71,6 +74,8 @@ class LatentTrait(ShortRepr):
     smoothed_upper: pd.DataFrame
     strengths: pd.DataFrame
     weaknesses: pd.DataFrame
+    p_strong: pd.DataFrame
+    p_weak: pd.DataFrame
     occupancy: pd.DataFrame
     epsilon: float
     performance_range: tuple = (0.0, 1.0)
@@ -173,11 +178,14 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
                             columns=pd.Index(algorithms, name=item_name))
 
     band_lower, band_upper = _intervals.interval(drawn, prob, kind)
+    p_strong = (drawn >= drawn.max(axis=2, keepdims=True) - epsilon).mean(axis=0)
+    p_weak = (drawn <= drawn.min(axis=2, keepdims=True) + epsilon).mean(axis=0)
     smoothed = frame(curves)
     smoothed.attrs["value"] = "level" if fit_family(idata) == "polytomous_irt" else "performance"
     return LatentTrait(spectrum=spectrum, smoothed=smoothed,
                        smoothed_lower=frame(band_lower), smoothed_upper=frame(band_upper),
                        strengths=frame(strong.astype(int)), weaknesses=frame(weak.astype(int)),
+                       p_strong=frame(p_strong), p_weak=frame(p_weak),
                        occupancy=occupancy, epsilon=float(epsilon),
                        performance_range=(float(np.nanmin(performance)),
                                           float(np.nanmax(performance))))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib import colormaps
-from matplotlib.colors import ListedColormap, PowerNorm
+from matplotlib.colors import PowerNorm, to_rgb
 from matplotlib.lines import Line2D
 from scipy.integrate import trapezoid
 
@@ -309,7 +309,8 @@ def _latent(lt, plot):
 @fill_doc(**AIRT_PLOT_DOCS)
 def plot_strengths(lt: LatentTrait, *, ax=None):
     """Where on the difficulty spectrum each algorithm is strong (blue: within epsilon of the
-    best) or weak (orange: within epsilon of the worst) — the paper's Fig. 15.
+    best) or weak (orange: within epsilon of the worst) — the paper's Fig. 15 — shaded by the
+    share of posterior draws in which it is (pale: seldom; grey: never either).
 
     Parameters
     ----------
@@ -322,17 +323,18 @@ def plot_strengths(lt: LatentTrait, *, ax=None):
     ax = ensure_axes(ax)
     names = list(lt.smoothed.columns)
     grid = lt.smoothed.index.to_numpy()
-    code = lt.strengths.to_numpy().T * 1.0 - lt.weaknesses.to_numpy().T * 1.0
+    strong, weak = (share.to_numpy().T[..., None] for share in (lt.p_strong, lt.p_weak))
+    blue, orange, grey = (np.array(to_rgb(c)) for c in ("tab:blue", "tab:orange", "0.92"))
+    either = np.maximum(strong + weak, 1.0)  # both only where every curve is within epsilon
+    colour = (strong * blue + weak * orange) / either + np.clip(1 - strong - weak, 0, 1) * grey
     step = grid[1] - grid[0]
-    colours = {"weak": "tab:orange", "neither": "0.92", "strong": "tab:blue"}  # colour-blind safe
-    ax.imshow(code, aspect="auto", cmap=ListedColormap(list(colours.values())), vmin=-1.5,
-              vmax=1.5, interpolation="nearest",
+    ax.imshow(colour, aspect="auto", interpolation="nearest",
               extent=(grid[0] - step / 2, grid[-1] + step / 2, len(names) - 0.5, -0.5))
     ax.set_yticks(np.arange(len(names)), short_labels(names), fontsize="x-small")
     # the key in the title: a legend outside the axes ran into a neighbouring panel
     ax.set(xlabel="dataset difficulty (-theta)",
            title=f"strengths (blue) and weaknesses (orange): within epsilon = {lt.epsilon:g}\n"
-                 "of the best / worst performance at that difficulty (grey: neither)")
+                 "of the best / worst, shaded by the share of posterior draws (grey: none)")
     ax.title.set_fontsize("medium")
     return ax
 
