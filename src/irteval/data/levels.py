@@ -101,9 +101,13 @@ def level_ranges(values, edges):
 def level_labels(levels, ranges=None):
     """Each level as text, with the performances it stands for where ``cuts=`` binned them
     (``ranges``, :func:`level_ranges`): ``'3 [0.41, 0.6]'``."""
+    def digits(x):  # 3 significant digits, never in e-notation (run times of 12300 s)
+        return np.format_float_positional(x, precision=3, unique=False, fractional=False,
+                                          trim="-")
+
     if ranges is None:
         return [f"{v:g}" for v in levels]
-    return [f"{v:g} [{low:.3g}, {high:.3g}]" for v, (low, high) in zip(levels, ranges)]
+    return [f"{v:g} [{digits(low)}, {digits(high)}]" for v, (low, high) in zip(levels, ranges)]
 
 
 def cut_points(values, cuts, cut_rule="equal_width"):
