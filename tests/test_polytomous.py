@@ -73,8 +73,8 @@ def test_binned_levels_keep_the_performances_they_stand_for():
     raw = wide.loc[binned.respondents, binned.items].to_numpy()[binned.respondent_idx,
                                                                  binned.item_idx]
     assert ((low <= raw) & (raw <= high)).all()
-    assert level_labels(binned.levels, binned.level_ranges)[2] == "3 [0.5, 0.75]"
-    assert level_labels([1], [[1234.5, 12345.6]]) == ["1 [1230, 12300]"]  # seconds: no 1.23e+04
+    assert level_labels(binned.levels, *binned.level_ranges.T)[2] == "3 [0.5, 0.75]"
+    assert level_labels([1], [1234.5], [12345.6]) == ["1 [1230, 12300]"]  # seconds: no 1.23e+04
     sub = binned.subset(respondents=["a", "b", "d"])  # level 3 goes: its range too
     assert sub.levels.tolist() == [1, 2, 4]
     np.testing.assert_allclose(sub.level_ranges, [[0, 0.25], [0.25, 0.5], [0.75, 1.0]])

@@ -174,9 +174,8 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
         return (probs.mean(axis=0), *_intervals.probability_interval(probs, prob, kind))
 
     levels = list(idata.attrs["levels"])
-    names_of_levels = level_labels(levels, None if "level_lower" not in idata.attrs else
-                                   np.column_stack([idata.attrs["level_lower"],
-                                                    idata.attrs["level_upper"]]))
+    names_of_levels = level_labels(levels, idata.attrs.get("level_lower"),
+                                   idata.attrs.get("level_upper"))
     colours = colormaps["viridis"](np.linspace(0.9, 0.1, len(levels)))
     axes = given_axes(ax, axes)
     own = axes is None

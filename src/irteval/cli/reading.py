@@ -257,7 +257,7 @@ def read_performance(args):
         from ..data.levels import level_labels
 
         print(f"levels by --cuts {args.cuts} ({args.cut_rule}), with the performances each "
-              f"stands for: {', '.join(level_labels(perf.levels, perf.level_ranges))}")
+              f"stands for: {', '.join(level_labels(perf.levels, *perf.level_ranges.T))}")
     return perf
 
 

@@ -98,16 +98,16 @@ def level_ranges(values, edges):
     return np.column_stack([np.r_[values.min(), edges], np.r_[edges, values.max()]])
 
 
-def level_labels(levels, ranges=None):
-    """Each level as text, with the performances it stands for where ``cuts=`` binned them
-    (``ranges``, :func:`level_ranges`): ``'3 [0.41, 0.6]'``."""
+def level_labels(levels, lower=None, upper=None):
+    """Each level as text, with the lowest and highest performance it stands for where
+    ``cuts=`` binned them (the columns of :func:`level_ranges`): ``'3 [0.41, 0.6]'``."""
     def digits(x):  # 3 significant digits, never in e-notation (run times of 12300 s)
         return np.format_float_positional(x, precision=3, unique=False, fractional=False,
                                           trim="-")
 
-    if ranges is None:
+    if lower is None:
         return [f"{v:g}" for v in levels]
-    return [f"{v:g} [{digits(low)}, {digits(high)}]" for v, (low, high) in zip(levels, ranges)]
+    return [f"{v:g} [{digits(low)}, {digits(high)}]" for v, low, high in zip(levels, lower, upper)]
 
 
 def cut_points(values, cuts, cut_rule="equal_width"):
