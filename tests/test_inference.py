@@ -202,7 +202,7 @@ def test_prox_start_is_close_to_the_truth():
 def test_optimiser_runs_scipys_own_blas_on_one_thread():
     # SciPy's OpenBLAS threads spinning beside NumPy's made the collapsed 1PL's gradient ten
     # times slower inside L-BFGS; NumPy's keep their threads
-    from threadpoolctl import threadpool_info
+    from threadpoolctl import threadpool_info, threadpool_limits
 
     from irteval.inference.approximations import mode_finder_of, scipy_own_blas
 
@@ -213,20 +213,22 @@ def test_optimiser_runs_scipys_own_blas_on_one_thread():
     scipy_blas = {lib.filepath for lib in scipy_own_blas().lib_controllers}
     if not scipy_blas:
         pytest.skip("SciPy shares NumPy's BLAS here")
-    before = threads()
+    with threadpool_limits(2, user_api="blas"):  # as outside xdist (conftest: 1 per worker)
+        before = threads()
+        assert all(n == 2 for n in before.values()), before
 
-    class Quadratic:
-        seen = []
+        class Quadratic:
+            seen = []
 
-        def logp_grad(self, x):
-            self.seen.append(threads())
-            return -0.5 * x @ x, -x
+            def logp_grad(self, x):
+                self.seen.append(threads())
+                return -0.5 * x @ x, -x
 
-    mode, _, _ = mode_finder_of(Quadratic(), "L-BFGS-B")(np.ones(3))
-    assert np.allclose(mode, 0) and Quadratic.seen
-    for seen in Quadratic.seen:
-        assert seen == {path: 1 if path in scipy_blas else n for path, n in before.items()}
-    assert threads() == before
+        mode, _, _ = mode_finder_of(Quadratic(), "L-BFGS-B")(np.ones(3))
+        assert np.allclose(mode, 0) and Quadratic.seen
+        for seen in Quadratic.seen:
+            assert seen == {path: 1 if path in scipy_blas else n for path, n in before.items()}
+        assert threads() == before
 
 
 def test_collapsed_diagnostics_check_one_item_per_count():
