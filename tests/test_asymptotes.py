@@ -38,7 +38,8 @@ def test_bad_input_is_named():
 @pytest.mark.parametrize("missing", [False, True])
 def test_3pl_likelihood_is_finite_far_out_and_advi_runs(missing):
     """p = c + (1 - c) logistic(eta) rounds to 1 for eta above ~37, so a wrong answer's
-    log(1 - p) was -inf in the PyMC graph: ADVI on the 3PL stopped with NaN every time."""
+    log(1 - p) was -inf in the PyMC graph: ADVI on the 3PL stopped with NaN every time. Its
+    gradient there was NaN (as the 2PL's: PyMC's Bernoulli goes through p)."""
     rng = np.random.default_rng(0)
     resp, _, _ = cal.simulate_onepl(12, 40, rng, discrimination=True, guessing=True,
                                     n_options=4)
@@ -60,14 +61,19 @@ def test_3pl_likelihood_is_finite_far_out_and_advi_runs(missing):
                       np.log(floor + (1 - floor) * stats.logistic.cdf(eta)),
                       np.log1p(-floor) + stats.logistic.logsf(eta))
     assert np.isfinite(logp) and logp == pytest.approx(direct.sum(), rel=1e-9)
+    assert np.isfinite(model.compile_dlogp()(point)).all()
+    two_pl = ie.models.onepl(resp, discrimination=True)
+    assert np.isfinite(two_pl.compile_dlogp()(
+        {k: v for k, v in point.items() if k in two_pl.initial_point()})).all()
     point["c_logodds__"] = point["c_logodds__"] * 0 - 40.0  # c ~ 4e-18, far below eta's floor
     point["b"] = point["b"] * 0 + 60.0
     point["theta_zerosum__"] = point["theta_zerosum__"] * 0.0
     right = model.compile_logp(vars=[model["y"]])(point) / resp.values.sum()
     assert right == pytest.approx(-40.0, abs=1e-6)  # log c: every answer right, eta ~ -60
-    idata = ie.fit(model, method="advi", advi_iterations=2000, draws=50, chains=2,
-                   random_seed=0, progressbar=False)
-    assert np.isfinite(idata.posterior["c"]).all()
+    if not missing:  # ADVI's graph is the longest compilation of the suite (~60 s cold)
+        idata = ie.fit(model, method="advi", advi_iterations=2000, draws=50, chains=2,
+                       random_seed=0, progressbar=False)
+        assert np.isfinite(idata.posterior["c"]).all()
 
 
 @pytest.fixture(scope="module")
