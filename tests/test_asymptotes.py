@@ -65,6 +65,10 @@ def test_3pl_likelihood_is_finite_far_out_and_advi_runs(missing):
     two_pl = ie.models.onepl(resp, discrimination=True)
     assert np.isfinite(two_pl.compile_dlogp()(
         {k: v for k, v in point.items() if k in two_pl.initial_point()})).all()
+    two_skills = ie.models.onepl(resp, discrimination=True, dims=2)
+    far = two_skills.initial_point() | {
+        "theta_zerosum__": np.tile(point["theta_zerosum__"], (2, 1)), "a": np.ones((12, 2))}
+    assert np.isfinite(two_skills.compile_dlogp()(far)).all()
     point["c_logodds__"] = point["c_logodds__"] * 0 - 40.0  # c ~ 4e-18, far below eta's floor
     point["b"] = point["b"] * 0 + 60.0
     point["theta_zerosum__"] = point["theta_zerosum__"] * 0.0

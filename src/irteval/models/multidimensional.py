@@ -26,7 +26,7 @@ import pymc as pm
 
 from .._validation import warn_user
 from ..exceptions import IdentificationWarning
-from .base import reflection_signs
+from .base import bernoulli_logit_rv, reflection_signs
 from .densities import MultidimensionalDensity
 from .onepl import OnePL
 
@@ -74,12 +74,12 @@ class MultidimensionalIRT(OnePL):
         a = pm.Normal("a", 0.0, scale["sigma_a"], dims=("item", "skill"))
         eta = a @ theta - b[:, None]
         if self.complete:
-            pm.Bernoulli("y", logit_p=eta, observed=r.to_wide(rows="item").to_numpy(),
-                         dims=("item", "respondent"))
+            bernoulli_logit_rv("y", eta, observed=r.to_wide(rows="item").to_numpy(),
+                               dims=("item", "respondent"))
         else:
             i = pm.Data("item_idx", r.item_idx, dims="obs")
             j = pm.Data("respondent_idx", r.respondent_idx, dims="obs")
-            pm.Bernoulli("y", logit_p=eta[i, j], observed=r.values, dims="obs")
+            bernoulli_logit_rv("y", eta[i, j], observed=r.values, dims="obs")
 
     @property
     def variant(self):
