@@ -39,7 +39,8 @@ def test_bad_input_is_named():
 def test_3pl_likelihood_is_finite_far_out_and_advi_runs(missing):
     """p = c + (1 - c) logistic(eta) rounds to 1 for eta above ~37, so a wrong answer's
     log(1 - p) was -inf in the PyMC graph: ADVI on the 3PL stopped with NaN every time. Its
-    gradient there was NaN (as the 2PL's: PyMC's Bernoulli goes through p)."""
+    gradient there was NaN, as the 2PL's and the two-skill 2PL's (PyMC's Bernoulli goes
+    through p)."""
     rng = np.random.default_rng(0)
     resp, _, _ = cal.simulate_onepl(12, 40, rng, discrimination=True, guessing=True,
                                     n_options=4)
