@@ -222,12 +222,9 @@ class BaseModel(FitSpec, pm.Model):
 
 def bernoulli_logit_rv(name, logit, **kwargs):
     """y ~ Bernoulli(logistic(logit)) with log-likelihood y logit - softplus(logit), whose
-    gradient y - logistic(logit) is finite for every logit: PyMC's ``Bernoulli(logit_p=)``
-    goes through p = logistic(logit), and its gradient was NaN where p rounds to 0 or 1
-    (|logit| above ~37: a 2PL item with a = 5 and theta - b = 8), a divergence to PyMC's and
-    numpyro's NUTS and the end of an ADVI run. It is cheaper too (no p, no check that
-    0 <= p <= 1): a 2PL's log density and gradient at 300 x 30 in 315 us against 479. Draws
-    as ``Bernoulli``'s."""
+    gradient y - logistic(logit) is finite for every logit (PyMC's ``Bernoulli(logit_p=)``
+    goes through p, and its gradient was NaN where p rounds to 0 or 1: ``models/onepl.md``).
+    Draws as ``Bernoulli``'s."""
     return pm.CustomDist(
         name, logit, dist=lambda logit, size: pm.Bernoulli.dist(logit_p=logit, size=size),
         logp=lambda value, logit: value * logit - pt.softplus(logit), **kwargs)
