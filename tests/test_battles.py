@@ -84,7 +84,8 @@ def test_winner_encodings_and_weights_aggregate_to_the_same_pair_counts():
         assert row["matches"] == len(sub) and row["ties"] == ties
         assert row["wins_i"] == x_won + ties / 2
     assert by_column.n_battles == len(rows) and by_column.players.name == "model"  # of model_a
-    assert repr(by_column).startswith("Battles(6 models, 400 battles in 15 of 15 pairs")
+    assert repr(by_column).startswith(
+        "Battles(6 models (players), 400 battles in 15 of 15 pairs")
 
 
 def test_mle_matches_bradleyterry2_on_baseball_and_citations():

@@ -123,8 +123,9 @@ def test_bad_model_arguments():
         ie.models.bradley_terry(scores, likelihood="glm")
     with pytest.raises(ValueError, match="reference 'x' is not a player"):
         ie.models.bradley_terry(scores, reference="x")
-    with pytest.raises(TypeError, match="expected irteval.Scores"):
-        ie.models.bradley_terry(pd.DataFrame())
+    for build in (ie.models.bradley_terry, ie.mle_epp, ie.bootstrap_epp):
+        with pytest.raises(TypeError, match="expected irteval.Scores.*build one with Scores"):
+            build(pd.DataFrame())
 
 
 def test_goodness_of_fit_on_vtab(vtab_fit):

@@ -683,7 +683,7 @@ def test_leaderboard_command_on_battles(tmp_path, capsys):
     assert main(["leaderboard", str(path), "--winner", "winner", "--out", str(out),
                  "--draws", "200", "--tune", "200", "--chains", "2"]) == 0
     printed = capsys.readouterr().out
-    assert "Battles(6 models, 600 battles" in printed
+    assert "Battles(6 models (players), 600 battles" in printed
     board = pd.read_csv(out / "leaderboard.csv", index_col=0)
     assert board.index.name == "model" and set(board.index) == set(rows["model_a"])
     assert written(out) == sorted(outputs.files("leaderboard"))
@@ -828,7 +828,8 @@ def test_leaderboard_task_scheme_on_scores_and_battles(tmp_path, capsys):
     assert main(["leaderboard", str(path), "--player", "model", "--round", "split", "--score",
                  "acc", "--task", "task", "--out", str(out), *fast]) == 0
     printed = capsys.readouterr().out
-    assert "Scores(4 models x 6 splits" in printed and "Model/Task scheme: 3 tasks" in printed
+    assert "Scores(4 models (players) x 6 splits (rounds)" in printed
+    assert "Model/Task scheme: 3 tasks" in printed
     boards = ie.load_results(out)["task_leaderboards"]
     assert boards.index.names == ["task", "model"] and len(boards) == 12
     assert set(boards.index.get_level_values("task")) == {"t1", "t2", "t3"}

@@ -203,7 +203,7 @@ def test_bad_wide_input_names_the_problem():
         Responses.from_wide(ok[["m1"]], rows="item")
     with pytest.raises(ValueError, match="rows must be"):
         Responses.from_wide(ok, rows="models")
-    with pytest.raises(TypeError, match="expected a pandas DataFrame"):
+    with pytest.raises(TypeError, match=r"got ndarray; .*pd.DataFrame\(values, index=rows"):
         Responses.from_wide(ok.to_numpy())
     with pytest.raises(ValueError, match="kind=.nominal. is not supported"):
         Responses.from_wide(ok, kind="nominal")

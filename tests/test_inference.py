@@ -148,8 +148,12 @@ def test_bad_arguments():
     with pytest.raises(TypeError, match=r"unexpected keyword\(s\) \['draw'\].*did you mean "
                                         r"draws= for draw="):
         ie.fit(model, draw=10)  # ran 4 x 1000 draws in silence
-    with pytest.raises(TypeError, match="expected a pymc.Model"):
-        ie.fit(resp)
+    with pytest.raises(TypeError, match=r"expected a pymc.Model.*ie.fit\(ie.models.onepl\(data"):
+        ie.fit(resp)  # the builder for the data's kind
+    with pytest.raises(TypeError, match=r"got Scores; .*ie.models.bradley_terry\(data\)"):
+        ie.fit(ie.datasets.load_vtab())
+    with pytest.raises(TypeError, match=r"got DataFrame; build one with irteval.models"):
+        ie.fit(pd.DataFrame({"kind": ["binary"]}))  # a column named kind is no data kind
     with pytest.raises(TypeError, match="expected irteval.Responses"):
         ie.models.onepl(resp.to_wide())
     with pytest.raises(ValueError, match="unknown prior_scale keys"):

@@ -220,6 +220,9 @@ def test_bad_input_is_named(population):
     long = pd.DataFrame({"model": ["m", "m"], "instance": ["i1", "i2"], "correct": [1, 0]})
     with pytest.raises(TypeError, match=r"answers.set_index\('instance'\)\['correct'\]"):
         ie.score_new_model(idata, long)  # the fit's label column, not the first
+    wide_answers = pd.DataFrame({"m1": [1, 0], "m2": [0, 0]}, index=["i1", "i2"])
+    with pytest.raises(TypeError, match=r"e.g. answers\['m1'\]; from"):
+        ie.score_new_model(idata, wide_answers)  # indexed by item already: pick a column
     texts = pd.Series(["True", "false"], index=["i1", "i2"])  # as a CSV of booleans reads
     assert ie.score_new_model(idata, texts).answered.tolist() == [1.0, 0.0]
     bt = ie.fit(ie.models.bradley_terry(ie.datasets.load_vtab()), method="map", random_seed=0)

@@ -26,6 +26,11 @@ def describe(value):
     return repr(value)
 
 
+def counted(n, name, role):
+    """'16 models (players)': a count in the user's name, with the role where they differ."""
+    return f"{n} {name}s" + (f" ({role}s)" if name != role else "")
+
+
 def _axis(index):
     names = [name for name in index.names if name is not None]
     return f"{', '.join(map(str, names)) or 'rows'}: {len(index)}"

@@ -221,7 +221,8 @@ def long_cells(df, first, second, value, fix):
 def check_frame(df):
     """A non-empty DataFrame with one level of columns."""
     if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}; wrap an array "
+                        "with its labels: pd.DataFrame(values, index=rows, columns=columns)")
     if df.empty:
         raise ValueError("the data frame is empty; nothing to fit")
     if isinstance(df.columns, pd.MultiIndex):

@@ -16,10 +16,11 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
+from .._repr import counted
 from .._validation import (check_columns, check_frame, check_labels, factorize,
                            matches_as_text, numeric_values, plain, spelling_hint, warn_user,
                            where)
-from .scores import pair_table, player_totals
+from .scores import Scores, pair_table, player_totals
 
 #: winner values read as a tie unless ``ties=`` says otherwise (LMSYS arena's markers)
 TIES = ("tie", "draw", "tie (bothbad)", "both_bad")
@@ -277,7 +278,7 @@ class Battles:
         n = self.n_players
         met = len(self.pairs()) if self.round is not None else len(self.i)
         grouped = "" if self.round is None else f", {self.n_rounds} rounds of {self.round_name!r}"
-        return (f"Battles({n} {self.player_name}s, {self.n_battles:g} battles in "
+        return (f"Battles({counted(n, self.player_name, 'player')}, {self.n_battles:g} battles in "
                 f"{met} of {n * (n - 1) // 2} pairs, {self.ties.sum():g} ties{grouped})")
 
 
@@ -388,3 +389,11 @@ def _type_hint(unknown, df, columns):
         return (f"; they are players' labels as text, and the player columns hold numbers: "
                 f"give both one type, e.g. df[{columns}] = df[{columns}].astype(str)")
     return ""
+
+
+def check_scores_or_battles(data):
+    """Refuse anything but :class:`Scores` or :class:`Battles`, saying how to build one."""
+    if not isinstance(data, (Scores, Battles)):
+        raise TypeError(f"expected irteval.Scores or irteval.Battles, got "
+                        f"{type(data).__name__}; build one with Scores.from_long, "
+                        "Scores.from_wide, Battles.from_long or Battles.from_counts")

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc, matrix_df
+from .._repr import counted
 from .._validation import (axis_names, check_columns, check_frame, chosen_labels,
                            labelled_matrix, long_cells, numeric_matrix, percent, plain, warn_user,
                            where)
@@ -503,11 +504,8 @@ class Responses:
 
     def __repr__(self) -> str:
         share = percent(self.n_obs, self.n_items * self.n_respondents)
-        def count(n, name, role):  # the role too where the name is the user's
-            return f"{n} {name}s" + (f" ({role}s)" if name != role else "")
-
-        return (f"Responses({self.kind}: {count(self.n_items, self.item_name, 'item')} x "
-                f"{count(self.n_respondents, self.respondent_name, 'respondent')}, "
+        return (f"Responses({self.kind}: {counted(self.n_items, self.item_name, 'item')} x "
+                f"{counted(self.n_respondents, self.respondent_name, 'respondent')}, "
                 f"{self.n_obs} observed cells ({share}))")
 
 

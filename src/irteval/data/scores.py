@@ -17,6 +17,7 @@ from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
 from .._docs import fill_doc, matrix_df
+from .._repr import counted
 from .._validation import (axis_names, check_columns, check_frame, labelled_matrix, long_cells,
                            numeric_matrix, percent, plain, spelling_hint, warn_user)
 
@@ -193,8 +194,8 @@ class Scores:
 
     def __repr__(self) -> str:
         share = percent(int((~np.isnan(self.matrix)).sum()), self.matrix.size)
-        return (f"Scores({self.n_players} {self.player_name}s x {self.n_rounds} "
-                f"{self.round_name}s, {share} present, "
+        return (f"Scores({counted(self.n_players, self.player_name, 'player')} x "
+                f"{counted(self.n_rounds, self.round_name, 'round')}, {share} present, "
                 f"{'higher' if self.higher_is_better else 'lower'} is better)")
 
 

@@ -28,6 +28,7 @@ from .._compat import IndexesWithWarning
 from .._docs import fill_doc
 from .._validation import count, plain, seeded_rng, spelling_hint, warn_user
 from ..data import Battles, Scores
+from ..data.battles import check_scores_or_battles
 from ..data.scores import (OUTCOME_SCORE, check_reference, outcome_counts, player_groups,
                            player_totals)
 from ..exceptions import SeparationWarning
@@ -216,9 +217,7 @@ def mle_epp(scores: Scores | Battles, *, reference=None, ci_prob=None,
         ``p_value`` (chi-square goodness of fit against the saturated model),
         ``components``, ``ci_prob`` and ``ci_kind``.
     """
-    if not isinstance(scores, (Scores, Battles)):
-        raise TypeError(f"expected irteval.Scores or irteval.Battles, got "
-                        f"{type(scores).__name__}")
+    check_scores_or_battles(scores)
     if ci_kind != "wald":
         raise ValueError(f"ci_kind={ci_kind!r}: the classical EPP has Wald intervals only "
                          "(ci_kind='wald'); for HDIs or equal-tailed intervals fit the Bayesian "

@@ -405,7 +405,15 @@ def _spec(model) -> FitSpec:
     """The model's own fit specification, or PyMC's defaults (with a warning) for a plain
     ``pymc.Model``."""
     if not isinstance(model, pm.Model):
-        raise TypeError(f"expected a pymc.Model (from irteval.models), got {type(model).__name__}")
+        builders = {"Scores": "bradley_terry", "Battles": "bradley_terry", "binary": "onepl",
+                    "continuous": "continuous_irt", "ordinal": "polytomous_irt"}
+        kind = getattr(model, "kind", None)  # Responses' kind (a DataFrame's column "kind"?)
+        builder = builders.get(kind if isinstance(kind, str) else type(model).__name__)
+        hint = (f"; build it first: ie.fit(ie.models.{builder}(data))" if builder else
+                "; build one with irteval.models (onepl, continuous_irt, polytomous_irt, "
+                "bradley_terry)")
+        raise TypeError(f"expected a pymc.Model (from irteval.models), got "
+                        f"{type(model).__name__}{hint}")
     if isinstance(model, FitSpec):
         return model
     warn_user("fit got a plain pymc.Model, not one built by irteval.models (pm.do, pm.observe "

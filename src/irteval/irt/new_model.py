@@ -85,7 +85,8 @@ class NewModelScore(ShortRepr):
         estimate; NaN until every stratum has an answer).
     coverage : float
         Share of the benchmark's items whose posterior mean difficulty lies within the
-        answered items' range (module docstring); the rest is the IRT's extrapolation.
+        answered items' range (``irteval.irt.new_model``'s docstring); the rest is the IRT's
+        extrapolation.
     person_fit_p : float
         Posterior predictive p-value of its answers' log-likelihood; small: misfit.
     n_items : int
@@ -153,8 +154,12 @@ def _answers(items, answers):
         label = items.labels.name if items.labels.name in columns else columns[0]
         others = [c for c in columns if c != label]
         value = "correct" if "correct" in others else others[-1] if others else None
-        table = (f"answers.set_index({plain(label)!r})[{plain(value)!r}]" if value is not None
-                 else f"answers[{plain(label)!r}]")
+        if isinstance(answers, pd.DataFrame) and answers.index.isin(items.labels).any():
+            table = f"answers[{plain(columns[0])!r}]"  # already indexed by item: one column
+        elif value is not None:
+            table = f"answers.set_index({plain(label)!r})[{plain(value)!r}]"
+        else:
+            table = f"answers[{plain(label)!r}]"
         raise TypeError(f"answers must be a dict or a pandas Series item -> 0/1, got "
                         f"{type(answers).__name__}; from a table, e.g. {table}; from an "
                         "array, pd.Series(values, index=items)")
@@ -230,7 +235,8 @@ def _score(items, where, y, answered, rng, prob, kind, theta=None, naive=None):
 def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=None,
                     ci_kind=None) -> NewModelScore:
     """The posterior of a new model's ability and full-benchmark accuracy from its answers
-    to some of the items of a binary IRT fit (module docstring).
+    to some of the items of a binary IRT fit (the method: ``irteval.irt.new_model``'s
+    docstring).
     Warns when its answers misfit the model (person-fit p-value below 0.01), and when the
     answered items span a narrower range of difficulty than a random subset would (the rest
     is then the IRT's extrapolation, which the person fit cannot check). Vectorised over

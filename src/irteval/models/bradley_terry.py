@@ -42,6 +42,7 @@ from scipy.stats import rankdata
 
 from .._validation import plain, positive, warn_user
 from ..data import Battles, Scores
+from ..data.battles import check_scores_or_battles
 from ..data.scores import check_reference, outcome_counts, player_groups, player_totals
 from ..exceptions import IdentificationWarning
 from .base import BaseModel
@@ -283,7 +284,9 @@ def bradley_terry(scores: Scores | Battles, *, likelihood=None, reference=None,
     -------
     BradleyTerry
         A :class:`pymc.Model` with free ``strength`` (sums to zero) and ``epp`` = strength
-        (minus the reference's). Plackett–Luce: observed ``rank`` (dims round, player);
+        (minus the reference's; without ``reference`` the two are equal, so that
+        ``az.summary(idata, var_names=["~strength"])`` shows each once). Plackett–Luce:
+        observed ``rank`` (dims round, player);
         pairwise: observed ``wins`` (dim pair); Davidson: ``log_nu`` and observed
         ``outcomes`` (dims pair, outcome). With ``hierarchy``: ``tau``, ``deviation_z`` and
         the deterministic ``deviation`` (task, player).
@@ -320,10 +323,7 @@ def _tasks(scores, hierarchy):
 def _checked_likelihood(scores, likelihood, hierarchy, reference):
     """The likelihood to use (the data's default where None), refusing what cannot be
     built, before any work."""
-    if not isinstance(scores, (Scores, Battles)):
-        raise TypeError(f"expected irteval.Scores or irteval.Battles, got "
-                        f"{type(scores).__name__}; build one with Scores.from_long, "
-                        "Scores.from_wide, Battles.from_long or Battles.from_counts")
+    check_scores_or_battles(scores)
     battles = isinstance(scores, Battles)
     if likelihood is None:
         likelihood = "pairwise" if battles else "plackett_luce"
