@@ -41,8 +41,12 @@ def test_kappa_is_one_without_noise_and_falls_with_it(pipeline):
     assert by_p.is_monotonic_decreasing and by_p[1.0] < 0.95
     table = ie.robustness.scc_summary(curves)
     assert table.index.names == ["model", "bin", "proportion"] and len(table) == 3 * 5 * 6
-    assert (table["kappa_lower"] <= table["kappa"] + 1e-12).all()
-    assert (table["kappa"] <= table["kappa_upper"] + 1e-12).all()
+    for name in ("kappa", "agreement", "macro_f1"):  # each with its interval over the draws
+        assert (table[f"{name}_lower"] <= table[name] + 1e-12).all()
+        assert (table[name] <= table[f"{name}_upper"] + 1e-12).all()
+    assert table["agreement"].to_numpy() == pytest.approx(
+        curves["agreement"].mean("sample").values.ravel())  # in the index's order
+    assert (table["agreement_upper"] - table["agreement_lower"]).max() > 0
     p = p_hardest_most_sensitive(curves)
     assert list(p.index) == list(clean.columns) and p.between(0, 1).all()
 

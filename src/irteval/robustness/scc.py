@@ -338,7 +338,7 @@ def check_scc(scc, caller):
 
 @fill_doc
 def scc_summary(scc, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFrame:
-    """Posterior means of the SCCs, and the interval of kappa over the draws, as a tidy table.
+    """Posterior means of the SCCs and their intervals over the draws, as a tidy table.
 
     Parameters
     ----------
@@ -350,18 +350,20 @@ def scc_summary(scc, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd.DataFra
     Returns
     -------
     pandas.DataFrame
-        One row per (model, bin, proportion) (a MultiIndex): posterior means ``kappa``,
-        ``agreement`` and ``macro_f1``, and the interval of kappa (``kappa_lower``,
-        ``kappa_upper``) over the draws. ``attrs`` holds ``ci_prob`` and ``ci_kind``.
+        One row per (model, bin, proportion) (a MultiIndex): the posterior means of
+        ``kappa``, ``agreement`` and ``macro_f1``, each followed by its interval over the
+        draws (``kappa_lower``, ``kappa_upper``, ...). ``attrs`` holds ``ci_prob`` and
+        ``ci_kind``.
     """
     prob, kind = _intervals.resolve(ci_prob, ci_kind, hdi_prob)
     check_scc(scc, "scc_summary")
-    table = scc.mean("sample").to_dataframe()
-    kappa = scc["kappa"].transpose("sample", ...)
-    lower, upper = _intervals.interval(kappa.values, prob, kind)
-    table["kappa_lower"] = lower.ravel()
-    table["kappa_upper"] = upper.ravel()
-    return _intervals.record(table, prob, kind)
+    index = scc["kappa"].isel(sample=0, drop=True).to_series().index  # (model, bin, proportion)
+    columns = {}
+    for name in ("kappa", "agreement", "macro_f1"):
+        draws = scc[name].transpose("sample", *index.names).values
+        columns |= {column: values.ravel() for column, values in
+                    _intervals.quantity_columns(draws, prob, kind, name).items()}
+    return _intervals.record(pd.DataFrame(columns, index=index), prob, kind)
 
 
 def p_hardest_most_sensitive(scc, proportion=1.0) -> pd.Series:
