@@ -109,8 +109,11 @@ def _lto_of_draw(delta, *, performance, epsilon, n_grid, common):
 def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, max_draws=500,
                  random_seed=0, n_jobs=None, hdi_prob=None) -> LatentTrait:
     """Dataset difficulty spectrum, smoothing splines, strengths and weaknesses and latent trait
-    occupancy (module docstring), from the posterior mean (over every draw) and per draw over
-    ``max_draws`` draws chosen with ``random_seed``.
+    occupancy, from the posterior mean (over every draw) and per draw over ``max_draws`` draws
+    chosen with ``random_seed``. Over dataset difficulty delta = -theta, h_j(delta) is a
+    smoothing spline of algorithm j's performance; j is strong where h_j >= max_k h_k -
+    epsilon and weak where h_j <= min_k h_k + epsilon; its latent trait occupancy is the share
+    of datasets where it is strong, and the portfolio the algorithms with occupancy > 0.
 
     Parameters
     ----------

@@ -305,7 +305,12 @@ def multistart(model: ContinuousIRT, chains, random_seed=None) -> StartPoints:
 
 def continuous_irt(responses: Responses, *, prior_tau=PRIORS["tau"], prior_lam=PRIORS["lam"],
                    prior_s=PRIORS["s"], init="best", n_starts=10) -> ContinuousIRT:
-    """Bayesian continuous IRT of algorithms (items) on datasets (respondents).
+    """Bayesian continuous IRT of algorithms (items) on datasets (respondents):
+    z_ij ~ Normal(gamma_j (theta_i - beta_j), |gamma_j / alpha_j|), theta_i ~ Normal(0, 1),
+    for the transformed performance z (:attr:`Responses.z`), sampled as the factor model
+    z_ij ~ Normal(tau_j + lambda_j theta_i, s_j) with the traits integrated out: gamma =
+    lambda, beta = -tau / lambda, alpha = lambda / s (the module docstring and
+    ``models/continuous_irt.md`` have the details).
 
     Priors on the sampling parameters: tau_j ~ N(0, prior_tau), lambda_j ~ N(0, prior_lam),
     log s_j ~ N(0, prior_s), on the scale of z (logits of the scaled performance). The
@@ -313,7 +318,8 @@ def continuous_irt(responses: Responses, *, prior_tau=PRIORS["tau"], prior_lam=P
     case: one algorithm explained exactly by the factor).
     The posterior holds ``tau``, ``lam``, ``s`` and, added by :func:`irteval.fit`,
     ``alpha`` (discrimination), ``beta`` (difficulty), ``gamma`` (scaling) per item and
-    ``theta`` (easiness) per respondent, after the reflection is fixed.
+    ``theta`` (easiness) per respondent, after the reflection is fixed
+    (``az.summary(idata, var_names=["alpha", "beta", "gamma"])``: airt's parameters alone).
 
     The likelihood can have several local optima on real data. NUTS chains start from
     ``n_starts`` optimisations of the marginal posterior: all near the best one

@@ -280,7 +280,10 @@ def polytomous_irt(responses: Responses, *, model="gpcm", prior_a=PRIORS["a"],
     ~ N(0, prior_c) (the graded model: its first one, then gaps ~ LogNormal(0, 1)). The
     posterior holds ``theta`` (dataset easiness), ``a`` (discrimination), ``c`` (step
     intercepts) and, added by :func:`irteval.fit`, ``d`` (thresholds c / a) per item and
-    step, after the reflection is fixed.
+    step, after the reflection is fixed. Items with fewer levels than the widest share its
+    ``step`` dim: their ``c`` there is drawn from the prior alone (no data reach it) and their
+    ``d`` is NaN, which ``az.summary`` reports as NaN rows (with a warning);
+    ``az.summary(idata, var_names=["a", "d"]).dropna()`` keeps the steps that exist.
 
     Parameters
     ----------
