@@ -83,7 +83,8 @@ class FitSpec:
     default_tune: ClassVar[int] = 1000
     #: preferred NUTS backend when installed ("pymc", "nutpie")
     sampler: ClassVar[str] = "pymc"
-    #: options for nutpie.sample when nutpie runs the PyMC graph (e.g. a low-rank mass matrix)
+    #: options for nutpie.sample, on the NumPy density or the PyMC graph (e.g. a low-rank
+    #: mass matrix)
     nutpie_options: ClassVar[dict] = {}
     #: variables whose R-hat and ESS are checked (None: all)
     diagnostic_vars: ClassVar[tuple[str, ...] | None] = None

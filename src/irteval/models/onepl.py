@@ -9,7 +9,8 @@ every model got right still has a finite difficulty; abilities sum to zero, whic
 identifies the location exactly (a soft prior anchor lets mu_b and theta drift
 together and mixes ~25x worse). The 1PL has an exact marginal form, difficulties
 integrated out, with or without missing cells (:mod:`irteval.models.onepl_marginal`), that
-:func:`irteval.fit` runs for MAP/Laplace and, where it is cheaper, for NUTS.
+:func:`irteval.fit` runs for MAP/Laplace and, where it is cheaper or the instances have few
+answers, for NUTS.
 See ``models/onepl.md``.
 """
 
@@ -446,8 +447,8 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
         3), ``sigma_b`` (half-normal scale, default 2), and per variant ``sigma_theta`` (the
         1PL's half-normal scale of the abilities' spread, default 2), ``sigma_log_a`` (the
         2PL/3PL/4PL's half-normal scale of the log-discrimination spread, default 0.5) or
-        ``sigma_a`` (sd of the multidimensional 2PL's free loadings, default 1); a key the
-        variant has no prior for is refused.
+        ``sigma_a`` (the multidimensional 2PL's a_ik ~ N(0, sigma_a), every loading before
+        rotation, default 1); a key the variant has no prior for is refused.
     batch_size : int, optional
         Minibatch model for ``fit(method="advi")``: each optimisation step evaluates the
         likelihood on ``batch_size`` random observed cells, scaled by n_obs / batch_size
