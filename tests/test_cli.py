@@ -5,6 +5,7 @@ import shutil
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import arviz as az
 import numpy as np
@@ -166,7 +167,8 @@ def test_select_items_then_score_new_in_one_folder(difficulty_run, tmp_path, cap
     point.to_netcdf(tmp_path / "map.nc")
     assert main(["select-items", str(tmp_path / "map.nc"), "-n", "4", "--out",
                  str(tmp_path / "from_map")]) == 0
-    capsys.readouterr()
+    assert "is a MAP fit (one point): score-new needs posterior draws; rerun irteval " \
+           "difficulty without --method map" in capsys.readouterr().out  # before the model runs
 
 
 def test_score_new_warnings_name_the_command():
@@ -267,6 +269,14 @@ def test_existing_outputs_are_kept_without_overwrite(difficulty_run, tmp_path, c
     # a file where the folder should be
     assert main(["difficulty", str(path), "--out", str(path), *FAST]) == 2
     assert "is a file; give a folder" in capsys.readouterr().err
+    # a folder that cannot be made: refused before the fit (it ran, then a traceback)
+    if Path("/proc").is_dir():
+        assert main(["difficulty", str(path), "--out", "/proc/irteval-out", *FAST]) == 2
+        assert "--out /proc/irteval-out: cannot make or write to it" in capsys.readouterr().err
+    args = commands.parser().parse_args(["difficulty", str(path), "--out",
+                                         str(tmp_path / "new" / "deep")])
+    commands.check_outputs(args)  # passes, and leaves no empty folder behind
+    assert not (tmp_path / "new").exists()
     # the demo checks all its outputs before its first fit
     (tmp_path / "vtab_leaderboard").mkdir()
     (tmp_path / "vtab_leaderboard" / "leaderboard.csv").write_text("x\n")

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
 import re
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -160,8 +160,17 @@ def check_outputs(args):
     if not above.is_dir():
         raise ValueError(f"--out {args.out}: {above} is a file, so the folder cannot be made; "
                          "give another --out")
-    if not os.access(above, os.W_OK):
-        raise ValueError(f"--out {args.out}: {above} is not writable; give another --out")
+    try:  # make the folder and a file in it, and take them away: os.access passes /proc
+        args.out.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=args.out).close()
+    except OSError as error:
+        raise ValueError(f"--out {args.out}: cannot make or write to it ({error.strerror}); "
+                         "give another --out") from None
+    finally:
+        made = args.out
+        while made != above and made.is_dir() and not any(made.iterdir()):
+            made.rmdir()
+            made = made.parent
     existing = [p for p in outputs(args) if p.exists()]
     if existing and not args.overwrite:
         more = f" (and {len(existing) - 1} more of its outputs)" if len(existing) > 1 else ""

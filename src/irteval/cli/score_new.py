@@ -62,9 +62,14 @@ def select(args):
     chosen = select_items(idata, n=args.n, strategy=args.strategy, random_seed=args.seed)
     writer = Writer(args.out, "select_items")
     writer.table("items.csv", pd.DataFrame({"correct": pd.NA}, index=chosen.rename(name)))
+    point = idata.attrs.get("irteval_method") == "map"
+    posterior = "<posterior.nc with draws>" if point else args.posterior
     print(f"chose {len(chosen)} of {idata.posterior.sizes['item']} {name}s ({args.strategy}): "
           f"run the new model on them, fill in the 'correct' column of items.csv with its 0/1 "
-          f"answers, then: irteval score-new {args.posterior} {writer.folder / 'items.csv'}")
+          f"answers, then: irteval score-new {posterior} {writer.folder / 'items.csv'}")
+    if point:  # said now, not after the new model has run
+        print(f"{args.posterior} is a MAP fit (one point): score-new needs posterior draws; "
+              "rerun irteval difficulty without --method map (or with --method laplace) first")
     print(f"\n{writer.summary()}")
 
 
