@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import time
+import warnings
 from functools import partial
 
 import arviz as az
@@ -71,7 +72,9 @@ def sample(model, *, draws, tune, chains, seed, sampler, target_accept, progress
         sample_kwargs["target_accept"] = target_accept
     if sampler == "pymc":  # irteval computes it afterwards, when asked
         sample_kwargs.setdefault("idata_kwargs", {}).setdefault("log_likelihood", False)
-    with quiet_pymc(not progressbar):
+    with quiet_pymc(not progressbar), warnings.catch_warnings():
+        # JAX's note on its own memory reuse (numpyro), nothing the user can act on
+        warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
         idata = pm.sample(draws=draws, tune=tune, chains=chains, random_seed=seed,
                           nuts_sampler=sampler, progressbar=progressbar, model=model,
                           compute_convergence_checks=False, **sample_kwargs)
