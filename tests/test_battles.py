@@ -188,7 +188,7 @@ def test_tie_markers_are_a_list_and_a_player_called_tie_is_said():
     kw = dict(player_a="a", player_b="b", winner="winner")
     with pytest.raises(TypeError, match=r"ties= is a list.*ties=\['draw'\]"):
         ie.Battles.from_long(rows, **kw, ties="draw")  # was the markers 'd', 'r', 'a', 'w'
-    with pytest.warns(UserWarning, match="1 values that are a tie marker and a player of "
+    with pytest.warns(UserWarning, match="1 value that is a tie marker and a player of "
                                          "their battle.*'tie'.*row 1"):
         battles = ie.Battles.from_long(rows, **kw)
     assert battles.ties.sum() == 2
@@ -233,7 +233,7 @@ def test_players_called_a_or_b_and_fractional_weights():
     side's marker ('a'/'b'), with a warning; fractional weights with ties bootstrap (a cell
     rebuilt from their sums was -3e-17, which the multinomial refused)."""
     rows = pd.DataFrame({"p1": ["b", "a", "a"], "p2": ["a", "b", "b"], "win": ["a", "a", "b"]})
-    with pytest.warns(UserWarning, match="1 values that are one player's label.*row 0"):
+    with pytest.warns(UserWarning, match="1 value that is one player's label.*row 0"):
         battles = ie.Battles.from_long(rows, player_a="p1", player_b="p2", winner="win")
     assert battles.win_rates().to_dict() == pytest.approx({"a": 2 / 3, "b": 1 / 3})
     df = pd.DataFrame({"a": ["A", "A", "B", "B", "C", "C"], "b": ["B", "B", "C", "C", "A", "A"],

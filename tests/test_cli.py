@@ -71,7 +71,7 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     for line, (column, value), message in (
             (3, ("instance", ""), "an empty 'instance' (--item) on line 3"),
             (4, ("instance", "i0"),
-             "1 instances more than once in 'instance' (--item), e.g. ['i0'], on lines 2, 4"),
+             "1 instance more than once in 'instance' (--item), e.g. ['i0'], on lines 2, 4"),
             (5, ("correct", "yes"), "answers other than 0/1 in 'correct' (--value), e.g. "
              "['yes'], where 1, 0, True, False are taken, on line 5")):
         bad = answers.astype(object)

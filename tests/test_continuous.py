@@ -69,7 +69,7 @@ def test_scales():
     ({"a": [0.5, 0.5, 0.5], "b": [0.1, 0.2, 0.3]}, {}, "have one value only"),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": (1, 0)}, "upper bound <= lower"),
     ({"a": [0.5, 1.5, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": (0, 1)},  # where, by dataset
-     r"1 values lie outside their bounds, e.g. 1.5 \(algorithm 'a', dataset 1\)"),
+     r"1 value lies outside their bounds, e.g. 1.5 \(algorithm 'a', dataset 1\)"),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": "rows"}, "bounds='rows'"),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": {"a": (0, 1)}},
      r"bounds are missing for 1 algorithm, e.g. \['b'\]; give"),

@@ -573,7 +573,7 @@ def test_airt_transform_needs_bounds_wider_than_its_nudge():
 def test_values_too_wide_for_floating_point_are_refused():
     # was: accepted, with NaN on the model scale ((1e308 + 1e308) / (1e308 + 1e308))
     df = pd.DataFrame({"a": [1e308, -1e308, 0.0], "b": [0.1, 0.9, 0.5]})
-    with pytest.raises(ValueError, match=r"1 values have no finite model scale .* e.g. 1e\+308 "
+    with pytest.raises(ValueError, match=r"1 value has no finite model scale .* e.g. 1e\+308 "
                                          r"within \[-1e\+308, 1e\+308\] for item 'a'"):
         ie.Responses.from_wide(df, kind="continuous")
 

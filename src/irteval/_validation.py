@@ -47,6 +47,11 @@ def warn_user(message, category=UserWarning):
     warnings.warn(message, category, stacklevel=_outside_stacklevel())
 
 
+def plural(n, one, many=None):
+    """'1 value lies' / '3 values lie': ``n`` and the words that agree with it."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def percent(part, whole, *, fixed=False):
     """part / whole as a percentage that is 100% only when part == whole (99.7%, not 100%)
     and 0% only when part == 0; whole percentages without a decimal unless ``fixed`` (a

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .._intervals import label
 from .._fits import fit_family
-from .._validation import plain, spelling_hint, where
+from .._validation import plain, plural, spelling_hint, where
 from . import options, reading
 from .outputs import Writer
 
@@ -190,7 +190,7 @@ def _answers(df, args, name):
     got = [plain(x) for x in value[not_binary].unique()[:5]]
     problems = {
         f"an empty {args.item!r} (--item)": item.isna().to_numpy(),
-        f"{len(item[repeated].unique())} {name}s more than once in {args.item!r} (--item), "
+        f"{plural(len(item[repeated].unique()), name)} more than once in {args.item!r} (--item), "
         f"e.g. {twice},": repeated,
         f"answers other than 0/1 in {args.value!r} (--value), e.g. {got}, where 1, 0, True, "
         "False are taken,": not_binary,

@@ -18,7 +18,7 @@ import pandas as pd
 from .._docs import fill_doc
 from .._repr import counted
 from .._validation import (check_columns, check_frame, check_labels, factorize,
-                           matches_as_text, numeric_values, plain, spelling_hint, warn_user,
+                           matches_as_text, numeric_values, plain, plural, spelling_hint, warn_user,
                            where)
 from .scores import Scores, pair_table, player_totals
 
@@ -133,8 +133,9 @@ class Battles:
         label_b = won.to_numpy() == df[player_b].to_numpy()
         tied_player = tie & (label_a | label_b)  # a tie marker that is its battle's player
         if tied_player.any():
-            warn_user(f"{winner} has {int(tied_player.sum())} values that are a tie marker and "
-                      f"a player of their battle (e.g. {plain(won[tied_player].iloc[0])!r}; "
+            several = plural(int(tied_player.sum()), "value that is", "values that are")
+            warn_user(f"{winner} has {several} a tie marker and a player of their battle "
+                      f"(e.g. {plain(won[tied_player].iloc[0])!r}; "
                       f"{where(df.index, np.flatnonzero(tied_player))}): read as ties; to read "
                       "them as wins, leave that label out of ties=")
         marker_a = won.isin(["a", player_a]).to_numpy()
@@ -143,16 +144,17 @@ class Battles:
         b_won = ~tie & ~a_won & (label_b | marker_b)
         clash = ~tie & ((label_a & marker_b) | (label_b & marker_a))
         if clash.any():
-            warn_user(f"{winner} has {int(clash.sum())} values that are one player's label "
-                      f"and the other side's marker ('a'/'b' or {player_a!r}/{player_b!r}; "
+            several = plural(int(clash.sum()), "value that is", "values that are")
+            warn_user(f"{winner} has {several} one player's label and the other side's "
+                      f"marker ('a'/'b' or {player_a!r}/{player_b!r}; "
                       f"{where(df.index, np.flatnonzero(clash))}): read as the player's label")
         unknown = ~(tie | a_won | b_won)
         if unknown.any():
             markers = "'a'/'b'" + ("" if (player_a, player_b) == ("a", "b")
                                    else f" or {player_a!r}/{player_b!r}")
             raise ValueError(
-                f"{winner} has {int(unknown.sum())} values that name neither player nor a tie, "
-                f"e.g. {[plain(v) for v in won[unknown].unique()[:5]]} "
+                f"{winner} has {plural(int(unknown.sum()), 'value that names', 'values that name')}"
+                f" neither player nor a tie, e.g. {[plain(v) for v in won[unknown].unique()[:5]]} "
                 f"({where(df.index, np.flatnonzero(unknown))}); a winner is the winning "
                 f"player's label or {markers}; list tie markers with ties= (now "
                 f"{list(ties)})" + _type_hint(won[unknown], df, [player_a, player_b])

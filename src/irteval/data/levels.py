@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import plain
+from .._validation import plain, plural
 
 CUT_RULES = ("equal_width", "quantile")
 
@@ -40,9 +40,8 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
     if not whole.all():
         raise ValueError(
             f"{value_name} must be integer levels for an ordinal model; found "
-            f"{int((~whole).sum())} non-integers, e.g. {examples(~whole)}. Round them, or bin "
-            "continuous performances with cuts= (the number "
-            "of levels)")
+            f"{plural(int((~whole).sum()), 'non-integer')}, e.g. {examples(~whole)}. Round them, "
+            "or bin continuous performances with cuts= (the number of levels)")
     if levels is None:
         levels = np.arange(values.min(), values.max() + 1)
     if np.ndim(levels) != 1:

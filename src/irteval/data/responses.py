@@ -17,7 +17,8 @@ import pandas as pd
 from .._docs import fill_doc, matrix_df
 from .._repr import counted
 from .._validation import (axis_names, check_columns, check_frame, chosen_labels,
-                           labelled_matrix, long_cells, numeric_matrix, percent, plain, warn_user,
+                           labelled_matrix, long_cells, numeric_matrix, percent, plain, plural,
+                           warn_user,
                            where)
 from .levels import ordinal_codes
 from .scaling import AIRT_NUDGE, TRANSFORMS, column_range, resolve_bounds, to_z
@@ -536,7 +537,8 @@ def _check_scale(values, item_idx, lower, upper, transform, clip, items, item_na
     if bad.any():
         k = np.flatnonzero(bad)[0]
         raise ValueError(
-            f"{int(bad.sum())} values have no finite model scale with their bounds "
+            f"{plural(int(bad.sum()), 'value has', 'values have')} no finite model scale with "
+            "their bounds "
             f"(transform={transform!r}), e.g. {values[k]:g} within [{lower[item_idx[k]]:g}, "
             f"{upper[item_idx[k]]:g}] for {item_name} {plain(items[item_idx[k]])!r}: the bounds "
             "are too wide for floating point; rescale the values"

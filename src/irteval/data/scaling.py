@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from .._validation import plain, spelling_hint
+from .._validation import plain, plural, spelling_hint
 
 TRANSFORMS = ("logit", "airt")
 AIRT_NUDGE = 0.01
@@ -107,7 +107,8 @@ def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondent
                    and values.max() <= 110
                    and ((values > 1).mean() > 0.5 or (values[bad] >= 2).all()))
         raise ValueError(
-            f"{len(bad)} values lie outside their bounds, e.g. {', '.join(cells)}; "
+            f"{plural(len(bad), 'value lies', 'values lie')} outside their bounds, e.g. "
+            f"{', '.join(cells)}; "
             + ("values above an upper bound of 1 (none above 110) may be percent: divide them "
                "by 100, or " if percent else "") + "widen the bounds or use bounds='column'")
     return lower, upper
