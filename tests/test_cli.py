@@ -543,8 +543,11 @@ def test_own_predictions_read_as_a_user_wrote_them(tmp_path, capsys):
     proba.to_csv(tmp_path / "proba.csv")
     own = ["robustness", "--responses", str(tmp_path / "answers.csv"), "--predictions"]
     rest = ["--out", str(tmp_path / "out")]
-    assert main([*own, str(tmp_path / "proba.csv"), str(tmp_path / "proba.csv"), *rest]) == 2
-    assert "must be predicted classes, not scores: model 'a' has 0.01" in capsys.readouterr().err
+    assert main([*own, str(tmp_path / "answers.csv"), str(tmp_path / "proba.csv"), *rest]) == 2
+    err = capsys.readouterr().err  # which file is which: the message says "perturbed"
+    assert f"--predictions (clean: {tmp_path / 'answers.csv'}, perturbed: " \
+           f"{tmp_path / 'proba.csv'}): perturbed predictions must be predicted classes, not " \
+           "scores: model 'a' has 0.01" in err
     answers.reset_index().to_csv(tmp_path / "indexed.csv")  # pandas' 0, 1, 2, ... first
     for flag, files in (("--responses", [str(tmp_path / "indexed.csv"), "--predictions",
                                          *[str(tmp_path / "answers.csv")] * 2]),

@@ -54,7 +54,7 @@ irteval.load_results(folder) reads a whole output folder back. Existing outputs 
 replaced without --overwrite. Every fit prints its diagnostics (divergences, R-hat, ESS);
 with --strict a failed check stops the command with exit status 3.
 
-examples:
+examples (the files: python -c "import irteval; irteval.datasets.write_examples('.')"):
   irteval demo
   irteval difficulty results.csv --respondent model --item instance --value correct
   irteval difficulty matrix.csv --rows item      # wide: a row per instance, a column per model
@@ -63,7 +63,7 @@ examples:
   irteval leaderboard battles.csv --player-a model_a --player-b model_b --winner winner
   irteval leaderboard battles.csv --winner winner --task category   # the Model/Task scheme
   irteval robustness --dataset optdigits letter wall_robot_navigation
-  irteval portfolio perf.csv --respondent problem --bounds 0,1 --transform airt  # a row each
+  irteval portfolio perf.csv --bounds global --transform airt --draws 4000   # a row per dataset
   irteval select-items out/posterior.nc -n 100 --out new_model    # then fill in items.csv
   irteval score-new out/posterior.nc new_model/items.csv --out new_model
   irteval portfolio levels.csv --levels         # ordered levels (GPCM); --cuts C bins performances

@@ -249,8 +249,8 @@ def own_predictions(args):
         labels = reading.as_labels(wide.iloc[:, 0], resp.items)  # matched by text
         frames.append(wide.iloc[:, 1:].set_axis(pd.Index(labels, name=resp.item_name)))
     frames = as_classes(frames)
-    clean, perturbed = reading.in_file(
-        " ".join(map(str, args.predictions)),
+    clean, perturbed = reading.in_file(  # the message says "clean" or "perturbed"
+        "--predictions (clean: {}, perturbed: {})".format(*args.predictions),
         lambda: matched_predictions(resp.items, *frames))
     return args.responses.stem, None, None, [], resp, (clean, perturbed)
 
