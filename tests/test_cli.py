@@ -172,14 +172,21 @@ def test_select_items_then_score_new_in_one_folder(difficulty_run, tmp_path, cap
 
 
 def test_score_new_warnings_name_the_command():
-    """The advice of score_new_model's and select_items' warnings, Python's names, is the
-    command's in the CLI (every warning and error goes through as_flags)."""
+    """The advice of warnings in Python's names (score_new_model's, select_items', the
+    difficulty's and the portfolio's) is the command's in the CLI (every warning and error
+    goes through as_flags)."""
     from irteval.cli.options import as_flags
     from irteval.irt.new_model import ASK_ACROSS, ASK_SAMPLE
 
     assert as_flags(f"narrow ({ASK_ACROSS}); sample ({ASK_SAMPLE})") == (
         "narrow (irteval select-items with its default --strategy stratified); sample (irteval "
         "select-items with its default --strategy stratified)")
+    # and the advice of the difficulty's and the portfolio's warnings
+    from irteval.models.continuous_irt import MODES_FIX
+    from irteval.models.onepl import EXTREMES_FIX
+
+    assert as_flags(EXTREMES_FIX).endswith("leave them out of the file if they should not count")
+    assert as_flags(MODES_FIX).startswith("rerun with another --seed; posterior.nc keeps every")
 
 
 def test_difficulty_command_on_a_long_csv(difficulty_run):

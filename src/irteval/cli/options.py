@@ -110,11 +110,17 @@ def _python_advice():
     """{advice in Python's words: the command line's} for the fixes that name no keyword."""
     from ..data.responses import TEXT_LEVELS
     from ..irt.new_model import ASK_ACROSS, ASK_SAMPLE
+    from ..models.continuous_irt import MODES_FIX
+    from ..models.onepl import EXTREMES_FIX
 
     stratified = "irteval select-items with its default --strategy stratified"
     return {TEXT_LEVELS: "write text levels in the file as integers in their order (low 1, mid "
                          "2, high 3, ...)",
-            ASK_ACROSS: stratified, ASK_SAMPLE: stratified}
+            ASK_ACROSS: stratified, ASK_SAMPLE: stratified,
+            EXTREMES_FIX: EXTREMES_FIX.replace("Responses.subset drops them",
+                                               "leave them out of the file"),
+            MODES_FIX: "rerun with another --seed; posterior.nc keeps every chain (in Python, "
+                       "idata.sel(chain=[...]) keeps those in the best mode)"}
 
 
 def flag(keyword):

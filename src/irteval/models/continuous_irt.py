@@ -259,9 +259,13 @@ def _check_modes(idata, rhat_max=1.05, lp_gap=1.0):
         warn_user(
             f"chains found different modes of the likelihood (mean log density per chain: "
             f"{lp.round(1).tolist()}; max R-hat {rhat:.2f}); chains {low} sit in lower ones. "
-            "Use init='best' (the default) so every chain starts at the best of n_starts "
-            "optimisations, raise n_starts, or keep only the chains in the best mode "
-            "(idata.sel(chain=[...]))", ConvergenceWarning)
+            + MODES_FIX, ConvergenceWarning)
+
+
+#: what the warning of chains in different modes asks of the user
+MODES_FIX = ("Use init='best' (the default) so every chain starts at the best of n_starts "
+             "optimisations, raise n_starts, or keep only the chains in the best mode "
+             "(idata.sel(chain=[...]))")
 
 
 def multistart(model: ContinuousIRT, chains, random_seed=None) -> StartPoints:
