@@ -50,8 +50,13 @@ def test_a_long_file_read_as_wide_says_how_to_read_it_long(files, capsys):
     pd.read_csv(files / "long.csv").rename(columns={"correct": "hit"}).to_csv(
         files / "hits.csv", index=False)
     err = error(capsys, ["difficulty", str(files / "hits.csv")])
+    assert "hits.csv: no column 'correct' (--value), though it has a long file's columns " \
+           "'model' and 'instance'; its columns are ['model', 'instance', 'hit']. Name its " \
+           "value column with --value" in err  # it opened with "duplicate row labels"
+    (files / "nolabel.csv").write_text("instance,m1,m2\ni1,1,0\ni1,0,1\n")
+    err = error(capsys, ["difficulty", str(files / "nolabel.csv")])  # a matrix's repeats
     assert "duplicate row labels" in err and "name its value column with --value" in err
-    assert "its columns: ['model', 'instance', 'hit']" in err  # not the reader's own 'line'
+    assert "its columns: ['instance', 'm1', 'm2']" in err  # not the reader's own 'line'
 
 
 def test_a_semicolon_file_is_named_as_such(files, capsys):

@@ -315,6 +315,13 @@ def read_responses(args, path=None, **kwargs):
                              f"is asked; swap them (--respondent {defaults['respondent']} "
                              f"--item {defaults['item']})")
         return in_file(path, lambda: Responses.from_long(df, **names, **kwargs))
+    if args.format == "auto" and {names["respondent"], names["item"]} <= set(df.columns):
+        raise ValueError(  # a long file's label columns, and no answers beside them
+            f"{path}: no column {names['value']!r} (--value"
+            + spelling_hint([names["value"]], df.columns, nearest=True) + f"), though it has "
+            f"a long file's columns {names['respondent']!r} and {names['item']!r}; its columns "
+            f"are {list(df.columns)[:10]}. Name its value column with --value, or pass "
+            "--format wide for a matrix")
     if args.format == "auto" and args.value is not None:
         raise ValueError(f"{path}: no column {args.value!r} (--value"
                          + spelling_hint([args.value], df.columns, nearest=True) + "); its "
