@@ -449,6 +449,14 @@ def test_robustness_command_on_a_csv(tmp_path, capsys):
                  str(tmp_path / "r2")]) == 2
     err = capsys.readouterr().err
     assert "responses.csv: its instances are not digits.csv's rows (without responses: [0]" in err
+    shifted = wide.rename(index=lambda k: k + 5)  # rows 5 .. n + 4: five labels no row has
+    shifted.to_csv(tmp_path / "shifted.csv")
+    assert main(["robustness", "--csv", str(tmp_path / "digits.csv"), "--target", "digit",
+                 "--responses", str(tmp_path / "shifted.csv"), "--out",
+                 str(tmp_path / "r2")]) == 2
+    err = capsys.readouterr().err  # was "mixes text and other labels ... .astype(str)"
+    assert f"shifted.csv: 5 of its {len(wide)} instances are not rows of the data (e.g. " \
+           f"['{len(wide)}', '{len(wide) + 1}'" in err and "without --id" in err
     assert not (tmp_path / "r2").exists()
 
 

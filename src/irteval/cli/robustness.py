@@ -189,7 +189,7 @@ def read_response_matrix(path, like=(), item=None):
     import numpy as np
     import pandas as pd
 
-    from .._validation import where
+    from .._validation import plain, where
     from ..data import Responses
 
     wide = reading.read_csv(path, labels=lambda columns: columns[:1])
@@ -197,6 +197,13 @@ def read_response_matrix(path, like=(), item=None):
     lines = wide.index.to_numpy()  # as the file numbers them
     wide = wide.set_index(wide.columns[0])
     wide.index = reading.as_labels(wide.index, like)
+    unknown = ~wide.index.isin(like) if len(like) else np.zeros(len(wide), bool)
+    if unknown.any():  # before from_wide, which would refuse labels of numbers beside text
+        raise ValueError(f"{path}: {int(unknown.sum())} of its {len(wide)} instances are not "
+                         f"rows of the data (e.g. {[plain(x) for x in wide.index[unknown][:5]]}; "
+                         f"{where(pd.Index(lines, name='line'), np.flatnonzero(unknown))}): "
+                         "label its rows as --id labels the data's, or as the data rows "
+                         "counted from 0 without --id")
     empty = wide.isna().all(axis=1).to_numpy()  # (from_wide would leave them out; --id
     if empty.any():  # matches the instances to the data's rows, so they are refused here)
         raise ValueError(f"{path}: {int(empty.sum())} instances have no answer "
