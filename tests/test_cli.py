@@ -187,6 +187,9 @@ def test_score_new_warnings_name_the_command():
 
     assert as_flags(EXTREMES_FIX).endswith("leave them out of the file if they should not count")
     assert as_flags(MODES_FIX).startswith("rerun with another --seed; posterior.nc keeps every")
+    from irteval.data.responses import PARTIAL_CREDIT
+
+    assert "with irteval portfolio --bounds 0,1" in as_flags(PARTIAL_CREDIT)
 
 
 def test_difficulty_command_on_a_long_csv(difficulty_run):

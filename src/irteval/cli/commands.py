@@ -43,7 +43,7 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
                        goodness.csv, posterior.nc and plots
   irteval select-items which instances to run a new model on, from the posterior.nc of
                        irteval difficulty; writes items.csv (a 'correct' column to fill in)
-  irteval score-new    a new model's accuracy on every instance from its answers to a few,
+  irteval score-new    a new model's accuracy on the whole benchmark from its answers to a few,
                        with the posterior.nc of irteval difficulty; writes score.csv
   irteval demo         the first four, on bundled data (optdigits responses of 58 models; VTAB;
                        the MiniZinc 2016 solvers), and a leaderboard from simulated battles

@@ -34,7 +34,7 @@ def add_parser(sub):
     new = sub.add_parser("score-new", help="score a new model from its answers to a few "
                                            "instances",
                          description="The posterior of a new model's ability and of its "
-                                     "accuracy on every instance of a fitted 1PL/2PL, from its "
+                                     "accuracy on all the instances of a fitted 1PL/2PL, from its "
                                      "0/1 answers to some of them (a CSV with a row per "
                                      "answered instance).")
     new.add_argument("posterior", type=Path, help="posterior.nc written by irteval difficulty")

@@ -644,7 +644,10 @@ def _not_binary(value_name, bad, examples):
     partial = ((bad > 0) & (bad < 1)).all()
     return (f"{value_name} must be 0/1 (or True/False) for a binary model; found {len(bad)} "
             f"other value{'s' * (len(bad) != 1)}, e.g. {examples}. Code correct answers as 1 and "
-            "wrong ones as 0" + (
-                "; for partial credit, make it 0/1 first (e.g. df[col] = (df[col] >= 0.5)"
-                ".astype(int)) or fit it as a performance between 0 and 1 (kind='continuous', "
-                "bounds=(0, 1), then irteval.models.continuous_irt)" if partial else ""))
+            "wrong ones as 0" + (f"; {PARTIAL_CREDIT}" if partial else ""))
+
+
+#: what the error of values between 0 and 1 in a binary model asks of the user
+PARTIAL_CREDIT = ("for partial credit, make it 0/1 first (e.g. df[col] = (df[col] >= 0.5)"
+                  ".astype(int)) or fit it as a performance between 0 and 1 (kind='continuous', "
+                  "bounds=(0, 1), then irteval.models.continuous_irt)")
