@@ -103,6 +103,8 @@ def test_subset_and_long_round_trip():
     (lambda d: d.rename(columns={"correct": "corect"}),
      r"no column 'correct'.*value= \(did you mean 'corect'\?\)"),
     (lambda d: d.assign(correct=np.nan), "has no observed values"),
+    (lambda d: d.drop(columns="correct").assign(**{f"c{k}": 0 for k in range(12)}),
+     r"no column 'correct': the columns are \['model', 'instance', 'c0', .*'c7'\] and 4 more; "),
 ])
 def test_bad_long_input_names_the_problem(mutate, message):
     with pytest.raises(ValueError, match=message):

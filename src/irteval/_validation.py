@@ -246,9 +246,10 @@ def check_columns(df, named, optional=()):
                              "df.reset_index() (it makes the index a column)")
         if col not in df.columns:
             near = difflib.get_close_matches(str(col), [str(c) for c in df.columns], n=1)
+            more = f" and {len(df.columns) - 10} more" if len(df.columns) > 10 else ""
             raise ValueError(
-                f"no column {col!r}: the columns are {list(df.columns)}; pass the right name "
-                f"with {key}=" + (f" (did you mean {near[0]!r}?)" if near else ""))
+                f"no column {col!r}: the columns are {list(df.columns[:10])}{more}; pass the "
+                f"right name with {key}=" + (f" (did you mean {near[0]!r}?)" if near else ""))
         if (df.columns == col).sum() > 1:
             raise ValueError(f"duplicate column labels [{plain(col)!r}]; give every column a "
                              "unique name")
