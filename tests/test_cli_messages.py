@@ -454,3 +454,11 @@ def test_few_instances_for_the_bins_suggest_the_other_rows(tmp_path, capsys):
     assert ("6 instances, fewer than the 40 questions, in 5 difficulty bins: about one a bin; "
             "if the file is wide with a row per item, pass --rows item; else --bins 3"
             ) in capsys.readouterr().err
+
+
+def test_rows_on_a_long_file_is_said_to_do_nothing(files, capsys):
+    assert main(["difficulty", str(files / "long.csv"), "--rows", "respondent", "--method",
+                 "map", "--bins", "2", "--out", str(files / "out")]) == 0
+    assert "long.csv: --rows respondent applies to a matrix; this long file is read by its " \
+           "columns 'model' (--respondent) and 'instance' (--item): leave --rows out" in \
+           capsys.readouterr().err  # ran as if --rows were not given, in silence

@@ -294,7 +294,7 @@ def read_responses(args, path=None, **kwargs):
     reads a file without the --value column as wide, unless --value was given."""
     import pandas as pd
 
-    from .._validation import plain, spelling_hint, where
+    from .._validation import plain, spelling_hint, warn_user, where
     from ..data import Responses
 
     path = args.responses if path is None else path
@@ -314,6 +314,10 @@ def read_responses(args, path=None, **kwargs):
                              f"{defaults['respondent']} answers and each {defaults['item']} "
                              f"is asked; swap them (--respondent {defaults['respondent']} "
                              f"--item {defaults['item']})")
+        if getattr(args, "rows", None) == "respondent":  # not the default: given, for nothing
+            warn_user(f"{path}: --rows respondent applies to a matrix; this long file is read "
+                      f"by its columns {names['respondent']!r} (--respondent) and "
+                      f"{names['item']!r} (--item): leave --rows out")
         return in_file(path, lambda: Responses.from_long(df, **names, **kwargs))
     if args.format == "auto" and {names["respondent"], names["item"]} <= set(df.columns):
         raise ValueError(  # a long file's label columns, and no answers beside them
