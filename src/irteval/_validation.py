@@ -169,13 +169,13 @@ def where(index, positions):
     ``line`` and holds file line numbers), "rows labelled 'd3', 'd7'" for a labelled index,
     else "rows 3, 7 (0-based positions)"."""
     positions = np.asarray(positions)
-    plural = "s" * (len(positions) > 1)
+    s = "s" * (len(positions) > 1)
     more = " ..." if len(positions) > 5 else ""
     if index.name == "line":
-        return f"line{plural} {', '.join(str(plain(x)) for x in index[positions[:5]])}{more}"
+        return f"line{s} {', '.join(str(plain(x)) for x in index[positions[:5]])}{more}"
     if isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1:
-        return f"row{plural} {', '.join(map(str, positions[:5]))}{more} (0-based positions)"
-    return f"row{plural} labelled {', '.join(repr(plain(x)) for x in index[positions[:5]])}{more}"
+        return f"row{s} {', '.join(map(str, positions[:5]))}{more} (0-based positions)"
+    return f"row{s} labelled {', '.join(repr(plain(x)) for x in index[positions[:5]])}{more}"
 
 
 def long_cells(df, first, second, value, fix):
@@ -268,7 +268,7 @@ def check_labels(labels: pd.Series, name, index=None, *, mixed=False):
     index = pd.RangeIndex(len(labels)) if index is None else index
     na = labels.isna().to_numpy()
     if na.any():
-        raise ValueError(f"{name} has {int(na.sum())} missing label{'s' * bool(na.sum() > 1)} "
+        raise ValueError(f"{name} has {plural(int(na.sum()), 'missing label')} "
                          f"({where(index, np.flatnonzero(na))}); drop those rows or fill in the "
                          "labels (in Python, pandas.read_csv reads labels such as 'NA', 'nan' or "
                          "'null' as missing unless given keep_default_na=False, "

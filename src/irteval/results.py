@@ -14,7 +14,7 @@ import arviz as az
 import pandas as pd
 import xarray as xr
 
-from ._validation import warn_user
+from ._validation import plural, warn_user
 from .cli.outputs import TABLES
 from .cli.reading import read_text_columns
 
@@ -180,7 +180,7 @@ def load_results(path) -> Results:
     others = sorted(p.name for p in path.glob("*.csv") if p.stem not in TABLES)
     if others:
         warn_user(f"{path}: {', '.join(others[:5])}{' ...' if len(others) > 5 else ''} "
-                  f"({len(others)} CSV file{'s' * (len(others) > 1)}) not read: not tables "
+                  f"({plural(len(others), 'CSV file')}) not read: not tables "
                   "an irteval command writes; pandas.read_csv reads them")
     folders = {}
     for sub in sorted(p for p in path.iterdir() if p.is_dir()):

@@ -103,11 +103,13 @@ class Writer:
 
     def summary(self):
         """'wrote a.csv, b.nc and 3 plots to folder/'."""
+        from .._validation import plural
+
         plots = [f for f in self.written if f.endswith(".png")]
         others = [f for f in self.written if not f.endswith(".png")]
         listed = ", ".join(others[:-1]) + (f" and {others[-1]}" if len(others) > 1 else
                                            "".join(others))
         if plots:
-            listed = (", ".join(others) + f" and {len(plots)} plot{'s' * (len(plots) > 1)}"
+            listed = (", ".join(others) + f" and {plural(len(plots), 'plot')}"
                       if others else f"{len(plots)} plots")
         return f"wrote {listed} to {self.folder}/"

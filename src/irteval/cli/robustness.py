@@ -414,6 +414,7 @@ def flips(clean, perturbed, item_name):
 
 def taxonomy_report(sccs, out, groups):
     """The taxonomy of the families over the datasets' SCCs."""
+    from .._validation import plural
     from ..robustness import plot_dendrogram, taxonomy
 
     # the families that trained on every dataset (the others were skipped, with a warning)
@@ -431,7 +432,7 @@ def taxonomy_report(sccs, out, groups):
     tax = taxonomy(sccs, k=groups)
     table = tax.summary()
     found = table["group"].nunique()  # fewer where profiles tie (all alike: one)
-    print(f"\nrobustness taxonomy ({found} group{'s' * (found > 1)}, complete linkage on kappa "
+    print(f"\nrobustness taxonomy ({plural(found, 'group')}, complete linkage on kappa "
           f"profiles averaged over {len(sccs)} dataset(s))"
           + (f"; --groups {groups} asked, but the profiles tie" if found < groups else "")
           + ":")

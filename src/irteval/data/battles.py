@@ -327,7 +327,7 @@ def _codes(df, player_a, player_b, player_name):
     a, b = codes[:len(df)], codes[len(df):]
     own = np.flatnonzero(a == b)
     if len(own):
-        raise ValueError(f"{len(own)} battle{'s' * (len(own) > 1)} of a player against "
+        raise ValueError(f"{plural(len(own), 'battle')} of a player against "
                          f"itself, e.g. {plain(players[a[own[0]]])!r} ({where(df.index, own)}); "
                          "drop them")
     return a, b, players

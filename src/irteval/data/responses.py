@@ -18,8 +18,7 @@ from .._docs import fill_doc, matrix_df
 from .._repr import counted
 from .._validation import (axis_names, check_columns, check_frame, chosen_labels,
                            labelled_matrix, long_cells, numeric_matrix, percent, plain, plural,
-                           warn_user,
-                           where)
+                           warn_user, where)
 from .levels import ordinal_codes
 from .scaling import AIRT_NUDGE, TRANSFORMS, column_range, resolve_bounds, to_z
 
@@ -239,7 +238,7 @@ class Responses:
         observed = ~np.isnan(mat)
         empty = [~observed.any(axis=1), ~observed.any(axis=0)]  # rows, columns
         if observed.any() and (empty[0].any() or empty[1].any()):  # as from_long leaves them
-            gone = [f"{int(lost.sum())} {name}{'s' if lost.sum() > 1 else ''} "
+            gone = [f"{plural(int(lost.sum()), name)} "
                     f"{[plain(x) for x in labels[lost][:5]]}"
                     for name, labels, lost in ((row_name, df.index, empty[0]),
                                                (col_name, df.columns, empty[1])) if lost.any()]
@@ -642,8 +641,8 @@ def _not_binary(value_name, bad, examples):
     """The message for the values ``bad`` other than 0/1 of a binary model (``examples``: some,
     with where they are); values between 0 and 1 read as partial credit."""
     partial = ((bad > 0) & (bad < 1)).all()
-    return (f"{value_name} must be 0/1 (or True/False) for a binary model; found {len(bad)} "
-            f"other value{'s' * (len(bad) != 1)}, e.g. {examples}. Code correct answers as 1 and "
+    return (f"{value_name} must be 0/1 (or True/False) for a binary model; found "
+            f"{plural(len(bad), 'other value')}, e.g. {examples}. Code correct answers as 1 and "
             "wrong ones as 0" + (f"; {PARTIAL_CREDIT}" if partial else ""))
 
 

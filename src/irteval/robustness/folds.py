@@ -15,7 +15,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
-from .._validation import count, warn_user, where
+from .._validation import count, plural, warn_user, where
 from ..parallel import map_draws
 
 #: hyper-parameters bounded by the data: name -> bound(training rows, features)
@@ -88,7 +88,7 @@ def check_data(X, y, nominal=()):
     check_features(X, nominal)
     if y.isna().any():
         n_missing = int(y.isna().sum())
-        raise ValueError(f"the target has {n_missing} missing label{'s' * (n_missing > 1)} ("
+        raise ValueError(f"the target has {plural(n_missing, 'missing label')} ("
                          f"{where(X.index, np.flatnonzero(y.isna()))}); drop those rows first")
     if y.nunique() < 2:
         raise ValueError(f"the target has one class only ({y.iloc[0]!r}); a classifier needs "

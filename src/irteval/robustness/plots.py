@@ -11,7 +11,7 @@ from scipy.cluster.hierarchy import dendrogram
 
 from .. import _intervals
 from .._docs import fill_doc, panel_labels
-from .._validation import chosen_labels
+from .._validation import chosen_labels, plural
 from ..plotting import given_axes, label_figure, panel_axes, panels, short
 from .scc import check_scc, scc_summary
 from .taxonomy import Taxonomy
@@ -116,7 +116,7 @@ def plot_dendrogram(tax, *, ax=None):
     ax.set_yticklabels(labels, fontsize="small")
     ax.axvline(cut, color="0.5", ls="--", lw=1)
     ax.set(xlabel="Euclidean distance of kappa profiles (complete linkage)")
-    ax.set_title(f"robustness taxonomy: {k} group{'s' * (k > 1)} (cut dashed; links above it "
+    ax.set_title(f"robustness taxonomy: {plural(k, 'group')} (cut dashed; links above it "
                  f"grey){'; every profile alike' * (not heights.any())}\n(p): "
                  "posterior probability of "
                  "sharing the group with its members;\nalone: of having a group of its own",
