@@ -310,6 +310,7 @@ def test_strict_stops_on_failed_diagnostics_before_writing(difficulty_run, tmp_p
     assert last.startswith("irteval: error: --strict: NUTS diagnostics failed: ")
     assert "ESS" in last and "< 200" in last and last.endswith("were not written")
     assert "(--draws ...)" in last and "draws=" not in last  # the command line's words
+    assert captured.err.count("NUTS diagnostics failed") == 1  # not as a warning, then again
     assert {f: (copy / f).stat().st_mtime_ns for f in written(copy)} == before
     # 3 draws: R-hat and ESS are NaN, which passed every check
     assert main(["difficulty", str(path), "--out", str(copy), "--overwrite", "--strict",

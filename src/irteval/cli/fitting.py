@@ -41,11 +41,11 @@ def fit(model, args, **kwargs):
         print(f"diagnostics: divergences {attrs['divergences']:.0f}, max_rhat "
               f"{as_compared(attrs['max_rhat'], RHAT_MAX)}, min_ess_bulk "
               f"{attrs['min_ess_bulk']:.0f}, min_ess_tail {attrs['min_ess_tail']:.0f}")
-    for message in failed:
-        print(f"irteval: warning: {message}", file=sys.stderr)
-    if failed and args.strict:
+    if failed and args.strict:  # the error says it: not as a warning too
         raise StrictError(f"--strict: {'; '.join(failed)}; the outputs of this fit were not "
                           "written")
+    for message in failed:
+        print(f"irteval: warning: {message}", file=sys.stderr)
     return idata
 
 
