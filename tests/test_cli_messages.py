@@ -462,3 +462,19 @@ def test_rows_on_a_long_file_is_said_to_do_nothing(files, capsys):
     assert "long.csv: --rows respondent applies to a matrix; this long file is read by its " \
            "columns 'model' (--respondent) and 'instance' (--item): leave --rows out" in \
            capsys.readouterr().err  # ran as if --rows were not given, in silence
+
+
+def test_a_score_named_seconds_asks_for_lower_is_better(files, capsys):
+    pd.read_csv(files / "scores.csv").rename(columns={"auc": "seconds"}).to_csv(
+        files / "times.csv", index=False)
+    assert main(["leaderboard", str(files / "times.csv"), "--player", "model", "--round",
+                 "split", "--score", "seconds", "--draws", "100", "--tune", "100",
+                 "--out", str(files / "times")]) == 0
+    err = capsys.readouterr().err
+    assert "score 'seconds' reads as lower-is-better ('seconds'), and higher is better by " \
+           "default: the highest seconds ranks first; pass --lower-is-better if lower is " \
+           "better" in err
+    assert main(["leaderboard", str(files / "times.csv"), "--player", "model", "--round",
+                 "split", "--score", "seconds", "--lower-is-better", "--draws", "100",
+                 "--tune", "100", "--out", str(files / "times2")]) == 0
+    assert "reads as lower-is-better" not in capsys.readouterr().err

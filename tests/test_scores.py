@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -29,6 +31,24 @@ def test_lower_is_better_flips_wins_and_missing_players_are_not_compared():
     wide = pd.DataFrame({"r1": [1.0, 2.0, np.nan], "r2": [3.0, 1.0, 2.0]}, index=["a", "b", "c"])
     pairs = Scores.from_wide(wide).pairs().set_index(["player_i", "player_j"])
     assert pairs.loc[("a", "c"), "matches"] == 1 and pairs.loc[("a", "b"), "matches"] == 2
+
+
+def test_a_score_named_like_a_time_or_an_error_warns_when_higher_is_better_by_default():
+    """A leaderboard of run times without higher_is_better=False ranked the slowest first
+    in silence (its repr says "higher is better", easy to miss)."""
+    for name in ("seconds", "error_rate", "Test Loss", "rank"):
+        with pytest.warns(UserWarning, match=rf"score '{name}' reads as lower-is-better.*"
+                                             r"higher_is_better=False if lower is better"):
+            scores = Scores.from_long(frame().rename(columns={"auc": name}), player="model",
+                                      round="split", score=name)
+        assert scores.higher_is_better
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for given in (True, False):  # said: no warning
+            Scores.from_long(frame().rename(columns={"auc": "seconds"}), player="model",
+                             round="split", score="seconds", higher_is_better=given)
+        Scores.from_long(frame().rename(columns={"auc": "top1_accuracy"}), player="model",
+                         round="split", score="top1_accuracy")  # 'top', 'accuracy'
 
 
 def test_ties_are_counted_in_the_rounds_that_have_them_and_absent_players_never_tie():

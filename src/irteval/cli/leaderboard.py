@@ -128,7 +128,7 @@ def read_scores(args):
         hierarchy = dict(zip(df[args.round], df[task]))
     return reading.in_file(args.scores, lambda: Scores.from_long(
         df, player=args.player, round=args.round, score=args.score,
-        higher_is_better=not args.lower_is_better)), hierarchy
+        higher_is_better=False if args.lower_is_better else None)), hierarchy
 
 
 def report(scores, args, out, likelihood=None, hierarchy=None):

@@ -109,6 +109,7 @@ def as_flags(message):
 def _python_advice():
     """{advice in Python's words: the command line's} for the fixes that name no keyword."""
     from ..data.responses import PARTIAL_CREDIT, TEXT_LEVELS
+    from ..data.scores import LOWER_IS_BETTER_FIX
     from ..irt.new_model import ASK_ACROSS, ASK_SAMPLE
     from ..models.continuous_irt import MODES_FIX
     from ..models.onepl import EXTREMES_FIX
@@ -117,6 +118,7 @@ def _python_advice():
     return {TEXT_LEVELS: "write text levels in the file as integers in their order (low 1, mid "
                          "2, high 3, ...)",
             ASK_ACROSS: stratified, ASK_SAMPLE: stratified,
+            LOWER_IS_BETTER_FIX: "pass --lower-is-better if lower is better",
             PARTIAL_CREDIT: "for partial credit, make it 0/1 in the file first (1 from 0.5 up) "
                             "or fit it as a performance between 0 and 1 with irteval portfolio "
                             "--bounds 0,1 (AIRT: a row per dataset)",

@@ -8,6 +8,7 @@ players and looping only over rounds.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -23,6 +24,14 @@ from .._validation import (axis_names, check_columns, check_frame, labelled_matr
 
 
 SCORE_FIX = "scores must be numbers (an accuracy, AUC, error, run time)"
+#: words of a score column's name that read as lower-is-better (errors, run times, ranks)
+LOWER_IS_BETTER_WORDS = frozenset({
+    "time", "times", "runtime", "seconds", "second", "secs", "sec", "ms", "latency", "duration",
+    "error", "errors", "err", "loss", "mse", "rmse", "mae", "perplexity", "ppl", "wer", "cer",
+    "cost", "regret", "rank"})
+#: what the warning of such a name, scored higher-is-better by default, asks of the user
+LOWER_IS_BETTER_FIX = ("pass higher_is_better=False if lower is better, or higher_is_better=True "
+                       "to silence this")
 
 
 #: docstring entries of Scores.from_long and Scores.from_wide
@@ -30,6 +39,11 @@ SCORES_BUILD_DOCS = {
     "higher_is_better": """\
 higher_is_better : bool, default True
     False for scores where lower is better (errors, run times).""",
+    "higher_is_better_named": """\
+higher_is_better : bool, optional
+    False for scores where lower is better (errors, run times); by default True, with a
+    warning where the score's name reads as lower-is-better ('seconds', 'error', 'loss',
+    'rank', ...).""",
     "df_matrix": matrix_df("score", "player", "round"),
     "returns_scores": """\
 Returns
@@ -69,7 +83,7 @@ class Scores:
 
     @classmethod
     @fill_doc(**SCORES_BUILD_DOCS)
-    def from_long(cls, df, *, player, round, score, higher_is_better=True):
+    def from_long(cls, df, *, player, round, score, higher_is_better=None):
         """Build from a long table with one row per (player, round).
 
         The same policy as :meth:`Responses.from_long`: rows whose score is missing are left
@@ -86,7 +100,7 @@ class Scores:
             messages (``player_name``, ``round_name``).
         score : str
             The column of the scores (numbers: an accuracy, AUC, error, run time).
-        {higher_is_better}
+        {higher_is_better_named}
 
         {returns_scores}
         """
@@ -96,7 +110,7 @@ class Scores:
         mat = np.full((len(players), len(rounds)), np.nan)
         mat[p_idx, r_idx] = values
         return cls._build(pd.DataFrame(mat, index=players, columns=rounds), player, round,
-                          higher_is_better)
+                          _higher_is_better(score, higher_is_better))
 
     @classmethod
     @fill_doc(**SCORES_BUILD_DOCS)
@@ -198,6 +212,18 @@ class Scores:
                 f"{counted(self.n_rounds, self.round_name, 'round')}, {share} present, "
                 f"{'higher' if self.higher_is_better else 'lower'} is better)")
 
+
+
+def _higher_is_better(score, given):
+    """``given``, or True with a warning where the name of the ``score`` column reads as
+    lower-is-better."""
+    if given is not None:
+        return given
+    words = sorted(set(re.findall(r"[a-z]+", str(score).lower())) & LOWER_IS_BETTER_WORDS)
+    if words:
+        warn_user(f"score {score!r} reads as lower-is-better ({words[0]!r}), and higher is "
+                  f"better by default: the highest {score} ranks first; {LOWER_IS_BETTER_FIX}")
+    return True
 
 def win_matrices(matrix):
     """Pairwise results of a players x rounds score matrix (NaN = absent), higher is better.
