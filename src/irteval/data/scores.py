@@ -213,7 +213,6 @@ class Scores:
                 f"{'higher' if self.higher_is_better else 'lower'} is better)")
 
 
-
 def _higher_is_better(score, given):
     """``given``, or True with a warning where the name of the ``score`` column reads as
     lower-is-better."""
@@ -224,6 +223,7 @@ def _higher_is_better(score, given):
         warn_user(f"score {score!r} reads as lower-is-better ({words[0]!r}), and higher is "
                   f"better by default: the highest {score} ranks first; {LOWER_IS_BETTER_FIX}")
     return True
+
 
 def win_matrices(matrix):
     """Pairwise results of a players x rounds score matrix (NaN = absent), higher is better.
