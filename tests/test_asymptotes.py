@@ -104,6 +104,8 @@ def test_4pl_fit_and_its_summaries(four_pl):
     p = fitted.p_correct(np.full((50, 1), -1e6))
     np.testing.assert_allclose(p, fitted.c, atol=1e-6)  # no ability: the floor
     assert len(ie.item_fit(idata)) == 12 and len(ie.information(idata)) == 61
+    q3, top = ie.local_dependence(idata), ie.local_dependence(idata, top=3)  # floors per cell
+    assert [q3.loc[i, j] for i, j in top.index] == pytest.approx(top["q3"].tolist(), abs=1e-12)
     table = ie.difficulty(idata, ci_kind="eti")  # each item's a, c and d beside its b
     for name in ("a", "c", "d"):
         draws = post[name].stack(s=("chain", "draw")).values

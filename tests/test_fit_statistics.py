@@ -151,6 +151,9 @@ def test_bad_input_is_named(small):
             ie.information(idata, theta=theta)
     with pytest.raises(ValueError, match="n_labels=-1: give a whole number"):
         ie.plot_fit(ie.item_fit(idata, max_draws=20), n_labels=-1)
+    for top in (0, 2.5, True):  # before any draw is read
+        with pytest.raises((TypeError, ValueError), match=f"top={top!r}: give a whole number"):
+            ie.local_dependence(idata, top=top)
     with pytest.raises(TypeError, match="item_fit"):
         ie.item_fit({"b": 1})
     with pytest.raises(ValueError, match="plot_fit takes the result of irteval.item_fit"):
@@ -200,6 +203,38 @@ def test_grouped_chi_square_equals_a_direct_computation():
     np.testing.assert_allclose(ours, direct, rtol=1e-9)
     complete = _ranks_within(item_idx, resp_idx, None, theta)
     assert (complete == np.argsort(np.argsort(theta))[resp_idx]).all()
+
+
+def test_a_dependent_pair_is_flagged_and_no_other():
+    """i1 copies i0's answer for about half of 300 models (local dependence the one ability
+    cannot explain): the pair comes first with ``ppp_max`` below 0.05, and none of the 189
+    independent pairs is flagged, though some reach ``ppp`` < 0.05 (about 5% of null pairs
+    do) and one reached |Q3| = 0.2, the usual rule of thumb, in a probe. The table's Q3 are
+    the matrix's entries (the same draws)."""
+    from .conftest import simulate
+
+    wide = simulate(20, 300, seed=0)[0].to_wide(rows="item")
+    copied = np.random.default_rng(100).random(300) < 0.5
+    wide.iloc[1] = np.where(copied, wide.iloc[0], wide.iloc[1])
+    resp = ie.Responses.from_wide(wide, respondent="model", rows="item")
+    fit = quiet_fit(ie.models.onepl(resp), draws=250, tune=300, chains=2, random_seed=0)
+    table = ie.local_dependence(fit, top=500, max_draws=100, ci_kind="eti")
+    assert len(table) == 190 and table.index.names == ["instance_1", "instance_2"]
+    assert table.index[0] == ("i0", "i1") and table["q3"].iloc[0] > 0.3
+    assert table["dependent"].tolist() == [True] + [False] * 189
+    assert 0 < (table["ppp"].iloc[1:] < 0.05).mean() < 0.1
+    assert (table["q3_lower"] <= table["q3"]).all() and (table["q3"] <= table["q3_upper"]).all()
+    assert (table["n_shared"] == 300).all() and table.attrs["posterior_draws"] == 100
+    assert table.attrs["ci_kind"] == "eti"
+    matrix = ie.local_dependence(fit, max_draws=100)
+    pairs = table.index.to_frame()
+    np.testing.assert_allclose(
+        table["q3"], [matrix.loc[i, j] for i, j in zip(pairs["instance_1"], pairs["instance_2"])],
+        atol=1e-12)
+    assert (table["q3"].abs().diff().iloc[1:] <= 0).all()  # largest |Q3| first
+    top = ie.local_dependence(fit, top=3, max_draws=100, ci_kind="eti")
+    pd.testing.assert_frame_equal(top, table.iloc[:3], check_exact=False, atol=1e-12,
+                                  check_like=True)
 
 
 def test_q3_of_items_without_a_shared_respondent_is_nan():

@@ -84,6 +84,7 @@ def test_two_skill_fit_and_its_summaries(two_skills):
     assert table.loc["skill_1"]["mean"].is_monotonic_decreasing
     assert len(ie.item_fit(idata)) == 16 and len(ie.person_fit(idata)) == 80
     assert ie.local_dependence(idata).shape == (16, 16)
+    assert len(ie.local_dependence(idata, top=5)) == 5
     assert len(ie.difficulty(idata)) == 16
     with pytest.raises(ValueError, match="multidimensional 2PL.*refit with dims=1"):
         ie.information(idata)

@@ -153,7 +153,6 @@ NO_INTERVAL = {
     "fit": "fits", "add_log_likelihood": "adds a group to a fit",
     "add_posterior_predictive": "adds a group to a fit", "diagnostics": "R-hat and ESS",
     "load_results": "reads files",
-    "local_dependence": "residual correlations averaged over draws",
     "difficulty_bins": "bins per draw", "win_probability": "returns the draws",
     "pairwise_probabilities": "probabilities", "airt_curves": "returns the draws",
     "portfolio": "reformats latent_trait, which took ci_prob/ci_kind",
@@ -208,6 +207,7 @@ def test_tables_record_the_interval_convention(fits):
         "item_fit": ie.item_fit(fits["1pl"], max_draws=20, **kw),
         "person_fit": ie.person_fit(fits["1pl"], max_draws=20, **kw),
         "information": ie.information(fits["1pl"], max_draws=20, **kw),
+        "local_dependence": ie.local_dependence(fits["1pl"], top=3, max_draws=20, **kw),
     }
     wanted = {name for name, func in _public_functions().items()
               if name not in NO_INTERVAL and not name.startswith("plot_")}
