@@ -189,8 +189,9 @@ def test_tables_read_back_and_classical_leaderboards_plot(laplace_fits, tmp_path
         ie.plot_leaderboard(mle, ci_kind="hdi")
     board = ie.leaderboard(fit).iloc[:4].assign(p_best=[0.997, 0.55, 0.003, 0.0])
     texts = [t.get_text() for t in ie.plot_leaderboard(board).get_yticklabels()]
-    assert [t.split()[-1] for t in texts] == ["(99.7%)", "(55.0%)", "(0.3%)", "(0.0%)"]  # was
-    # 100%, 0%, 0%; then 55% beside 44.3%
+    assert [t.split()[-1] for t in texts] == ["(99.7%)", "(55.0%)", "(0.3%)",
+                                                 plotting.short(board.index[3]).split()[-1]]
+    # was 100%, 0%, 0%; then 55% beside 44.3%; then "(0.0%)" beside 70 players of 80
     ax = ie.plot_leaderboard(board, top=2)
     assert len(ax.get_yticklabels()) == 2 and ax.get_title().endswith(": the best 2 of 4")
     with pytest.raises(ValueError, match=r"top=0: give a whole number"):

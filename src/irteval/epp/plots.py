@@ -73,9 +73,10 @@ def plot_leaderboard(board, *, top=None, ax=None, ci_prob=None, ci_kind=None):
     y = np.arange(len(board))[::-1]
     ax.errorbar(point, y, xerr=[point - lower, upper - point], fmt="o", ms=4)
     if "p_best" in board:
-        labels = [f"{short(p)}  ({percent(pb, 1, fixed=True)})"
+        # a player best in no draw gets no "(0.0%)": 70 of them hid the few that lead
+        labels = [f"{short(p)}  ({percent(pb, 1, fixed=True)})" if pb > 0 else short(p)
                   for p, pb in zip(board.index, board["p_best"])]
-        title = "leaderboard (P(best) in parentheses)"
+        title = "leaderboard (P(best) in parentheses where above 0)"
     else:
         labels, title = short_labels(board.index), "leaderboard (maximum likelihood)"
     if "task" in board.attrs:  # a task's board of a hierarchy= fit
