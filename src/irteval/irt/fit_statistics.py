@@ -257,7 +257,8 @@ def local_dependence(idata, *, top=None, max_draws=50, random_seed=0, ci_prob=No
     rng = np.random.default_rng(random_seed)
     q3 = np.zeros((shape[0], shape[0]))
     if top:  # how often the replicated |Q3| reaches the observed one: the pair's, the largest
-        exceed, exceed_max = np.zeros(q3.shape, np.int32), np.zeros(q3.shape, np.int32)
+        counts = np.min_scalar_type(n_draws)  # uint8 for the default 50 draws
+        exceed, exceed_max = np.zeros(q3.shape, counts), np.zeros(q3.shape, counts)
     for eta, c, d, *_ in cells:
         p = irt_probability(eta, c, d)
         observed = _pairwise_correlation(_residuals(shape, item_idx, resp_idx, y, p), seen,
