@@ -85,7 +85,7 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         model's (1000 each; 2000 each for the continuous IRT, whose residual scales near zero
         need the longer warm-up and more draws for a tail ESS of 400; 500 warm-up steps for
         the 1PL and the 2PL on nutpie: the collapsed form, a near-Gaussian posterior of
-        J + 3 parameters started at its PROX estimates, and the dense densities, measured in
+        J + 2 free parameters started at its PROX estimates, and the dense densities, measured in
         ``benchmarks/README.md``).
     random_seed : int, optional
         Seeds every random step (sampling, initialisation, predictive draws).

@@ -12,15 +12,15 @@ log-likelihood is
                                           N(b | mu_b, sigma_b) db
 
 (s_j: respondent totals, n_k: items with row k). On a complete matrix every item has the same
-O, and the rows are the J + 1 numbers correct; with missing cells there is one row per
-distinct (pattern, number correct). NUTS runs on the J + 3 parameters (theta, sigma_theta,
-mu_b, sigma_b) with the integral on a fixed grid (trapezoid rule in z = (b - mu_b) / sigma_b
-on [-8, 8], :func:`z_grid`); afterwards every b_i is drawn from its conditional given the
-draw, the log density interpolated linearly between grid points (inverse CDF). The result is
-the same posterior as NUTS on the full model, much faster at scale. The Laplace approximation
-and MAP work on the marginal model too, where (unlike the joint density of a hierarchical
-model) the mode does not collapse sigma_b to 0. Every method starts from the PROX estimates
-(Cohen 1979; :func:`prox_start`).
+O, and the rows are the J + 1 numbers correct; with missing cells there is one row per distinct
+(pattern, number correct). NUTS runs on the J + 2 free parameters (theta, which sums to 0,
+sigma_theta, mu_b, sigma_b) with the integral on a fixed grid (trapezoid rule in
+z = (b - mu_b) / sigma_b on [-8, 8], :func:`z_grid`); afterwards every b_i is drawn from its
+conditional given the draw, the log density interpolated linearly between grid points (inverse
+CDF). The result is the same posterior as NUTS on the full model, much faster at scale. The
+Laplace approximation and MAP work on the marginal model too, where (unlike the joint density
+of a hierarchical model) the mode does not collapse sigma_b to 0. Every method starts from the
+PROX estimates (Cohen 1979; :func:`prox_start`).
 """
 
 from __future__ import annotations
