@@ -176,7 +176,7 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
     levels = list(idata.attrs["levels"])
     names_of_levels = level_labels(levels, idata.attrs.get("level_lower"),
                                    idata.attrs.get("level_upper"))
-    colours = colormaps["viridis"](np.linspace(0.9, 0.1, len(levels)))
+    colours = colormaps["viridis"](np.linspace(0.8, 0.0, len(levels)))  # not its pale end
     axes = given_axes(ax, axes)
     own = axes is None
     if own:

@@ -47,7 +47,8 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
     if own:  # each panel its own y range: the differences between bins are small
         axes = panels(len(names))
     flat = panel_axes(axes, len(names), "models")
-    colours = plt.cm.viridis(np.linspace(0, 0.9, scc.sizes["bin"]))
+    # viridis short of its pale yellow end, which vanished on white as the hardest bin
+    colours = plt.cm.viridis(np.linspace(0, 0.8, scc.sizes["bin"]))
     for ax, name in zip(flat, names):
         for (b, curve), colour in zip(table.loc[name].groupby(level="bin"), colours):
             p = curve.index.get_level_values("proportion")
