@@ -225,3 +225,9 @@ def _widen_for(ax, x, texts, margin=8):
 
 #: colours of highlighted series (tab10 without its grey); the rest are drawn grey
 HIGHLIGHT = plt.cm.tab10.colors[:7] + plt.cm.tab10.colors[8:]
+
+
+def ordered_colours(n):
+    """``n`` colours for ordered classes (difficulty bins, performance levels), first to last:
+    viridis from 0 to 0.8, short of its pale yellow end, which vanishes on white."""
+    return plt.cm.viridis(np.linspace(0, 0.8, n))

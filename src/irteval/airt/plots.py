@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from matplotlib import colormaps
 from matplotlib.colors import PowerNorm, to_rgb
 from matplotlib.lines import Line2D
 from scipy.integrate import trapezoid
@@ -19,7 +18,7 @@ from ..data.levels import level_labels
 from ..models.continuous_irt import mean_z
 from ..models.polytomous_irt import category_logp
 from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_figure, label_line_ends,
-                        label_points, panel_axes, panels, short, short_labels)
+                        label_points, ordered_colours, panel_axes, panels, short, short_labels)
 from .goodness import curves_from, effectiveness
 from .latent_trait import LatentTrait, latent_trait
 from .metrics import AIRT_FAMILIES
@@ -176,7 +175,7 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
     levels = list(idata.attrs["levels"])
     names_of_levels = level_labels(levels, idata.attrs.get("level_lower"),
                                    idata.attrs.get("level_upper"))
-    colours = colormaps["viridis"](np.linspace(0.8, 0.0, len(levels)))  # not its pale end
+    colours = ordered_colours(len(levels))[::-1]  # the top level darkest
     axes = given_axes(ax, axes)
     own = axes is None
     if own:

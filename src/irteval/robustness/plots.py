@@ -12,7 +12,7 @@ from scipy.cluster.hierarchy import dendrogram
 from .. import _intervals
 from .._docs import fill_doc, panel_labels
 from .._validation import chosen_labels, plural
-from ..plotting import given_axes, label_figure, panel_axes, panels, short
+from ..plotting import given_axes, label_figure, ordered_colours, panel_axes, panels, short
 from .scc import check_scc, scc_summary
 from .taxonomy import Taxonomy
 
@@ -47,8 +47,7 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
     if own:  # each panel its own y range: the differences between bins are small
         axes = panels(len(names))
     flat = panel_axes(axes, len(names), "models")
-    # viridis short of its pale yellow end, which vanished on white as the hardest bin
-    colours = plt.cm.viridis(np.linspace(0, 0.8, scc.sizes["bin"]))
+    colours = ordered_colours(scc.sizes["bin"])
     for ax, name in zip(flat, names):
         for (b, curve), colour in zip(table.loc[name].groupby(level="bin"), colours):
             p = curve.index.get_level_values("proportion")
