@@ -204,8 +204,8 @@ def test_epp_plots_take_ax(vtab_fit):
     assert [t.get_text() for t in ax.get_yticklabels()] == [
         ie.plotting.short(p) for p in board.index[:3]]
     ax = ie.plot_win_heatmap(vtab_fit)  # 16 players: each cell's probability written in it
-    assert len(ax.texts) == 16 * 15 and {len(t.get_text()) for t in ax.texts} <= {3, 4}
-    assert ">.99" in {t.get_text() for t in ax.texts}  # not "1": no P(win) is certain
+    assert len(ax.texts) == 16 * 15 and {len(t.get_text()) for t in ax.texts} <= {2, 3}
+    assert "≈1" in {t.get_text() for t in ax.texts}  # not "1": no P(win) is certain
     image = ax.images[0]  # the diagonal: grey, not P = 0.5's white
     assert np.isnan(np.diag(image.get_array().filled(np.nan))).all()
     assert image.get_cmap().get_bad()[:3] == pytest.approx(matplotlib.colors.to_rgb("lightgrey"))

@@ -175,11 +175,12 @@ def plot_win_heatmap(win, *, ax=None):
     cmap = colormaps["RdBu_r"].with_extremes(bad="lightgrey")
     values = win.to_numpy(dtype=float)
     image = ax.imshow(values, cmap=cmap, vmin=0, vmax=1)
-    if len(win) <= NUMBERED_PLAYERS:  # the probabilities fit in their cells (".54", ">.99")
+    if len(win) <= NUMBERED_PLAYERS:  # the probabilities fit in their cells (".54", "≈1")
         size = "x-small" if len(win) <= 10 else 6
         for (row, col), p in np.ndenumerate(values):
-            if np.isfinite(p):  # a P(win) that rounds to 1 or 0 is not certain: ">.99"
-                text = {"1.00": ">.99", "0.00": "<.01"}.get(f"{p:.2f}", f"{p:.2f}"[1:])
+            if np.isfinite(p):  # a P(win) that rounds to 1 or 0 is not certain: "≈1"
+                # (">.99" ran into its neighbours at the CLI's figure size)
+                text = {"1.00": "≈1", "0.00": "≈0"}.get(f"{p:.2f}", f"{p:.2f}"[1:])
                 ax.text(col, row, text, ha="center", va="center", fontsize=size,
                         color="white" if abs(p - 0.5) > 0.3 else "black")
     ticks = np.arange(len(win))
