@@ -43,7 +43,7 @@ def test_perfect_instances_and_model_are_named_and_get_extreme_estimates():
             f"difficulty is identified only by the prior ({EXTREMES_FIX})",
             "1 instance was answered wrongly by every model that answered it (e.g. ['i1']): its "
             f"difficulty is identified only by the prior ({EXTREMES_FIX})",
-            "1 model answered every instance it answered correctly (e.g. ['m0']): its "
+            "1 model got every instance it answered right (e.g. ['m0']): its "
             f"ability is identified only by the prior ({EXTREMES_FIX})"]
     idata = quiet(lambda: ie.models.onepl(resp), log_likelihood=False, **FAST)
     post = idata.posterior

@@ -164,6 +164,13 @@ def plain(label):
     return label.item() if isinstance(label, np.generic) else label
 
 
+def listed(labels, first=10):
+    """The first ``first`` labels as a list, and how many more, for messages."""
+    labels = list(labels)
+    more = f" and {len(labels) - first} more" if len(labels) > first else ""
+    return f"{[plain(x) for x in labels[:first]]}{more}"
+
+
 def where(index, positions):
     """Rows as the user counts them: "lines 5, 9" for a frame the CLI read (its index is named
     ``line`` and holds file line numbers), "rows labelled 'd3', 'd7'" for a labelled index,
@@ -246,9 +253,8 @@ def check_columns(df, named, optional=()):
                              "df.reset_index() (it makes the index a column)")
         if col not in df.columns:
             near = difflib.get_close_matches(str(col), [str(c) for c in df.columns], n=1)
-            more = f" and {len(df.columns) - 10} more" if len(df.columns) > 10 else ""
             raise ValueError(
-                f"no column {col!r}: the columns are {list(df.columns[:10])}{more}; pass the "
+                f"no column {col!r}: the columns are {listed(df.columns)}; pass the "
                 f"right name with {key}=" + (f" (did you mean {near[0]!r}?)" if near else ""))
         if (df.columns == col).sum() > 1:
             raise ValueError(f"duplicate column labels [{plain(col)!r}]; give every column a "

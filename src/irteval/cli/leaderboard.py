@@ -73,7 +73,7 @@ def read_scores(args):
     ``hierarchy=`` of --task (None without)."""
     import pandas as pd
 
-    from .._validation import check_labels
+    from .._validation import check_labels, listed
     from ..data import Battles, Scores
 
     battles = getattr(args, "winner", None) is not None
@@ -91,7 +91,7 @@ def read_scores(args):
                           + ([task] if task else []))
     if task is not None and task not in df.columns:
         raise ValueError(f"{args.scores} has no column {task!r} (--task); its columns are "
-                         f"{list(df.columns)[:10]}")
+                         f"{listed(df.columns)}")
     if not battles and args.player not in df.columns \
             and {args.player_a, args.player_b} <= set(df.columns):
         raise ValueError(f"{args.scores} has columns {args.player_a!r} and {args.player_b!r} "

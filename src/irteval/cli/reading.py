@@ -294,7 +294,7 @@ def read_responses(args, path=None, **kwargs):
     reads a file without the --value column as wide, unless --value was given."""
     import pandas as pd
 
-    from .._validation import plain, spelling_hint, warn_user, where
+    from .._validation import listed, plain, spelling_hint, warn_user, where
     from ..data import Responses
 
     path = args.responses if path is None else path
@@ -324,12 +324,12 @@ def read_responses(args, path=None, **kwargs):
             f"{path}: no column {names['value']!r} (--value"
             + spelling_hint([names["value"]], df.columns, nearest=True) + f"), though it has "
             f"a long file's columns {names['respondent']!r} and {names['item']!r}; its columns "
-            f"are {list(df.columns)[:10]}. Name its value column with --value, or pass "
+            f"are {listed(df.columns)}. Name its value column with --value, or pass "
             "--format wide for a matrix")
     if args.format == "auto" and args.value is not None:
         raise ValueError(f"{path}: no column {args.value!r} (--value"
                          + spelling_hint([args.value], df.columns, nearest=True) + "); its "
-                         f"columns are {list(df.columns)[:10]}. Name the value column of a long "
+                         f"columns are {listed(df.columns)}. Name the value column of a long "
                          "file with --value, or pass --format wide for a matrix")
     kind = "item" if rows == "respondent" else "respondent"
     if label not in df.columns and df.columns[0] == names[kind]:
@@ -345,7 +345,7 @@ def read_responses(args, path=None, **kwargs):
                 f"{where(df.index, repeated[df.iloc[repeated, 0] == df.iloc[repeated[0], 0]])}"
                 f"): if {path.name} is a long table (a row per answer), name its value column "
                 f"with --value and its {label} column with {flag(rows)} (its columns: "
-                f"{list(df.columns)[:10]}); if it is a matrix, {fix}")
+                f"{listed(df.columns)}); if it is a matrix, {fix}")
         raise ValueError(f"{path}: its first column is {names[kind]!r} ({flag(kind)}), but "
                          f"{reads} a row per {label}; {fix}, or rename that column")
     if len(df.columns) < 2:

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
+from .._validation import listed
 from ..robustness.folds import check_data
 from ..robustness.perturb import is_integer_coded
 from . import fitting, options, reading
@@ -130,7 +131,7 @@ def data(args):
         for column, flag in ((target, "--target"), (args.id, "--id")):
             if column is not None and column not in df.columns:
                 raise ValueError(f"{args.csv}: {flag} {column!r} is not a column; its "
-                                 f"columns are {list(df.columns)[:10]}")
+                                 f"columns are {listed(df.columns)}")
         nominal = [c.strip() for c in args.nominal.split(",") if c.strip()]
         labels = (reading.label_column(df, args.id, args.csv, "--id") if args.id
                   else range(len(df)))

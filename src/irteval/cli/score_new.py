@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .._intervals import label
 from .._fits import fit_family
-from .._validation import plain, plural, spelling_hint, where
+from .._validation import listed, plain, plural, spelling_hint, where
 from . import options, reading
 from .outputs import Writer
 
@@ -119,7 +119,7 @@ def report(args):
             rest = [c for c in df.columns if c != other]
             wide = len(df) <= 2 < len(df.columns)  # a row of answers, a column per instance
             raise ValueError(f"{args.answers}: no column {column!r} ({flag}); its columns are "
-                             f"{list(df.columns)[:10]}"
+                             f"{listed(df.columns)}"
                              + (f"; pass {flag} {rest[0]}" if len(rest) == 1 else "")
                              + (f"; score-new reads a row per answered {name} ({name!r} and "
                                 "'correct' columns, as select-items writes items.csv), not a "

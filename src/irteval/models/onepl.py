@@ -520,7 +520,8 @@ def _warn_extremes(responses: Responses):
             asked = "" if complete else (" that answered it" if one else " that answered them")
             given = "" if complete else (" it answered" if one else " they answered")
             who = (f"{'was' if one else 'were'} answered {how} by every {other}{asked}"
-                   if key == "item" else f"answered every {other}{given} {how}")
+                   if key == "item"
+                   else f"got every {other}{given} {'right' if how == 'correctly' else 'wrong'}")
             whose = f"its {what[0]} is" if one else f"their {what[1]} are"
             warn_user(f"{count} {name}{'' if one else 's'} {who} (e.g. "
                       f"{list(labels[extreme][:5])}): {whose} identified only by the prior "

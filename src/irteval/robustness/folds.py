@@ -15,7 +15,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
-from .._validation import count, plural, warn_user, where
+from .._validation import count, listed, plural, warn_user, where
 from ..parallel import map_draws
 
 #: hyper-parameters bounded by the data: name -> bound(training rows, features)
@@ -42,7 +42,7 @@ def check_features(X, nominal, name="X"):
     unknown = [c for c in nominal if c not in X.columns]
     if unknown:
         raise ValueError(f"nominal columns {unknown} are not in {name} (columns: "
-                         f"{list(X.columns)[:10]}); name columns of {name} in nominal=")
+                         f"{listed(X.columns)}); name columns of {name} in nominal=")
     holes = X.columns[X.isna().any()].tolist()
     if holes:
         raise ValueError(f"{name} has missing values in columns {holes[:5]} ("

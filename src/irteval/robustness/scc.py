@@ -22,7 +22,7 @@ from .._compat import renamed
 from .._docs import fill_doc
 from .._draws import equal_count_bins, stacked_draws
 from .._fits import check_idata, warn_if_point
-from .._validation import fixed_seed, matches_as_text, plain, spelling_hint, warn_user
+from .._validation import fixed_seed, listed, matches_as_text, plain, spelling_hint, warn_user
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
 from .folds import check_data
@@ -244,8 +244,8 @@ def matched_predictions(items, clean, perturbed):
         raise ValueError(
             "clean and perturbed predictions need the same models (columns, matched by name, "
             "each once): "
-            + (f"only in clean: {list(only_clean[:10])}; " if len(only_clean) else "")
-            + (f"only in perturbed: {list(only_perturbed[:10])}"
+            + (f"only in clean: {listed(only_clean)}; " if len(only_clean) else "")
+            + (f"only in perturbed: {listed(only_perturbed)}"
                f"{spelling_hint(only_perturbed, clean.columns)}; " if len(only_perturbed)
                else "")
             + ("repeated names; " if clean.columns.has_duplicates
