@@ -44,8 +44,9 @@ def nearest_to_even_values(values, n):
 def stacked_draws(idata, name, max_draws=None, random_seed=0):
     """Draws of a posterior variable as (sample, ...), chains pooled and thinned at random to
     ``max_draws``."""
-    arr = idata.posterior[name].stack(sample=("chain", "draw")).transpose("sample", ...).values
-    return arr[thin(len(arr), max_draws, random_seed)]
+    values = idata.posterior[name].transpose("chain", "draw", ...).values
+    pooled = values.reshape(-1, *values.shape[2:])  # sample = chain * draws + draw: a view
+    return pooled[thin(len(pooled), max_draws, random_seed)]  # copies the kept draws only
 
 
 def equal_count_bins(values, n_bins):

@@ -254,24 +254,20 @@ def local_dependence(idata, *, top=None, max_draws=50, random_seed=0, ci_prob=No
     seen[item_idx, resp_idx] = 1.0
     pairs = seen @ seen.T  # respondents who answered both items
     upper = np.triu(pairs >= 2, k=1)
-    rng = np.random.default_rng(random_seed)
     q3 = np.zeros((shape[0], shape[0]))
-    if top:  # how often the replicated |Q3| reaches the observed one: the pair's, the largest
-        counts = np.min_scalar_type(n_draws)  # uint8 for the default 50 draws
-        exceed, exceed_max = np.zeros(q3.shape, counts), np.zeros(q3.shape, counts)
-    for eta, c, d, *_ in cells:
+    largest = np.zeros(n_draws)  # per draw, the largest |Q3| of replicated answers
+    rng = np.random.default_rng(random_seed)
+    for s, (eta, c, d, *_) in enumerate(cells):
         p = irt_probability(eta, c, d)
-        observed = _pairwise_correlation(_residuals(shape, item_idx, resp_idx, y, p), seen,
-                                         pairs)
-        q3 += observed
-        if top:
-            replicated = _pairwise_correlation(
-                _residuals(shape, item_idx, resp_idx, rng.random(len(p)) < p, p), seen, pairs)
-            np.abs(replicated, out=replicated)
-            np.fill_diagonal(replicated, 0.0)
-            np.abs(observed, out=observed)
-            exceed += replicated >= observed
-            exceed_max += np.nanmax(replicated) >= observed
+        for rows, block in _correlation_blocks(_residuals(shape, item_idx, resp_idx, y, p),
+                                               seen, pairs):
+            q3[rows] += block
+        if top:  # blocks of rows at a time: no items x items matrix of each draw
+            for rows, block in _correlation_blocks(
+                    _residuals(shape, item_idx, resp_idx, rng.random(len(p)) < p, p), seen,
+                    pairs):
+                block[np.arange(len(rows)), rows] = 0.0  # an item with itself
+                largest[s] = np.fmax(largest[s], np.nanmax(np.abs(block), initial=0.0))
     labels = pd.Index(post["item"].values, name=label_name(idata, "item"))
     apart = int(np.triu(pairs < 2, k=1).sum())
     if apart:
@@ -284,9 +280,9 @@ def local_dependence(idata, *, top=None, max_draws=50, random_seed=0, ci_prob=No
                   "floor, answered wrong by all of them): their Q3 is NaN")
     q3 /= n_draws
     if not top:
-        return pd.DataFrame(q3, index=labels, columns=labels)
-    return _top_pairs(q3, exceed, exceed_max, pairs, upper, labels, top, idata, max_draws,
-                      random_seed, prob, kind)
+        return pd.DataFrame(q3, index=labels, columns=labels, copy=False)  # no second copy
+    return _top_pairs(q3, largest, pairs, upper, labels, top, idata, max_draws, random_seed,
+                      prob, kind)
 
 
 def _residuals(shape, item_idx, resp_idx, y, p):
@@ -296,18 +292,13 @@ def _residuals(shape, item_idx, resp_idx, y, p):
     return resid
 
 
-def _top_pairs(q3, exceed, exceed_max, pairs, upper, labels, top, idata, max_draws,
-               random_seed, prob, kind):
+def _top_pairs(q3, largest, pairs, upper, labels, top, idata, max_draws, random_seed, prob,
+               kind):
     """The table of :func:`local_dependence` with ``top``: the ``top`` pairs of largest
-    |``q3``| among the ``upper`` ones (``exceed``, ``exceed_max``: item x item counts of the
-    draws behind ``ppp``, ``ppp_max``), their Q3 per draw recomputed (the same draws) on the
-    items they involve."""
-    size = np.abs(q3)
-    size[~upper | np.isnan(size)] = -1.0  # not a pair, or NaN: never among the top
-    size = size.ravel()
-    flat = np.argpartition(size, -top)[-top:] if top < size.size else np.arange(size.size)
-    flat = flat[np.lexsort((flat, -size[flat]))]  # largest first; ties in the fit's order
-    first, second = np.unravel_index(flat[size[flat] >= 0], q3.shape)
+    |``q3``| among the ``upper`` ones, their Q3 per draw and that of the replicated answers
+    recomputed on the items they involve from the same draws and the same random numbers
+    (``largest``: per draw, the largest replicated |Q3| of any pair)."""
+    first, second = np.unravel_index(_largest(q3, upper, top), q3.shape)
     involved, position = np.unique(np.concatenate([first, second]), return_inverse=True)
     j, k = position[:len(first)], position[len(first):]
     item_idx, resp_idx, y, n_draws, cells = _cell_draws(idata, "local_dependence", max_draws,
@@ -318,20 +309,39 @@ def _top_pairs(q3, exceed, exceed_max, pairs, upper, labels, top, idata, max_dra
     seen = np.zeros(shape)
     seen[rows, cols] = 1.0
     shared = seen @ seen.T
-    draws = np.empty((n_draws, len(first)))
+    observed, replicated = np.empty((n_draws, len(first))), np.empty((n_draws, len(first)))
+    rng = np.random.default_rng(random_seed)  # the replicates of local_dependence's pass
     for s, (eta, c, d, *_) in enumerate(cells):
-        p = irt_probability(eta, c, d)[keep]
-        draws[s] = _pairwise_correlation(_residuals(shape, rows, cols, y[keep], p), seen,
-                                         shared)[j, k]
+        p = irt_probability(eta, c, d)
+        y_rep = rng.random(len(p)) < p
+        for answers, out in ((y, observed), (y_rep, replicated)):
+            out[s] = _pairwise_correlation(_residuals(shape, rows, cols, answers[keep], p[keep]),
+                                           seen, shared)[j, k]
     index = pd.MultiIndex.from_arrays([labels[first], labels[second]],
                                       names=[f"{labels.name}_1", f"{labels.name}_2"])
-    table = pd.DataFrame(_intervals.quantity_columns(draws, prob, kind, "q3"), index=index)
-    table["ppp"] = exceed[first, second] / n_draws
-    table["ppp_max"] = exceed_max[first, second] / n_draws
+    table = pd.DataFrame(_intervals.quantity_columns(observed, prob, kind, "q3"), index=index)
+    # a draw whose Q3 is NaN (a constant residual) never counts as reached
+    table["ppp"] = (np.abs(replicated) >= np.abs(observed)).mean(axis=0)
+    table["ppp_max"] = (largest[:, None] >= np.abs(observed)).mean(axis=0)
     table["n_shared"] = pairs[first, second].astype(int)
     table["dependent"] = table["ppp_max"] < MISFIT_P
     table.attrs.update(posterior_draws=n_draws)
     return _intervals.record(table, prob, kind)
+
+
+def _largest(q3, upper, top):
+    """Flat indices of the ``top`` entries of largest |``q3``| where ``upper`` holds and q3
+    is not NaN, largest first, ties in the fit's order; a block of rows at a time."""
+    flat, size = [], []
+    for rows in np.array_split(np.arange(len(q3)), max(1, len(q3) // ROWS_PER_BLOCK)):
+        block = np.abs(q3[rows]).ravel()
+        block[~upper[rows].ravel() | np.isnan(block)] = -1.0  # not a pair, or NaN
+        cut = np.partition(block, -top)[-top] if top < block.size else 0.0
+        kept = np.flatnonzero(block >= max(cut, 0.0))  # every tie of the block's top-th
+        flat.append(kept + rows[0] * q3.shape[1])
+        size.append(block[kept])
+    flat, size = np.concatenate(flat), np.concatenate(size)
+    return flat[np.lexsort((flat, -size))[:top]]
 
 
 #: items per block of the pairwise correlations (temporaries of rows x items)
@@ -340,22 +350,34 @@ ROWS_PER_BLOCK = 500
 
 def _pairwise_correlation(resid, seen, pairs):
     """Pearson correlation of the rows of ``resid`` over the columns that both rows observe
-    (``seen``, 0/1; ``pairs`` = seen seen^T), from sums over those columns."""
-    if (pairs == seen.shape[1]).all():  # complete: one product of standardised rows
+    (``seen``, 0/1; ``pairs`` = seen seen^T)."""
+    out = np.empty_like(pairs)
+    for rows, block in _correlation_blocks(resid, seen, pairs):
+        out[rows] = block
+    return out
+
+
+def _correlation_blocks(resid, seen, pairs):
+    """(rows, the Pearson correlations of those rows of ``resid`` with every row, over the
+    columns both observe) for blocks of ``ROWS_PER_BLOCK`` rows, from sums over those
+    columns (``seen``, 0/1; ``pairs`` = seen seen^T)."""
+    blocks = np.array_split(np.arange(len(seen)), max(1, len(seen) // ROWS_PER_BLOCK))
+    if (pairs == seen.shape[1]).all():  # complete: products of standardised rows
         z = resid - resid.mean(axis=1, keepdims=True)
         sd = np.sqrt((z**2).mean(axis=1, keepdims=True))
         # a residual constant to rounding has no correlation (NaN, as below)
         z /= np.where(sd > 1e-6 * np.sqrt((resid**2).mean(axis=1, keepdims=True)), sd, np.nan)
-        out = z @ z.T
-        out /= seen.shape[1]
-        return out
+        for rows in blocks:
+            block = z[rows] @ z.T
+            block /= seen.shape[1]
+            yield rows, block
+        return
     # each row centred on its own answers first: the sums below subtract squares, which
     # loses every digit when a mean is far from 0 against the spread (an item on its floor)
     centre = (resid * seen).sum(axis=1, keepdims=True) / np.maximum(seen.sum(axis=1,
                                                                              keepdims=True), 1)
     resid = (resid - centre) * seen
-    out = np.empty_like(pairs)
-    for rows in np.array_split(np.arange(len(seen)), max(1, len(seen) // ROWS_PER_BLOCK)):
+    for rows in blocks:
         with np.errstate(invalid="ignore", divide="ignore"):  # rows x items at a time
             n = np.where(pairs[rows] >= 2, pairs[rows], np.nan)
             mean = resid[rows] @ seen.T / n  # [j, k]: j's mean residual where k is answered
@@ -365,5 +387,5 @@ def _pairwise_correlation(resid, seen, pairs):
             var = np.where(square - mean**2 > 1e-12 * square, square - mean**2, np.nan)
             var_t = np.where(square_t - mean_t**2 > 1e-12 * square_t, square_t - mean_t**2,
                              np.nan)
-            out[rows] = (resid[rows] @ resid.T / n - mean * mean_t) / np.sqrt(var * var_t)
-    return out
+            block = (resid[rows] @ resid.T / n - mean * mean_t) / np.sqrt(var * var_t)
+        yield rows, block
