@@ -370,6 +370,15 @@ def test_plots_take_axes_and_return_them(recovery):
     sure = replace(lt, p_strong=lt.p_strong * 0 + 1, p_weak=lt.p_weak * 0)
     pixels = ie.plot_strengths(sure).images[0].get_array()
     np.testing.assert_allclose(pixels, np.broadcast_to(to_rgb("tab:blue"), pixels.shape))
+    from matplotlib.collections import QuadMesh
+
+    # its key (a colour bar: -1 weak in every draw ... 1 strong) shows the shades drawn
+    for strong, weak, value in ((0.5, 0.0, 0.5), (0.0, 0.3, -0.3), (0.0, 0.0, 0.0)):
+        ax = ie.plot_strengths(replace(lt, p_strong=lt.p_strong * 0 + strong,
+                                       p_weak=lt.p_weak * 0 + weak))
+        key = next(c for c in ax.figure.axes[-1].collections if isinstance(c, QuadMesh))
+        np.testing.assert_allclose(ax.images[0].get_array()[0, 0],
+                                   key.cmap(key.norm(value))[:3], atol=0.01)
     plt.close("all")
     # curves that all end at 1 are named in a legend in their order, not piled up at x = 1
     table = ie.effectiveness(idata, max_draws=20)

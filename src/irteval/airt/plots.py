@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from matplotlib.colors import PowerNorm, to_rgb
+from matplotlib.cm import ScalarMappable
+from matplotlib.colors import LinearSegmentedColormap, Normalize, PowerNorm, to_rgb
 from matplotlib.lines import Line2D
 from scipy.integrate import trapezoid
 
@@ -308,7 +309,8 @@ def _latent(lt, plot):
 def plot_strengths(lt: LatentTrait, *, ax=None):
     """Where on the difficulty spectrum each algorithm is strong (blue: within epsilon of the
     best) or weak (orange: within epsilon of the worst) — the paper's Fig. 15 — shaded by the
-    share of posterior draws in which it is (pale: seldom; grey: never either).
+    share of posterior draws in which it is (pale: seldom; grey: never either; a colour bar
+    beside ``ax`` keys the shades).
 
     Parameters
     ----------
@@ -329,7 +331,12 @@ def plot_strengths(lt: LatentTrait, *, ax=None):
     ax.imshow(colour, aspect="auto", interpolation="nearest",
               extent=(grid[0] - step / 2, grid[-1] + step / 2, len(names) - 0.5, -0.5))
     ax.set_yticks(np.arange(len(names)), short_labels(names), fontsize="x-small")
-    # the key in the title: a legend outside the axes ran into a neighbouring panel
+    # the key: one bar from weak in every draw (-1) through none (0) to strong in every draw
+    key = ax.figure.colorbar(ScalarMappable(Normalize(-1, 1), LinearSegmentedColormap.from_list(
+        "weak_strong", [orange, grey, blue])), ax=ax, fraction=0.04, pad=0.02, aspect=25)
+    key.set_ticks([-1, -0.5, 0, 0.5, 1], labels=["1 weak", "0.5", "0", "0.5", "1 strong"],
+                  fontsize="x-small")
+    key.set_label("share of posterior draws", fontsize="x-small")
     ax.set(xlabel="dataset difficulty (-theta)",
            title=f"strengths (blue) and weaknesses (orange): within epsilon = {lt.epsilon:g}\n"
                  "of the best / worst, shaded by the share of posterior draws (grey: none)")
