@@ -333,7 +333,7 @@ def _largest(q3, upper, top):
     """Flat indices of the ``top`` entries of largest |``q3``| where ``upper`` holds and q3
     is not NaN, largest first, ties in the fit's order; a block of rows at a time."""
     flat, size = [], []
-    for rows in np.array_split(np.arange(len(q3)), max(1, len(q3) // ROWS_PER_BLOCK)):
+    for rows in _row_blocks(len(q3)):
         block = np.abs(q3[rows]).ravel()
         block[~upper[rows].ravel() | np.isnan(block)] = -1.0  # not a pair, or NaN
         cut = np.partition(block, -top)[-top] if top < block.size else 0.0
@@ -346,6 +346,11 @@ def _largest(q3, upper, top):
 
 #: items per block of the pairwise correlations (temporaries of rows x items)
 ROWS_PER_BLOCK = 500
+
+
+def _row_blocks(n):
+    """Positions 0 ... n - 1 in consecutive blocks of about ``ROWS_PER_BLOCK``."""
+    return np.array_split(np.arange(n), max(1, n // ROWS_PER_BLOCK))
 
 
 def _pairwise_correlation(resid, seen, pairs):
@@ -361,8 +366,8 @@ def _correlation_blocks(resid, seen, pairs):
     """(rows, the Pearson correlations of those rows of ``resid`` with every row, over the
     columns both observe) for blocks of ``ROWS_PER_BLOCK`` rows, from sums over those
     columns (``seen``, 0/1; ``pairs`` = seen seen^T)."""
-    blocks = np.array_split(np.arange(len(seen)), max(1, len(seen) // ROWS_PER_BLOCK))
-    if (pairs == seen.shape[1]).all():  # complete: products of standardised rows
+    blocks = _row_blocks(len(seen))
+    if seen.all():  # complete: products of standardised rows
         z = resid - resid.mean(axis=1, keepdims=True)
         sd = np.sqrt((z**2).mean(axis=1, keepdims=True))
         # a residual constant to rounding has no correlation (NaN, as below)
