@@ -512,7 +512,8 @@ def _warn_extremes(responses: Responses):
             (responses.respondents, "respondent", responses.respondent_name,
              responses.item_name, ("ability", "abilities"))):
         n, right = margins[f"{key}_n"], margins[f"{key}_sum"]
-        for extreme, how in ((right == n, "correctly"), (right == 0, "wrongly")):
+        for extreme, how, got in ((right == n, "correctly", "right"),
+                                  (right == 0, "wrongly", "wrong")):
             count = int(extreme.sum())
             if not count:
                 continue
@@ -520,8 +521,7 @@ def _warn_extremes(responses: Responses):
             asked = "" if complete else (" that answered it" if one else " that answered them")
             given = "" if complete else (" it answered" if one else " they answered")
             who = (f"{'was' if one else 'were'} answered {how} by every {other}{asked}"
-                   if key == "item"
-                   else f"got every {other}{given} {'right' if how == 'correctly' else 'wrong'}")
+                   if key == "item" else f"got every {other}{given} {got}")
             whose = f"its {what[0]} is" if one else f"their {what[1]} are"
             warn_user(f"{count} {name}{'' if one else 's'} {who} (e.g. "
                       f"{list(labels[extreme][:5])}): {whose} identified only by the prior "
