@@ -45,6 +45,7 @@ N_RESPONDENTS, N_ITEMS = 2000, 50
 def answers(kind, seed):
     import irteval as ie
     from irteval.calibration import simulate_multiple_choice
+    from irteval.models.densities import irt_probability
 
     rng = np.random.default_rng(seed)
     resp, truth = simulate_multiple_choice(N_ITEMS, N_RESPONDENTS, rng)
@@ -54,7 +55,7 @@ def answers(kind, seed):
     if "skew" in kind:  # standardised Gamma(4): skewness 1
         g = rng.gamma(4.0, 1.0, N_RESPONDENTS)
         theta = (1 if kind.endswith("+1") else -1) * (g - 4.0) / 2.0
-    p = 1 / (1 + np.exp(-truth["a"][:, None] * (theta[None, :] - truth["b"][:, None])))
+    p = irt_probability(truth["a"][:, None] * (theta[None, :] - truth["b"][:, None]))
     wide = resp.to_wide(rows="item")
     wide.loc[:, :] = (rng.random(p.shape) < p).astype(float)
     return ie.Responses.from_wide(wide, rows="item")
@@ -66,6 +67,7 @@ def checks(idata, max_draws=200, seed=0):
 
     from irteval._draws import stacked_draws
     from irteval.irt.difficulty import observed_cells
+    from irteval.models.densities import irt_probability
 
     item, resp, y = observed_cells(idata)
     draw = lambda name: stacked_draws(idata, name, max_draws, seed)  # noqa: E731
@@ -76,8 +78,7 @@ def checks(idata, max_draws=200, seed=0):
     n = theta.shape[1]
     stats = {"z2": [], "z2_proj": []}
     for s in range(len(theta)):
-        p = c[s, item] + (1 - c[s, item]) / (1 + np.exp(-a[s, item] * (theta[s, resp]
-                                                                        - b[s, item])))
+        p = irt_probability(a[s, item] * (theta[s, resp] - b[s, item]), c[s, item])
         z2 = ((theta[s] - theta[s].mean()) / theta[s].std())[resp] ** 2
         difficulty = ((b[s] - b[s].mean()) / b[s].std())[item]
         pair = []
