@@ -1,10 +1,12 @@
-"""The 2PL's discriminations written non-centred (irteval's a = exp(sigma_log_a a_z)) or centred
-(log a ~ N(0, sigma_log_a)) where every item has thousands of answers: how well sigma_log_a
-mixes. 2PL answers of 2000 respondents to 50 items (``tails_check.answers("2pl", seed)``);
-irteval's default fit, then the same model in plain PyMC both ways on nutpie (4 x 1000, 500
-warm-up steps, target_accept 0.95, as irteval's 2PL).
+"""The 2PL's log discriminations centred (log a ~ N(0, sigma_log_a)) or non-centred
+(a = exp(sigma_log_a a_z), a_z ~ N(0, 1)) as items have more answers: divergences, how well
+sigma_log_a mixes, the smallest bulk ESS, time. irteval's fit of each form
+(``onepl(..., centred=)``) on 2PL answers (``scale.simulate_binary``: log a ~ N(0, 0.5),
+b ~ N(-1, 1), theta ~ N(0, 1)), 4 x 1000 draws, its default warm-up and target_accept.
+``OnePL``'s default form switches at ``CENTRED_FROM`` answers per item.
 
-    python benchmarks/discrimination_form.py --seed 0   # results/discrimination_form_seed0.csv
+    python benchmarks/discrimination_form.py                 # results/discrimination_form.csv
+    python benchmarks/discrimination_form.py --sizes 50x2000 --seeds 0
 """
 
 from __future__ import annotations
@@ -15,65 +17,54 @@ import warnings
 from pathlib import Path
 
 import arviz as az
-import nutpie
 import pandas as pd
-import pymc as pm
 
 import irteval as ie
-from tails_check import answers
+from scale import simulate_binary
 
 HERE = Path(__file__).parent
+SIZES = ["300x30", "50x30", "50x60", "50x100", "300x100", "50x300", "50x1000", "50x2000"]
 
 
-def plain_pymc(wide, centred):
-    """The 2PL with irteval's priors, the discriminations centred or not."""
-    n_items, n_respondents = wide.shape
-    with pm.Model() as model:
-        mu_b = pm.Normal("mu_b", 0, 3)
-        b = pm.Normal("b", mu_b, pm.HalfNormal("sigma_b", 2), shape=n_items)
-        theta = pm.ZeroSumNormal("theta", sigma=1.0, shape=n_respondents)
-        sigma_log_a = pm.HalfNormal("sigma_log_a", 0.5)
-        log_a = (pm.Normal("log_a", 0, sigma_log_a, shape=n_items) if centred else
-                 pm.Deterministic("log_a", sigma_log_a * pm.Normal("a_z", 0, 1, shape=n_items)))
-        eta = pm.math.exp(log_a)[:, None] * (theta[None, :] - b[:, None])
-        pm.Bernoulli("y", logit_p=eta, observed=wide)
-    return model
-
-
-def row(name, idata, seconds):
-    d = az.summary(idata, var_names=["sigma_log_a", "b", "mu_b", "sigma_b", "theta"],
+def row(size, seed, centred):
+    n_items, n_resp = map(int, size.split("x"))
+    wide = pd.DataFrame(simulate_binary(n_items, n_resp, seed=seed, discrimination=True)[0])
+    resp = ie.Responses.from_wide(wide.rename(index=lambda i: f"i{i}", columns=lambda j: f"r{j}"),
+                                  rows="item")
+    start = time.perf_counter()
+    fit = ie.fit(ie.models.onepl(resp, discrimination=True, centred=centred), random_seed=seed,
+                 log_likelihood=False, progressbar=False, posterior_predictive=False)
+    seconds = time.perf_counter() - start
+    d = az.summary(fit, var_names=["sigma_log_a", "a", "b", "mu_b", "sigma_b", "theta"],
                    kind="diagnostics")
-    return {"fit": name, "seconds": round(seconds), "rhat_sigma_log_a": d.loc["sigma_log_a",
-                                                                              "r_hat"],
+    return {"size": size, "answers_per_item": n_resp, "seed": seed,
+            "form": "centred" if centred else "non-centred", "seconds": round(seconds, 1),
+            "divergences": int(fit.sample_stats["diverging"].sum()),
+            "steps_per_draw": round(float(fit.sample_stats["n_steps"].mean()), 1),
+            "rhat_sigma_log_a": d.loc["sigma_log_a", "r_hat"],
             "ess_sigma_log_a": d.loc["sigma_log_a", "ess_bulk"], "max_rhat": d["r_hat"].max(),
-            "min_ess_bulk": d["ess_bulk"].min(),
-            "divergences": int(idata.sample_stats["diverging"].sum())}
+            "min_ess_bulk": d["ess_bulk"].min()}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=0)
-    seed = parser.parse_args().seed
+    parser.add_argument("--sizes", nargs="+", default=SIZES, help="items x respondents")
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
+    parser.add_argument("--out", default=str(HERE / "results" / "discrimination_form.csv"))
+    args = parser.parse_args()
     warnings.simplefilter("ignore")
-    resp = answers("2pl", seed)
     rows = []
-    start = time.perf_counter()
-    fit = ie.fit(ie.models.onepl(resp, discrimination=True), random_seed=seed,
-                 log_likelihood=False, progressbar=False)
-    rows.append(row("irteval default (non-centred)", fit, time.perf_counter() - start))
-    print(rows[-1], flush=True)
-    wide = resp.to_wide(rows="item").to_numpy()
-    for centred in (True, False):
-        start = time.perf_counter()
-        compiled = nutpie.compile_pymc_model(plain_pymc(wide, centred))
-        trace = nutpie.sample(compiled, draws=1000, tune=500, chains=4, seed=seed,
-                              target_accept=0.95, progress_bar=False)
-        rows.append(row(f"plain PyMC, {'centred' if centred else 'non-centred'}", trace,
-                        time.perf_counter() - start))
-        print(rows[-1], flush=True)
+    for size in args.sizes:
+        for seed in args.seeds:
+            for centred in (False, True):
+                rows.append(row(size, seed, centred))
+                print(rows[-1], flush=True)
+                pd.DataFrame(rows).to_csv(args.out, index=False)
     table = pd.DataFrame(rows)
-    table.to_csv(HERE / "results" / f"discrimination_form_seed{seed}.csv", index=False)
     print(table.to_string(index=False))
+    print(table.groupby(["size", "form"])[["divergences", "steps_per_draw", "seconds",
+                                            "rhat_sigma_log_a", "ess_sigma_log_a",
+                                            "min_ess_bulk"]].median().to_string())
 
 
 if __name__ == "__main__":

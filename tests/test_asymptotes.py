@@ -1,5 +1,6 @@
 """The 3PL / 4PL (issue 18): a floor c (guessing) and a ceiling d (slip) on the 2PL: bad input,
-an end-to-end fit with every downstream summary, a short SBC, and recovery (slow)."""
+an end-to-end fit with every downstream summary, a short SBC (and one of the 2PL with centred
+discriminations), and recovery (slow)."""
 
 from functools import partial
 
@@ -9,6 +10,7 @@ from scipy import stats
 
 import irteval as ie
 from irteval import calibration as cal
+from irteval.models.onepl import CENTRED_FROM
 
 from .conftest import quiet_fit
 
@@ -33,6 +35,12 @@ def test_bad_input_is_named():
         ie.models.onepl(resp, discrimination="2pl")
     with pytest.raises(TypeError, match="anchors= is a list of 2 item labels"):  # its name
         ie.models.onepl(resp, discrimination=True, dims=2, anchors="ab")  # not ['a', 'b']
+    with pytest.raises(ValueError, match="centred= sets the form.*pass discrimination=True"):
+        ie.models.onepl(resp, centred=True)
+    with pytest.raises(TypeError, match="centred= is True, False or None.*got 'yes'"):
+        ie.models.onepl(resp, discrimination=True, centred="yes")
+    with pytest.raises(ValueError, match="centred= sets the form of the one-skill.*drop it"):
+        ie.models.onepl(resp, discrimination=True, dims=2, centred=False)
 
 
 @pytest.mark.parametrize("missing", [False, True])
@@ -119,17 +127,23 @@ def test_4pl_fit_and_its_summaries(four_pl):
 
 
 @pytest.mark.filterwarnings("ignore:.*identified only by the prior")
-def test_sbc_3pl_is_uniform():
-    """8 replicates of 10 items x 25 respondents from the 3PL's prior (4 options), the
-    default path (nutpie on the NumPy density); L = 49; ranks of every c, b and a pooled per
-    variable (5 bins, chi-square) and the hyperparameters Holm-adjusted."""
+@pytest.mark.parametrize("variant", ["3pl", "2pl centred"])
+def test_sbc_is_uniform(variant):
+    """8 replicates from the prior, the default path (nutpie on the NumPy density); L = 49;
+    ranks of every c, b and a pooled per variable (5 bins, chi-square). The 3PL (4 options)
+    at 10 items x 25 respondents, its discriminations non-centred; the 2PL at 6 items x
+    CENTRED_FROM respondents, where they are centred."""
     n_keep = 49
+    if variant == "3pl":
+        options, size = {"guessing": True, "n_options": 4}, (10, 25)
+    else:
+        options, size = {}, (6, CENTRED_FROM)
     ranks, diagnostics = cal.run(
-        partial(cal.simulate_onepl, 10, 25, discrimination=True, guessing=True, n_options=4),
-        partial(ie.models.onepl, discrimination=True, guessing=True, n_options=4), 8, random_seed=5,
+        partial(cal.simulate_onepl, *size, discrimination=True, **options),
+        partial(ie.models.onepl, discrimination=True, **options), 8, random_seed=5,
         n_keep=n_keep, draws=150, tune=250, chains=2)
     assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
-    for name in ("c", "b", "a"):
+    for name in ("c", "b", "a")[variant != "3pl":]:
         block = ranks[[col for col in ranks.columns if col.startswith(f"{name}[")]].to_numpy()
         pooled = np.bincount(block.ravel() * 5 // (n_keep + 1), minlength=5)
         assert stats.chisquare(pooled).pvalue > 0.001, (name, pooled)

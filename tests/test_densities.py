@@ -80,7 +80,10 @@ CASES = {
     "1pl dense, missing": lambda: (_binary(False, 0.15), "density"),
     "2pl dense, complete": lambda: (_binary(True, 0.0), "density"),
     "2pl dense, missing": lambda: (_binary(True, 0.15), "density"),
+    "2pl dense centred, missing": lambda: (_binary(True, 0.15, centred=True), "density"),
     "3pl dense, complete": lambda: (_binary(True, 0.0, guessing=True, n_options=4), "density"),
+    "3pl dense centred, complete": lambda: (
+        _binary(True, 0.0, guessing=True, n_options=4, centred=True), "density"),
     "4pl dense, missing": lambda: (_binary(True, 0.15, guessing=True, slip=True), "density"),
     "2pl + slip dense, complete": lambda: (_binary(True, 0.0, slip=True), "density"),
     "m2pl dims=2, complete": lambda: (_binary(True, 0.0, dims=2), "density"),
@@ -191,15 +194,16 @@ def test_graded_density_is_the_pymc_model_far_from_the_start():
         assert grad[k] == pytest.approx(numeric, rel=1e-5, abs=1e-4), k
 
 
-@pytest.mark.parametrize("slip", [False, True])
-def test_asymptote_gradient_is_exact_in_the_tails(slip):
+@pytest.mark.parametrize("slip, centred", [(False, False), (True, False), (True, True)])
+def test_asymptote_gradient_is_exact_in_the_tails(slip, centred):
     """Far from the start (|eta| in the tens: large discriminations) the 3PL/4PL gradient
     still matches central finite differences of the log density. The floor's derivative once
     lost 1 - sigmoid(eta) to cancellation there: the 3PL case failed with that version."""
-    density = _binary(True, 0.15, guessing=True, n_options=4, slip=slip).density()
+    density = _binary(True, 0.15, guessing=True, n_options=4, slip=slip,
+                      centred=centred).density()
     rng = np.random.default_rng(2)
     x = density.start() + 0.3 * rng.standard_normal(density.n_dim)
-    x[density.layout.slices["a_z"]] = 3.0  # a = e^3 = 20 at sigma_log_a = 1
+    x[density.layout.slices["log_a" if centred else "a_z"]] = 3.0  # a = e^3 = 20 (s = 1)
     x[density.layout.slices["sigma_log_a_log__"]] = 0.0
     x[density.layout.slices["theta_zerosum__"]] *= 6  # |eta| up to ~50
     logp, grad = density.logp_grad(x)
@@ -222,6 +226,31 @@ def test_scattered_missing_cells_sample_the_dense_density_blocks_the_collapsed_o
     wide.iloc[:200, :3] = np.nan  # three models skipped the same half of the instances
     block = ie.Responses.from_wide(wide, respondent="model", item="instance", rows="item")
     assert ie.models.onepl(block).marginal("nuts") is not None
+
+
+@pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")
+def test_the_discriminations_are_centred_where_items_have_many_answers():
+    """OnePL's default form of log a: centred (value variable log_a) from CENTRED_FROM
+    answers per item on average, missing cells counted out; non-centred (a_z) below;
+    centred= overrides it, and MAP's EM mode fills the form's variable."""
+    from irteval.models.onepl import CENTRED_FROM
+
+    def free(model):
+        return {v.name for v in model.free_RVs} & {"log_a", "a_z"}
+
+    many, _ = simulate(6, CENTRED_FROM, discrimination=True, seed=1)
+    assert free(ie.models.onepl(many, discrimination=True)) == {"log_a"}
+    assert free(ie.models.onepl(many, discrimination=True, centred=False)) == {"a_z"}
+    for model in (ie.models.onepl(many, discrimination=True, guessing=True),
+                  ie.models.onepl(many, discrimination=True, batch_size=100)):
+        assert model.centred and free(model) == {"log_a"}
+    gaps, _ = simulate(6, CENTRED_FROM, discrimination=True, missing=0.1, seed=1)
+    assert free(ie.models.onepl(gaps, discrimination=True)) == {"a_z"}
+    assert free(ie.models.onepl(gaps, discrimination=True, centred=True)) == {"log_a"}
+    assert ie.models.onepl(many).centred is None
+    point = quiet_fit(ie.models.onepl(many, discrimination=True), method="map",
+                      log_likelihood=False).posterior
+    np.testing.assert_allclose(np.exp(point["log_a"]), point["a"])
 
 
 @pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")

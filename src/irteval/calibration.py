@@ -71,7 +71,7 @@ def draw_onepl_prior(n_items, n_respondents, rng, discrimination=False, guessing
                      n_options=None, slip=False):
     """mu_b ~ N(0, 3), sigma_b ~ HN(2), b_i ~ N(mu_b, sigma_b); 1PL: sigma_theta ~ HN(2),
     theta ~ ZeroSumNormal(sigma_theta); 2PL: theta ~ ZeroSumNormal(1), sigma_log_a ~ HN(0.5),
-    a_i = exp(sigma_log_a a_z_i), a_z_i ~ N(0, 1); 3PL/4PL: floor c_i ~ Beta(guess_prior),
+    log a_i ~ N(0, sigma_log_a); 3PL/4PL: floor c_i ~ Beta(guess_prior),
     slip s_i ~ Beta(1, 19), ceiling d_i = 1 - s_i (1 - c_i)."""
     p = ONEPL_PRIORS
     prior = _draw_difficulties(rng, n_items)

@@ -253,20 +253,25 @@ class Layout:
         return np.concatenate([np.ravel(point[name]) for name in self.slices])
 
 
+def hierarchical_normal(x, mu, log_sigma):
+    """log N(x | mu, e^log_sigma), summed over ``x``, and its gradients in x, mu and
+    log sigma: with r = (x - mu) / sigma they are -r / sigma, sum r / sigma and sum r^2 - n."""
+    sigma = math.exp(log_sigma)
+    r = (x - mu) / sigma
+    ss = float(r @ r)
+    return (-0.5 * ss - r.size * (log_sigma + LOG_SQRT_2PI), -r / sigma, r.sum() / sigma,
+            ss - r.size)
+
+
 def difficulty_prior(v, priors, layout, grad):
     """log p(mu_b, sigma_b, b) of the binary IRT models (b ~ N(mu_b, sigma_b)), the gradients
     in mu_b and log sigma_b written into ``grad``; returns (logp, d logp / d b)."""
-    sb = math.exp(v["log_sigma_b"])
     lp_mu, g_mu = normal_logp(v["mu_b"], 0.0, priors["mu_b"])
     lp_sb, g_usb = log_half_normal(v["log_sigma_b"], priors["sigma_b"])
-    # log N(b | mu, sb) with r = (b - mu) / sb: d/db = -r / sb, d/dmu = sum r / sb,
-    # d/dlog sb = sum r^2 - n
-    r = (v["b"] - v["mu_b"]) / sb
-    ss = float(r @ r)
-    lp_b = -0.5 * ss - r.size * (math.log(sb) + LOG_SQRT_2PI)
-    grad[layout.slices["mu_b"].start] = g_mu + r.sum() / sb
-    grad[layout.slices["sigma_b_log__"].start] = g_usb + ss - r.size
-    return lp_mu + lp_sb + lp_b, -r / sb
+    lp_b, g_b, g_mu_b, g_usb_b = hierarchical_normal(v["b"], v["mu_b"], v["log_sigma_b"])
+    grad[layout.slices["mu_b"].start] = g_mu + g_mu_b
+    grad[layout.slices["sigma_b_log__"].start] = g_usb + g_usb_b
+    return lp_mu + lp_sb + lp_b, g_b
 
 
 def answer_signs(responses):
@@ -285,6 +290,8 @@ class BinaryIRTDensity:
         r = model.responses
         self.layout = Layout.of_model(model)
         self.discrimination, self.priors = model.discrimination, model.priors
+        # the 2PL's free log-discrimination coordinates: log_a (centred) or a_z
+        self.log_a_name = ("log_a" if model.centred else "a_z") if self.discrimination else None
         self.guess_prior, self.slip_prior = model.guess_prior, model.slip_prior  # None: absent
         self.sign, self.missing_constant = answer_signs(r)
         self.answers = AnswerMasks.from_sign(self.sign) if self.guess_prior or self.slip_prior \
@@ -296,15 +303,17 @@ class BinaryIRTDensity:
         self.ones_i, self.ones_j = np.ones(r.n_items), np.ones(r.n_respondents)
         self.n_dim = self.layout.n_dim
         self.names = ["mu_b", "sigma_b", "b", "theta",
-                      *(("sigma_log_a", "a_z", "a") if self.discrimination else ("sigma_theta",)),
+                      *(("sigma_log_a", self.log_a_name, "a") if self.discrimination
+                        else ("sigma_theta",)),
                       *(("c",) if self.guess_prior else ()),
                       *(("slip", "d") if self.slip_prior else ())]
         n_i, n_j = r.n_items, r.n_respondents
         self.shapes = {"mu_b": (), "sigma_b": (), "b": (n_i,), "theta": (n_j,), "sigma_theta": (),
-                       "sigma_log_a": (), "a_z": (n_i,), "a": (n_i,), "c": (n_i,),
-                       "slip": (n_i,), "d": (n_i,)}
-        self.dims = {"b": ("item",), "theta": ("respondent",), "a_z": ("item",), "a": ("item",),
-                     "c": ("item",), "slip": ("item",), "d": ("item",)}
+                       "sigma_log_a": (), "a_z": (n_i,), "log_a": (n_i,), "a": (n_i,),
+                       "c": (n_i,), "slip": (n_i,), "d": (n_i,)}
+        self.dims = {"b": ("item",), "theta": ("respondent",), "a_z": ("item",),
+                     "log_a": ("item",), "a": ("item",), "c": ("item",), "slip": ("item",),
+                     "d": ("item",)}
 
     def _values(self, x, theta=None):
         """The model's values at x by name, theta written into ``theta`` if given."""
@@ -312,7 +321,8 @@ class BinaryIRTDensity:
         values = {"mu_b": take("mu_b"), "log_sigma_b": take("sigma_b_log__"), "b": take("b"),
                   "theta": zerosum_backward(take("theta_zerosum__"), out=theta)}
         if self.discrimination:
-            values.update(log_s=take("sigma_log_a_log__"), a_z=take("a_z"))
+            values.update(log_s=take("sigma_log_a_log__"),
+                          **{self.log_a_name: take(self.log_a_name)})
         else:
             values["log_sigma_theta"] = take("sigma_theta_log__")
         for name in ("c", "slip"):
@@ -325,8 +335,9 @@ class BinaryIRTDensity:
         out = {"mu_b": v["mu_b"], "sigma_b": np.exp(v["log_sigma_b"]), "b": v["b"],
                "theta": v["theta"]}
         if self.discrimination:
-            s = np.exp(v["log_s"])
-            out.update(sigma_log_a=s, a_z=v["a_z"], a=np.exp(s * v["a_z"]))
+            name = self.log_a_name
+            out.update(sigma_log_a=np.exp(v["log_s"]), **{name: v[name]},
+                       a=np.exp(self._log_a(v)))
         else:
             out["sigma_theta"] = np.exp(v["log_sigma_theta"])
         c = sigmoid(v["c"]) if "c" in v else 0.0
@@ -349,15 +360,13 @@ class BinaryIRTDensity:
         logp, g_b = difficulty_prior(v, p, self.layout, grad)
         theta, b = v["theta"], v["b"]
         if self.discrimination:
-            s = math.exp(v["log_s"])
             with np.errstate(over="ignore"):
-                a = np.exp(s * v["a_z"])
+                a = np.exp(self._log_a(v))
             if not np.isfinite(a).all():  # far out in a warm-up on tiny data: NUTS rejects it
                 return -np.inf, grad
             lp_t, g_theta, _ = zerosum_logp(theta, 1.0)
             lp_s, g_us = log_half_normal(v["log_s"], p["sigma_log_a"])
-            lp_az, g_az = normal_logp(v["a_z"], 0.0, 1.0)
-            logp += lp_t + lp_s + lp_az
+            logp += lp_t + lp_s
             np.negative(a, out=items[:, 0])
             np.multiply(a, b, out=items[:, 1])
         else:
@@ -398,11 +407,32 @@ class BinaryIRTDensity:
             grad[sl["b"]] = g_b - a * by_item
         grad[sl["theta_zerosum__"]] = zerosum_gradient(g_theta)
         if a is not None:
-            # d/d log a_i = a_i sum_j R_ij (theta_j - b_i)
-            g_a = (resid_y @ theta - b * by_item) * a
-            grad[sl["a_z"]] = g_az + s * g_a
-            grad[sl["sigma_log_a_log__"]] = g_us + s * float(v["a_z"] @ g_a)
+            # d loglik / d log a_i = a_i sum_j R_ij (theta_j - b_i)
+            logp += self._discrimination_prior(v, (resid_y @ theta - b * by_item) * a, g_us,
+                                               grad)
         return logp, grad
+
+    def _log_a(self, v):
+        """The log discriminations: log_a, or sigma_log_a a_z (non-centred)."""
+        return v["log_a"] if "log_a" in v else math.exp(v["log_s"]) * v["a_z"]
+
+    def _discrimination_prior(self, v, g_log_a, g_us, grad):
+        """log p(log a | sigma_log_a), centred (log a ~ N(0, sigma_log_a)) or not (a_z ~
+        N(0, 1)); writes the gradients in the log discriminations' coordinates and in
+        log sigma_log_a, given the likelihood's ``g_log_a`` = d loglik / d log a and the
+        hyperprior's ``g_us``."""
+        sl = self.layout.slices
+        if "log_a" in v:
+            lp, g_prior, _, g_us_prior = hierarchical_normal(v["log_a"], 0.0, v["log_s"])
+            grad[sl["log_a"]] = g_prior + g_log_a
+            grad[sl["sigma_log_a_log__"]] = g_us + g_us_prior
+            return lp
+        # log a = s a_z: d/d a_z = s d/d log a, d/d log s = s a_z . d/d log a
+        s = math.exp(v["log_s"])
+        lp, g_prior = normal_logp(v["a_z"], 0.0, 1.0)
+        grad[sl["a_z"]] = g_prior + s * g_log_a
+        grad[sl["sigma_log_a_log__"]] = g_us + s * float(v["a_z"] @ g_log_a)
+        return lp
 
     def _asymptote_priors(self, v, grad):
         """The Beta priors of the floor c and the slip s: their log density (logit scale) and

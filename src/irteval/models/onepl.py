@@ -42,6 +42,9 @@ PRIORS = {"mu_b": 3.0, "sigma_b": 2.0, "sigma_theta": 2.0, "sigma_log_a": 0.5, "
 GUESS_MEAN, GUESS_CONCENTRATION = 0.1, 20.0
 #: the slip s_i ~ Beta(1, 19): the ceiling d_i = 1 - s_i (1 - c_i) is 0.95 on average
 SLIP_PRIOR = (1.0, 19.0)
+#: the 2PL-4PL's log discriminations are centred where items have at least this many answers
+#: on average (``OnePL.centred``), non-centred below: models/onepl.md
+CENTRED_FROM = 200
 #: NUTS samples the collapsed 1PL where instances have at most this many answers on average
 #: (``OnePL._collapsible``): measured better at 8 and 10 respondents, slower at 15 and 20
 FEW_ANSWERS = 12
@@ -67,7 +70,7 @@ class OnePL(BaseModel):
     sampler = "nutpie"  # on the NumPy density (or the collapsed one): nothing to compile
 
     def __init__(self, responses: Responses, *, discrimination=False, guessing=False,
-                 n_options=None, slip=False, prior_scale=None, batch_size=None):
+                 n_options=None, slip=False, prior_scale=None, batch_size=None, centred=None):
         if not isinstance(responses, Responses):
             raise TypeError(
                 f"expected irteval.Responses, got {type(responses).__name__}; build one with "
@@ -108,6 +111,12 @@ class OnePL(BaseModel):
         if (guessing or slip) and batch_size is not None:
             raise ValueError("batch_size= (minibatch ADVI) is for the 1PL/2PL; drop it with "
                              "guessing= or slip=")
+        if centred is not None and not discrimination:
+            raise ValueError("centred= sets the form of the 2PL's discriminations: pass "
+                             "discrimination=True with it (or drop centred=)")
+        if centred is not None and not isinstance(centred, (bool, np.bool_)):
+            raise TypeError(f"centred= is True, False or None (chosen by the answers per "
+                            f"item), got {centred!r}")
         _warn_extremes(responses)
         if responses.n_items < MIN_ITEMS:
             warn_user(f"only {responses.n_items} {responses.item_name}s: each "
@@ -127,12 +136,15 @@ class OnePL(BaseModel):
         self._build_args = ((responses,), {"discrimination": discrimination,
                                            "guessing": guessing, "n_options": n_options,
                                            "slip": slip, "prior_scale": prior_scale,
-                                           "batch_size": batch_size})
+                                           "batch_size": batch_size, "centred": centred})
         self.responses, self.priors = responses, priors
         self.discrimination, self.batch_size, self.complete = discrimination, batch_size, complete
         self.guess_prior = guess_prior(n_options) if guessing else None
         self.slip_prior = SLIP_PRIOR if slip else None
         self.n_options = n_options
+        #: the 2PL's log discriminations: centred (``log_a``) or not (``a_z``); None: the 1PL
+        self.centred = (None if not discrimination else bool(centred) if centred is not None
+                        else responses.n_obs >= CENTRED_FROM * responses.n_items)
         # the 2PL's hyperparameters mix better with the longer trajectories (models/onepl.md)
         self.target_accept = 0.95 if discrimination else 0.9
         self.is_minibatch = batch_size is not None
@@ -146,10 +158,11 @@ class OnePL(BaseModel):
         if self.discrimination:
             theta = pm.ZeroSumNormal("theta", sigma=1.0, dims="respondent")
             sigma_log_a = pm.HalfNormal("sigma_log_a", scale["sigma_log_a"])
-            # non-centred: 30-odd binary answers say little about one instance's a_i, and the
-            # centred form diverged (4 of 4000 transitions at log a ~ N(0, 1), 300 x 30)
-            a_z = pm.Normal("a_z", 0.0, 1.0, dims="item")
-            a = pm.Deterministic("a", pm.math.exp(sigma_log_a * a_z), dims="item")
+            # 30-odd binary answers say little about one instance's a_i: the centred form
+            # diverged (300 x 30); with thousands the non-centred sigma_log_a mixed slowly
+            log_a = (pm.Normal("log_a", 0.0, sigma_log_a, dims="item") if self.centred
+                     else sigma_log_a * pm.Normal("a_z", 0.0, 1.0, dims="item"))
+            a = pm.Deterministic("a", pm.math.exp(log_a), dims="item")
         else:
             sigma_theta = pm.HalfNormal("sigma_theta", scale["sigma_theta"])
             theta = pm.ZeroSumNormal("theta", sigma=sigma_theta, dims="respondent")
@@ -408,7 +421,7 @@ def _answer_checks(responses, y):
 
 
 def onepl(responses: Responses, *, discrimination=False, guessing=False, n_options=None,
-          slip=False, dims=1, anchors=None, prior_scale=None, batch_size=None):
+          slip=False, dims=1, anchors=None, prior_scale=None, batch_size=None, centred=None):
     """Build the 1PL (or, with ``discrimination=True``, the 2PL, 3PL or 4PL) as a PyMC model:
     P(y_ij = 1) = logistic(a_i (theta_j - b_i)) for item (instance) i and respondent (model)
     j, a_i = 1 in the 1PL; b_i ~ Normal(mu_b, sigma_b); the abilities theta_j sum to zero.
@@ -453,14 +466,20 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
         Minibatch model for ``fit(method="advi")``: each optimisation step evaluates the
         likelihood on ``batch_size`` random observed cells, scaled by n_obs / batch_size
         (``total_size``), so time and memory per step do not grow with the matrix.
+    centred : bool, optional
+        The 2PL-4PL's log discriminations centred, ``log_a ~ Normal(0, sigma_log_a)``, or
+        non-centred, ``a_z ~ Normal(0, 1)`` and log a = sigma_log_a a_z. Default: centred
+        where items have at least :data:`CENTRED_FROM` (200) answers on average. A few dozen
+        answers say little about one a_i, and the centred form diverges there; thousands pin
+        each a_i, and the non-centred sigma_log_a then mixes slowly (``models/onepl.md``).
 
     Returns
     -------
     OnePL
         A :class:`pymc.Model` with free variables ``mu_b``, ``sigma_b``, ``b`` (item
         difficulty), ``theta`` (ability, summing to zero: that fixes the location) and
-        ``sigma_theta`` (1PL) or ``sigma_log_a``, ``a_z`` (2PL, with deterministic
-        ``a = exp(sigma_log_a * a_z)``), ``c`` (floor), ``slip`` and deterministic ``d``
+        ``sigma_theta`` (1PL) or ``sigma_log_a`` and ``log_a`` or ``a_z`` (2PL, as
+        ``centred``, with deterministic ``a``), ``c`` (floor), ``slip`` and deterministic ``d``
         (ceiling). Observed ``y`` over dims (item, respondent), or ``obs`` when cells are
         missing. With ``dims`` > 1: ``theta`` over (skill, respondent) and ``a`` (item, skill),
         sampled in any rotation; ``fit`` rotates each draw to the anchors' frame (loadings
@@ -485,11 +504,15 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
                          "it (or drop anchors=)")
     multidimensional.check_dims(responses, dims, discrimination, guessing, slip, batch_size,
                                 n_options)
+    if dims > 1 and centred is not None:
+        raise ValueError("centred= sets the form of the one-skill 2PL's log discriminations; "
+                         "the loadings of dims > 1 are a_ik ~ Normal(0, sigma_a): drop it")
     if dims > 1:
         return multidimensional.MultidimensionalIRT(responses, dims=dims, anchors=anchors,
                                                     prior_scale=prior_scale)
     return OnePL(responses, discrimination=discrimination, guessing=guessing,
-                 n_options=n_options, slip=slip, prior_scale=prior_scale, batch_size=batch_size)
+                 n_options=n_options, slip=slip, prior_scale=prior_scale, batch_size=batch_size,
+                 centred=centred)
 
 
 #: fewer items than this: a warning (each ability rests on a handful of answers)

@@ -41,7 +41,7 @@ class BinaryIRTEM:
 
     def __init__(self, model, grid=GRID):
         r = model.responses
-        self.priors = model.priors
+        self.priors, self.centred = model.priors, model.centred
         self.correct, self.mask = r.dense(rows="item"), r.dense(1.0, rows="item")
         self.wrong_t = np.ascontiguousarray((self.mask - self.correct).T)
         self.complete = bool(self.mask.all())
@@ -175,7 +175,8 @@ class BinaryIRTEM:
         theta = self.pi @ self.grid
         return {"mu_b": self.mu_b, "sigma_b": self.sigma_b, "b": self.b,
                 "theta": theta - theta.mean(), "sigma_log_a": self.sigma_log_a,
-                "a_z": self.log_a / self.sigma_log_a, "a": np.exp(self.log_a)}
+                **({"log_a": self.log_a} if self.centred
+                   else {"a_z": self.log_a / self.sigma_log_a}), "a": np.exp(self.log_a)}
 
 
 def _inverse2(h):
