@@ -37,11 +37,11 @@ HERE = Path(__file__).parent
 
 
 # ---------------------------------------------------------------------- data
-def simulate_binary(n_items, n_resp, seed=0, missing=0.0, discrimination=False):
+def simulate_binary(n_items, n_resp, seed=0, missing=0.0, discrimination=False, sd_log_a=0.5):
     rng = np.random.default_rng(seed)
     theta = rng.normal(0, 1, n_resp)
     b = rng.normal(-1, 1, n_items)
-    a = np.exp(rng.normal(0, 0.5, n_items)) if discrimination else np.ones(n_items)
+    a = np.exp(rng.normal(0, sd_log_a, n_items)) if discrimination else np.ones(n_items)
     y = np.empty((n_items, n_resp))
     for rows in np.array_split(np.arange(n_items), max(1, y.size // 2_000_000)):
         # in blocks, so that the peak memory of a case is the tool's, not the simulation's

@@ -129,24 +129,29 @@ def test_4pl_fit_and_its_summaries(four_pl):
 @pytest.mark.filterwarnings("ignore:.*identified only by the prior")
 @pytest.mark.parametrize("variant", ["3pl", "2pl centred"])
 def test_sbc_is_uniform(variant):
-    """8 replicates from the prior, the default path (nutpie on the NumPy density); L = 49;
-    ranks of every c, b and a pooled per variable (5 bins, chi-square). The 3PL (4 options)
-    at 10 items x 25 respondents, its discriminations non-centred; the 2PL at 6 items x
-    CENTRED_FROM respondents, where they are centred."""
+    """Replicates from the prior on the default path (nutpie on the NumPy density); L = 49;
+    ranks of every c, b and a pooled per variable (5 bins, chi-square). The 3PL (4 options):
+    8 replicates of 10 items x 25 respondents, its discriminations non-centred. The 2PL: 16
+    of 10 items x 200 respondents (CENTRED_FROM), where they are centred; there also every
+    column's chi-square and the vectors' mean-rank and spread tests, Holm-adjusted
+    (sigma_log_a, whose prior the centred form writes, among them)."""
     n_keep = 49
     if variant == "3pl":
-        options, size = {"guessing": True, "n_options": 4}, (10, 25)
+        options, size, n_sims = {"guessing": True, "n_options": 4}, (10, 25), 8
     else:
-        options, size = {}, (6, CENTRED_FROM)
+        options, size, n_sims = {}, (10, CENTRED_FROM), 16
     ranks, diagnostics = cal.run(
         partial(cal.simulate_onepl, *size, discrimination=True, **options),
-        partial(ie.models.onepl, discrimination=True, **options), 8, random_seed=5,
+        partial(ie.models.onepl, discrimination=True, **options), n_sims, random_seed=5,
         n_keep=n_keep, draws=150, tune=250, chains=2)
     assert set(diagnostics["sampler"]) == {"nuts:nutpie"}
     for name in ("c", "b", "a")[variant != "3pl":]:
         block = ranks[[col for col in ranks.columns if col.startswith(f"{name}[")]].to_numpy()
         pooled = np.bincount(block.ravel() * 5 // (n_keep + 1), minlength=5)
         assert stats.chisquare(pooled).pvalue > 0.001, (name, pooled)
+    if variant != "3pl":
+        assert "sigma_log_a" in ranks
+        assert cal.uniformity_table(ranks, n_keep)["p_holm"].min() > 0.001
 
 
 @pytest.mark.slow

@@ -85,6 +85,8 @@ CASES = {
     "3pl dense centred, complete": lambda: (
         _binary(True, 0.0, guessing=True, n_options=4, centred=True), "density"),
     "4pl dense, missing": lambda: (_binary(True, 0.15, guessing=True, slip=True), "density"),
+    "4pl dense centred, missing": lambda: (
+        _binary(True, 0.15, guessing=True, slip=True, centred=True), "density"),
     "2pl + slip dense, complete": lambda: (_binary(True, 0.0, slip=True), "density"),
     "m2pl dims=2, complete": lambda: (_binary(True, 0.0, dims=2), "density"),
     "m2pl dims=3, missing, anchors": lambda: (
@@ -231,9 +233,10 @@ def test_scattered_missing_cells_sample_the_dense_density_blocks_the_collapsed_o
 @pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")
 def test_the_discriminations_are_centred_where_items_have_many_answers():
     """OnePL's default form of log a: centred (value variable log_a) from CENTRED_FROM
-    answers per item on average, missing cells counted out; non-centred (a_z) below;
-    centred= overrides it, and MAP's EM mode fills the form's variable."""
-    from irteval.models.onepl import CENTRED_FROM
+    answers per item on average (200 for the 2PL, 1000 with a floor), missing cells counted
+    out; non-centred (a_z) below; centred= overrides it, a fit records it, and MAP's EM mode
+    fills the form's own variables."""
+    from irteval.models.onepl import CENTRED_FROM, CENTRED_FROM_ASYMPTOTES
 
     def free(model):
         return {v.name for v in model.free_RVs} & {"log_a", "a_z"}
@@ -241,16 +244,24 @@ def test_the_discriminations_are_centred_where_items_have_many_answers():
     many, _ = simulate(6, CENTRED_FROM, discrimination=True, seed=1)
     assert free(ie.models.onepl(many, discrimination=True)) == {"log_a"}
     assert free(ie.models.onepl(many, discrimination=True, centred=False)) == {"a_z"}
-    for model in (ie.models.onepl(many, discrimination=True, guessing=True),
-                  ie.models.onepl(many, discrimination=True, batch_size=100)):
+    assert free(ie.models.onepl(many, discrimination=True, batch_size=100)) == {"log_a"}
+    assert free(ie.models.onepl(many, discrimination=True, guessing=True)) == {"a_z"}
+    more, _ = simulate(6, CENTRED_FROM_ASYMPTOTES, discrimination=True, seed=1)
+    for floor, ceiling in ((True, False), (False, True), (True, True)):
+        model = ie.models.onepl(more, discrimination=True, guessing=floor, slip=ceiling)
         assert model.centred and free(model) == {"log_a"}
     gaps, _ = simulate(6, CENTRED_FROM, discrimination=True, missing=0.1, seed=1)
     assert free(ie.models.onepl(gaps, discrimination=True)) == {"a_z"}
     assert free(ie.models.onepl(gaps, discrimination=True, centred=True)) == {"log_a"}
     assert ie.models.onepl(many).centred is None
-    point = quiet_fit(ie.models.onepl(many, discrimination=True), method="map",
-                      log_likelihood=False).posterior
-    np.testing.assert_allclose(np.exp(point["log_a"]), point["a"])
+    assert ie.models.onepl(many, discrimination=True, dims=2).centred is None
+    for centred in (True, False):  # EM's mode in the form's own coordinates
+        fit = quiet_fit(ie.models.onepl(many, discrimination=True, centred=centred),
+                        method="map", log_likelihood=False)
+        point = fit.posterior
+        log_a = point["log_a"] if centred else point["sigma_log_a"] * point["a_z"]
+        np.testing.assert_allclose(np.exp(log_a), point["a"])
+        assert fit.attrs["centred"] == int(centred)  # which form a saved fit sampled
 
 
 @pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")

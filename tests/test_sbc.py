@@ -82,18 +82,19 @@ def prior_draws(draw, n):
 
 
 @pytest.mark.filterwarnings("ignore:.*identified only by the prior:UserWarning")
-@pytest.mark.parametrize("kind", ["1pl", "2pl", "bt", "continuous", "graded", "davidson",
-                                  "tasks"])
+@pytest.mark.parametrize("kind", ["1pl", "2pl", "2pl centred", "bt", "continuous", "graded",
+                                  "davidson", "tasks"])
 def test_prior_simulators_match_the_builders(kind):
     """The prior scales are the builders' defaults, and two-sample KS tests (3000 draws each)
     of every scalar and the first entry of every vector against pm.draw from the built model
     pass."""
     rng = np.random.default_rng(0)
-    if kind in ("1pl", "2pl"):
-        data, _, _ = cal.simulate_onepl(6, 4, rng, discrimination=kind == "2pl")
-        model = ie.models.onepl(data, discrimination=kind == "2pl")
-        ours = prior_draws(partial(cal.draw_onepl_prior, 6, 4, discrimination=kind == "2pl"),
-                           3000)
+    if kind in ("1pl", "2pl", "2pl centred"):
+        two = kind != "1pl"
+        data, _, _ = cal.simulate_onepl(6, 4, rng, discrimination=two)
+        model = ie.models.onepl(data, discrimination=two, **({"centred": True} if
+                                                             kind.endswith("centred") else {}))
+        ours = prior_draws(partial(cal.draw_onepl_prior, 6, 4, discrimination=two), 3000)
         assert model.priors == {k: cal.ONEPL_PRIORS[k] for k in model.priors}
     elif kind == "bt":
         model = ie.models.bradley_terry(cal.simulate_bradley_terry(4, 3, rng)[0])
@@ -122,8 +123,8 @@ def test_prior_simulators_match_the_builders(kind):
     for (name, mine), built in zip(ours.items(), theirs):
         first = (slice(None),) + (0,) * (mine.ndim - 1)
         assert stats.ks_2samp(mine[first], built[first]).pvalue > 0.001, name
-    zero_sum = {"1pl": "theta", "2pl": "theta", "bt": "strength", "davidson": "strength",
-                "tasks": "deviation"}.get(kind)
+    zero_sum = {"1pl": "theta", "2pl": "theta", "2pl centred": "theta", "bt": "strength",
+                "davidson": "strength", "tasks": "deviation"}.get(kind)
     if zero_sum:  # the zero-sum constraint (over players, in every task)
         assert np.abs(ours[zero_sum].sum(axis=-1)).max() < 1e-9
 

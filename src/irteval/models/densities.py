@@ -414,7 +414,7 @@ class BinaryIRTDensity:
 
     def _log_a(self, v):
         """The log discriminations: log_a, or sigma_log_a a_z (non-centred)."""
-        return v["log_a"] if "log_a" in v else math.exp(v["log_s"]) * v["a_z"]
+        return v["log_a"] if self.log_a_name == "log_a" else math.exp(v["log_s"]) * v["a_z"]
 
     def _discrimination_prior(self, v, g_log_a, g_us, grad):
         """log p(log a | sigma_log_a), centred (log a ~ N(0, sigma_log_a)) or not (a_z ~
@@ -422,7 +422,7 @@ class BinaryIRTDensity:
         log sigma_log_a, given the likelihood's ``g_log_a`` = d loglik / d log a and the
         hyperprior's ``g_us``."""
         sl = self.layout.slices
-        if "log_a" in v:
+        if self.log_a_name == "log_a":
             lp, g_prior, _, g_us_prior = hierarchical_normal(v["log_a"], 0.0, v["log_s"])
             grad[sl["log_a"]] = g_prior + g_log_a
             grad[sl["sigma_log_a_log__"]] = g_us + g_us_prior

@@ -50,6 +50,7 @@ class MultidimensionalIRT(OnePL):
         self.n_skills = dims
         self.anchor_labels = anchors
         super().__init__(responses, discrimination=True, prior_scale=prior_scale)
+        self.centred = None  # loadings a_ik ~ N(0, sigma_a): no log discriminations
         self._build_args = ((responses,), {"dims": dims, "anchors": anchors,
                                            "prior_scale": prior_scale})
 

@@ -42,9 +42,11 @@ PRIORS = {"mu_b": 3.0, "sigma_b": 2.0, "sigma_theta": 2.0, "sigma_log_a": 0.5, "
 GUESS_MEAN, GUESS_CONCENTRATION = 0.1, 20.0
 #: the slip s_i ~ Beta(1, 19): the ceiling d_i = 1 - s_i (1 - c_i) is 0.95 on average
 SLIP_PRIOR = (1.0, 19.0)
-#: the 2PL-4PL's log discriminations are centred where items have at least this many answers
-#: on average (``OnePL.centred``), non-centred below: models/onepl.md
-CENTRED_FROM = 200
+#: the 2PL's log discriminations are centred where items have at least this many answers on
+#: average (``OnePL.centred``), non-centred below; the 3PL's and 4PL's from
+#: CENTRED_FROM_ASYMPTOTES (a floor or a ceiling leaves each answer less to say about a_i):
+#: models/onepl.md
+CENTRED_FROM, CENTRED_FROM_ASYMPTOTES = 200, 1000
 #: NUTS samples the collapsed 1PL where instances have at most this many answers on average
 #: (``OnePL._collapsible``): measured better at 8 and 10 respondents, slower at 15 and 20
 FEW_ANSWERS = 12
@@ -144,7 +146,8 @@ class OnePL(BaseModel):
         self.n_options = n_options
         #: the 2PL's log discriminations: centred (``log_a``) or not (``a_z``); None: the 1PL
         self.centred = (None if not discrimination else bool(centred) if centred is not None
-                        else responses.n_obs >= CENTRED_FROM * responses.n_items)
+                        else responses.n_obs >= responses.n_items * (
+                            CENTRED_FROM_ASYMPTOTES if self.asymptotes else CENTRED_FROM))
         # the 2PL's hyperparameters mix better with the longer trajectories (models/onepl.md)
         self.target_accept = 0.95 if discrimination else 0.9
         self.is_minibatch = batch_size is not None
@@ -159,7 +162,7 @@ class OnePL(BaseModel):
             theta = pm.ZeroSumNormal("theta", sigma=1.0, dims="respondent")
             sigma_log_a = pm.HalfNormal("sigma_log_a", scale["sigma_log_a"])
             # 30-odd binary answers say little about one instance's a_i: the centred form
-            # diverged (300 x 30); with thousands the non-centred sigma_log_a mixed slowly
+            # mixed worse there; with thousands the non-centred sigma_log_a mixed slowly
             log_a = (pm.Normal("log_a", 0.0, sigma_log_a, dims="item") if self.centred
                      else sigma_log_a * pm.Normal("a_z", 0.0, 1.0, dims="item"))
             a = pm.Deterministic("a", pm.math.exp(log_a), dims="item")
@@ -255,6 +258,7 @@ class OnePL(BaseModel):
             "item_name": self.responses.item_name,
             "respondent_name": self.responses.respondent_name, "complete": int(self.complete),
             **({"minibatch": int(self.batch_size)} if self.batch_size is not None else {}),
+            **({"centred": int(self.centred)} if self.centred is not None else {}),
             **{f"prior_{k}": v for k, v in self.priors.items()},
             **({"prior_c": list(self.guess_prior)} if self.guess_prior else {}),
             **({"prior_slip": list(self.slip_prior)} if self.slip_prior else {}),
@@ -469,9 +473,11 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
     centred : bool, optional
         The 2PL-4PL's log discriminations centred, ``log_a ~ Normal(0, sigma_log_a)``, or
         non-centred, ``a_z ~ Normal(0, 1)`` and log a = sigma_log_a a_z. Default: centred
-        where items have at least :data:`CENTRED_FROM` (200) answers on average. A few dozen
-        answers say little about one a_i, and the centred form diverges there; thousands pin
-        each a_i, and the non-centred sigma_log_a then mixes slowly (``models/onepl.md``).
+        where items have at least :data:`CENTRED_FROM` (200) answers on average, or
+        :data:`CENTRED_FROM_ASYMPTOTES` (1000) with a floor or a ceiling. A few dozen
+        answers say little about one a_i, and the centred form mixes worse there; hundreds
+        pin each a_i, and the non-centred sigma_log_a then mixes slowly
+        (``models/onepl.md``). A fit records the form in ``idata.attrs["centred"]``.
 
     Returns
     -------
