@@ -54,10 +54,6 @@ MODELS = {
                       "30 items x 20 respondents, 15% of cells missing (dense)"),
     "2pl": Spec(partial(cal.simulate_onepl, 30, 8, discrimination=True),
                 partial(ie.models.onepl, discrimination=True), "30 items x 8 respondents"),
-    # CENTRED_FROM answers per instance: log a centred (the default there)
-    "2pl_centred": Spec(partial(cal.simulate_onepl, 10, 200, discrimination=True),
-                        partial(ie.models.onepl, discrimination=True),
-                        "10 items x 200 respondents (log a centred)"),
     "3pl": Spec(partial(cal.simulate_onepl, 20, 30, discrimination=True, guessing=True,
                         n_options=4),
                 partial(ie.models.onepl, discrimination=True, guessing=True, n_options=4),
@@ -88,8 +84,7 @@ MODELS = {
                      partial(ie.models.bradley_terry, hierarchy=cal.task_of_round(4, 3)),
                      "6 players x 4 tasks x 3 rounds, Plackett-Luce, hierarchy= (Model/Task)"),
 }
-ALL = ("1pl", "1pl_collapsed", "1pl_missing", "1pl_dense", "2pl", "2pl_centred", "3pl", "4pl",
-       "bt",
+ALL = ("1pl", "1pl_collapsed", "1pl_missing", "1pl_dense", "2pl", "3pl", "4pl", "bt",
        "continuous", "bt_pairwise", "polytomous", "graded", "battles", "davidson", "bt_tasks")
 
 

@@ -231,37 +231,54 @@ def test_scattered_missing_cells_sample_the_dense_density_blocks_the_collapsed_o
 
 
 @pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")
-def test_the_discriminations_are_centred_where_items_have_many_answers():
-    """OnePL's default form of log a: centred (value variable log_a) from CENTRED_FROM
-    answers per item on average (200 for the 2PL, 1000 with a floor), missing cells counted
-    out; non-centred (a_z) below; centred= overrides it, a fit records it, and MAP's EM mode
-    fills the form's own variables."""
-    from irteval.models.onepl import CENTRED_FROM, CENTRED_FROM_ASYMPTOTES
-
+def test_the_discriminations_can_be_centred():
+    """The 2PL-4PL's log discriminations: non-centred (value variable a_z) by default,
+    centred (log_a) with centred=True; a fit records the form, and MAP's EM mode fills the
+    form's own variables."""
     def free(model):
         return {v.name for v in model.free_RVs} & {"log_a", "a_z"}
 
-    many, _ = simulate(6, CENTRED_FROM, discrimination=True, seed=1)
-    assert free(ie.models.onepl(many, discrimination=True)) == {"log_a"}
-    assert free(ie.models.onepl(many, discrimination=True, centred=False)) == {"a_z"}
-    assert free(ie.models.onepl(many, discrimination=True, batch_size=100)) == {"log_a"}
-    assert free(ie.models.onepl(many, discrimination=True, guessing=True)) == {"a_z"}
-    more, _ = simulate(6, CENTRED_FROM_ASYMPTOTES, discrimination=True, seed=1)
-    for floor, ceiling in ((True, False), (False, True), (True, True)):
-        model = ie.models.onepl(more, discrimination=True, guessing=floor, slip=ceiling)
-        assert model.centred and free(model) == {"log_a"}
-    gaps, _ = simulate(6, CENTRED_FROM, discrimination=True, missing=0.1, seed=1)
-    assert free(ie.models.onepl(gaps, discrimination=True)) == {"a_z"}
-    assert free(ie.models.onepl(gaps, discrimination=True, centred=True)) == {"log_a"}
-    assert ie.models.onepl(many).centred is None
-    assert ie.models.onepl(many, discrimination=True, dims=2).centred is None
+    resp, _ = simulate(6, 40, discrimination=True, seed=1)
+    assert free(ie.models.onepl(resp, discrimination=True)) == {"a_z"}
+    for options in ({}, {"guessing": True}, {"slip": True}, {"batch_size": 100}):
+        model = ie.models.onepl(resp, discrimination=True, centred=True, **options)
+        assert model.centred and free(model) == {"log_a"}, options
+    assert ie.models.onepl(resp).centred is None
+    assert ie.models.onepl(resp, discrimination=True, dims=2).centred is None
     for centred in (True, False):  # EM's mode in the form's own coordinates
-        fit = quiet_fit(ie.models.onepl(many, discrimination=True, centred=centred),
+        fit = quiet_fit(ie.models.onepl(resp, discrimination=True, centred=centred),
                         method="map", log_likelihood=False)
         point = fit.posterior
         log_a = point["log_a"] if centred else point["sigma_log_a"] * point["a_z"]
         np.testing.assert_allclose(np.exp(log_a), point["a"])
         assert fit.attrs["centred"] == int(centred)  # which form a saved fit sampled
+
+
+@pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")
+def test_a_slowly_mixing_sigma_log_a_is_told_which_form_to_try():
+    """Chains of sigma_log_a at different levels: a non-centred fit with CENTRED_FROM
+    answers per item is told to try centred=True (with fewer, nothing); a centred one to go
+    back; well-mixed chains, nothing."""
+    import arviz as az
+
+    from irteval.models.onepl import CENTRED_FROM
+
+    rng = np.random.default_rng(0)
+    stuck = az.from_dict(posterior={"sigma_log_a": 0.3 + 0.1 * np.arange(4)[:, None]
+                                    + 0.01 * rng.standard_normal((4, 200))})
+    mixed = az.from_dict(posterior={"sigma_log_a": 0.3 + 0.01 * rng.standard_normal((4, 1000))})
+    many, _ = simulate(6, CENTRED_FROM, discrimination=True, seed=1)
+    few, _ = simulate(6, CENTRED_FROM - 1, discrimination=True, seed=1)
+    advice = ie.models.onepl(many, discrimination=True).convergence_advice(stuck)
+    assert "sigma_log_a mixed slowly (R-hat" in advice and "centred=True" in advice
+    assert "200 answers per instance" in advice
+    assert ie.models.onepl(few, discrimination=True).convergence_advice(stuck) is None
+    assert ie.models.onepl(many, discrimination=True, guessing=True).convergence_advice(
+        stuck) is None  # a floor: from CENTRED_FROM_ASYMPTOTES answers
+    back = ie.models.onepl(few, discrimination=True, centred=True).convergence_advice(stuck)
+    assert "refit with centred=False (the default)" in back
+    assert ie.models.onepl(many, discrimination=True).convergence_advice(mixed) is None
+    assert ie.models.onepl(many).convergence_advice(stuck) is None  # the 1PL has none
 
 
 @pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")

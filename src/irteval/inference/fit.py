@@ -26,7 +26,7 @@ import xarray as xr
 from .._docs import fill_doc
 from .._idata import assign_coords, model_idata
 from .._validation import count, quiet_pymc, seeded_rng, warn_user
-from ..exceptions import ModelSpecWarning
+from ..exceptions import ConvergenceWarning, ModelSpecWarning
 from ..models.base import FitSpec
 from . import nuts
 from .approximations import advi, laplace, laplace_density
@@ -193,6 +193,9 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         idata.attrs["target_accept"] = target_accept
         check_nuts(idata, spec.diagnostic_vars,
                    subset=spec.diagnostic_subset(marginal is not None))
+        advice = spec.convergence_advice(idata)
+        if advice:
+            warn_user(advice, ConvergenceWarning)
     return idata
 
 

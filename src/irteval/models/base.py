@@ -131,6 +131,11 @@ class FitSpec:
         variables drawn exactly from their conditionals (their modes if ``point_only``)."""
         raise NotImplementedError
 
+    def convergence_advice(self, idata) -> str | None:
+        """A remedy particular to this model for a NUTS fit that mixed slowly, warned after
+        the generic diagnostics (None: nothing to add)."""
+        return None
+
     def diagnostic_subset(self, marginal: bool) -> dict | None:
         """{dim: positions} to check instead of every entry (None: all)."""
         return None

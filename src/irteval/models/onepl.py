@@ -30,6 +30,7 @@ from .._validation import positive, warn_user
 from ..data import Responses
 from . import onepl_marginal
 from ..exceptions import IdentificationWarning
+from ..inference.diagnostics import RHAT_MAX
 from .base import BaseModel, Marginal, bernoulli_logit_rv, predictive_draws
 from .densities import BinaryIRTDensity, irt_probability
 from .onepl_em import BinaryIRTEM
@@ -42,10 +43,9 @@ PRIORS = {"mu_b": 3.0, "sigma_b": 2.0, "sigma_theta": 2.0, "sigma_log_a": 0.5, "
 GUESS_MEAN, GUESS_CONCENTRATION = 0.1, 20.0
 #: the slip s_i ~ Beta(1, 19): the ceiling d_i = 1 - s_i (1 - c_i) is 0.95 on average
 SLIP_PRIOR = (1.0, 19.0)
-#: the 2PL's log discriminations are centred where items have at least this many answers on
-#: average (``OnePL.centred``), non-centred below; the 3PL's and 4PL's from
-#: CENTRED_FROM_ASYMPTOTES (a floor or a ceiling leaves each answer less to say about a_i):
-#: models/onepl.md
+#: answers per item on average from which a 2PL whose sigma_log_a mixed slowly is advised to
+#: try ``centred=True`` (3PL/4PL: CENTRED_FROM_ASYMPTOTES; a floor or a ceiling leaves each
+#: answer less to say about a_i): models/onepl.md
 CENTRED_FROM, CENTRED_FROM_ASYMPTOTES = 200, 1000
 #: NUTS samples the collapsed 1PL where instances have at most this many answers on average
 #: (``OnePL._collapsible``): measured better at 8 and 10 respondents, slower at 15 and 20
@@ -72,7 +72,7 @@ class OnePL(BaseModel):
     sampler = "nutpie"  # on the NumPy density (or the collapsed one): nothing to compile
 
     def __init__(self, responses: Responses, *, discrimination=False, guessing=False,
-                 n_options=None, slip=False, prior_scale=None, batch_size=None, centred=None):
+                 n_options=None, slip=False, prior_scale=None, batch_size=None, centred=False):
         if not isinstance(responses, Responses):
             raise TypeError(
                 f"expected irteval.Responses, got {type(responses).__name__}; build one with "
@@ -113,12 +113,11 @@ class OnePL(BaseModel):
         if (guessing or slip) and batch_size is not None:
             raise ValueError("batch_size= (minibatch ADVI) is for the 1PL/2PL; drop it with "
                              "guessing= or slip=")
-        if centred is not None and not discrimination:
+        if not isinstance(centred, (bool, np.bool_)):
+            raise TypeError(f"centred= is True or False, got {centred!r}")
+        if centred and not discrimination:
             raise ValueError("centred= sets the form of the 2PL's discriminations: pass "
                              "discrimination=True with it (or drop centred=)")
-        if centred is not None and not isinstance(centred, (bool, np.bool_)):
-            raise TypeError(f"centred= is True, False or None (chosen by the answers per "
-                            f"item), got {centred!r}")
         _warn_extremes(responses)
         if responses.n_items < MIN_ITEMS:
             warn_user(f"only {responses.n_items} {responses.item_name}s: each "
@@ -145,9 +144,7 @@ class OnePL(BaseModel):
         self.slip_prior = SLIP_PRIOR if slip else None
         self.n_options = n_options
         #: the 2PL's log discriminations: centred (``log_a``) or not (``a_z``); None: the 1PL
-        self.centred = (None if not discrimination else bool(centred) if centred is not None
-                        else responses.n_obs >= responses.n_items * (
-                            CENTRED_FROM_ASYMPTOTES if self.asymptotes else CENTRED_FROM))
+        self.centred = bool(centred) if discrimination else None
         # the 2PL's hyperparameters mix better with the longer trajectories (models/onepl.md)
         self.target_accept = 0.95 if discrimination else 0.9
         self.is_minibatch = batch_size is not None
@@ -237,6 +234,31 @@ class OnePL(BaseModel):
         return f"{1 + sum(extra)}pl"
 
     # ------------------------------------------------------------------ for fit
+    def convergence_advice(self, idata):
+        """Where sigma_log_a mixed slowly (R-hat above RHAT_MAX or a bulk ESS below 100 a
+        chain), the other form of the log discriminations when the data point to it."""
+        post = idata.posterior
+        if self.centred is None or "sigma_log_a" not in post or post.sizes["chain"] < 2:
+            return None
+        rhat = float(az.rhat(post[["sigma_log_a"]])["sigma_log_a"])
+        ess = float(az.ess(post[["sigma_log_a"]])["sigma_log_a"])
+        if rhat <= RHAT_MAX and ess >= 100 * post.sizes["chain"]:
+            return None
+        r = self.responses
+        per_item = r.n_obs / r.n_items
+        mixed = f"sigma_log_a mixed slowly (R-hat {rhat:.3f}, bulk ESS {ess:.0f})"
+        if self.centred:
+            return (f"{mixed} with centred discriminations, which need each "
+                    f"{r.item_name}'s discrimination pinned by its answers ({per_item:.0f} on "
+                    f"average here) well inside their spread, and dozens of {r.item_name}s: "
+                    "refit with centred=False (the default)")
+        if per_item >= (CENTRED_FROM_ASYMPTOTES if self.asymptotes else CENTRED_FROM):
+            return (f"{mixed}: with {per_item:.0f} answers per {r.item_name} on average each "
+                    "discrimination is pinned by its answers, and the non-centred sigma_log_a "
+                    "slides along a ridge with every a_z; refit with onepl(..., centred=True) "
+                    "and compare the two fits' diagnostics (models/onepl.md)")
+        return None
+
     def postprocess(self, idata, random_seed):
         """A minibatch fit's observed cells as the missing-cell model stores them: PyMC's
         ``Minibatch`` leaves the full data on an unnamed dim, without the cells' indices."""
@@ -425,7 +447,7 @@ def _answer_checks(responses, y):
 
 
 def onepl(responses: Responses, *, discrimination=False, guessing=False, n_options=None,
-          slip=False, dims=1, anchors=None, prior_scale=None, batch_size=None, centred=None):
+          slip=False, dims=1, anchors=None, prior_scale=None, batch_size=None, centred=False):
     """Build the 1PL (or, with ``discrimination=True``, the 2PL, 3PL or 4PL) as a PyMC model:
     P(y_ij = 1) = logistic(a_i (theta_j - b_i)) for item (instance) i and respondent (model)
     j, a_i = 1 in the 1PL; b_i ~ Normal(mu_b, sigma_b); the abilities theta_j sum to zero.
@@ -470,14 +492,15 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
         Minibatch model for ``fit(method="advi")``: each optimisation step evaluates the
         likelihood on ``batch_size`` random observed cells, scaled by n_obs / batch_size
         (``total_size``), so time and memory per step do not grow with the matrix.
-    centred : bool, optional
-        The 2PL-4PL's log discriminations centred, ``log_a ~ Normal(0, sigma_log_a)``, or
-        non-centred, ``a_z ~ Normal(0, 1)`` and log a = sigma_log_a a_z. Default: centred
-        where items have at least :data:`CENTRED_FROM` (200) answers on average, or
-        :data:`CENTRED_FROM_ASYMPTOTES` (1000) with a floor or a ceiling. A few dozen
-        answers say little about one a_i, and the centred form mixes worse there; hundreds
-        pin each a_i, and the non-centred sigma_log_a then mixes slowly
-        (``models/onepl.md``). A fit records the form in ``idata.attrs["centred"]``.
+    centred : bool
+        The 2PL-4PL's log discriminations non-centred (default), ``a_z ~ Normal(0, 1)`` and
+        log a = sigma_log_a a_z, or centred, ``log_a ~ Normal(0, sigma_log_a)``. Centred
+        mixes sigma_log_a many times better where each item has hundreds of answers (200 and
+        more for the 2PL, 1000 with a floor) and there are dozens of items with spread-out
+        discriminations; non-centred where items have few answers, the items are few or
+        their discriminations nearly equal (there the centred form reached R-hat 1.1-2.4).
+        A fit records the form in ``idata.attrs["centred"]`` and, where sigma_log_a mixed
+        slowly, says which to try (``models/onepl.md``).
 
     Returns
     -------
@@ -510,7 +533,7 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
                          "it (or drop anchors=)")
     multidimensional.check_dims(responses, dims, discrimination, guessing, slip, batch_size,
                                 n_options)
-    if dims > 1 and centred is not None:
+    if dims > 1 and centred:
         raise ValueError("centred= sets the form of the one-skill 2PL's log discriminations; "
                          "the loadings of dims > 1 are a_ik ~ Normal(0, sigma_a): drop it")
     if dims > 1:
