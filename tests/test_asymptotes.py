@@ -35,7 +35,7 @@ def test_bad_input_is_named():
         ie.models.onepl(resp, discrimination=True, dims=2, anchors="ab")  # not ['a', 'b']
     with pytest.raises(ValueError, match="centred= sets the form.*pass discrimination=True"):
         ie.models.onepl(resp, centred=True)
-    with pytest.raises(TypeError, match="centred= is True or False, got 'yes'"):
+    with pytest.raises(TypeError, match="centred= is True or False \\(default False\\), got 'yes'"):
         ie.models.onepl(resp, discrimination=True, centred="yes")
     with pytest.raises(ValueError, match="centred= sets the form of the one-skill.*drop it"):
         ie.models.onepl(resp, discrimination=True, dims=2, centred=True)

@@ -187,6 +187,10 @@ def test_score_new_warnings_name_the_command():
 
     assert as_flags(EXTREMES_FIX).endswith("leave them out of the file if they should not count")
     assert as_flags(MODES_FIX).startswith("rerun with another --seed; posterior.nc keeps every")
+    from irteval.models.onepl import CENTRED_FIX, UNCENTRED_FIX
+
+    assert as_flags(f"x: {CENTRED_FIX} and compare") == "x: rerun with --centred and compare"
+    assert as_flags(f"x: {UNCENTRED_FIX}") == "x: rerun without --centred"
     from irteval.data.responses import PARTIAL_CREDIT
 
     assert "with irteval portfolio --bounds 0,1" in as_flags(PARTIAL_CREDIT)

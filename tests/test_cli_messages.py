@@ -130,6 +130,11 @@ def test_a_header_with_spaces_after_the_commas_is_named(files, capsys):
            "spaces" in err
 
 
+def test_centred_needs_the_2pl(files, capsys):
+    err = error(capsys, ["difficulty", str(files / "long.csv"), "--centred"])
+    assert "--centred sets the form of the 2PL's discriminations: pass --model 2pl" in err
+
+
 def test_messages_speak_flags_not_python_keywords(files, capsys):
     err = error(capsys, ["difficulty", str(files / "long.csv"), "--respondent", "system"])
     assert "no column 'system': the columns are" in err

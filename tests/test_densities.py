@@ -255,30 +255,52 @@ def test_the_discriminations_can_be_centred():
 
 
 @pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")
-def test_a_slowly_mixing_sigma_log_a_is_told_which_form_to_try():
-    """Chains of sigma_log_a at different levels: a non-centred fit with CENTRED_FROM
-    answers per item is told to try centred=True (with fewer, nothing); a centred one to go
-    back; well-mixed chains, nothing."""
+def test_a_slowly_mixing_sigma_log_a_is_told_which_form_to_try(monkeypatch):
+    """Chains of sigma_log_a at different levels, or one chain that hardly moves: a
+    non-centred fit with CENTRED_FROM answers per item (observed ones), CENTRED_ITEMS items
+    and sigma_log_a >= CENTRED_SPREAD is told to try centred=True (short of any of them,
+    nothing); a centred fit to go back; well-mixed chains, undefined diagnostics and the
+    1PL, nothing. fit() gives the advice as a ConvergenceWarning."""
     import arviz as az
 
-    from irteval.models.onepl import CENTRED_FROM
+    from irteval.exceptions import ConvergenceWarning
+    from irteval.models.onepl import CENTRED_FROM, CENTRED_ITEMS, OnePL
+
+    def posterior(values):
+        return az.from_dict(posterior={"sigma_log_a": values})
 
     rng = np.random.default_rng(0)
-    stuck = az.from_dict(posterior={"sigma_log_a": 0.3 + 0.1 * np.arange(4)[:, None]
-                                    + 0.01 * rng.standard_normal((4, 200))})
-    mixed = az.from_dict(posterior={"sigma_log_a": 0.3 + 0.01 * rng.standard_normal((4, 1000))})
-    many, _ = simulate(6, CENTRED_FROM, discrimination=True, seed=1)
-    few, _ = simulate(6, CENTRED_FROM - 1, discrimination=True, seed=1)
-    advice = ie.models.onepl(many, discrimination=True).convergence_advice(stuck)
-    assert "sigma_log_a mixed slowly (R-hat" in advice and "centred=True" in advice
-    assert "200 answers per instance" in advice
-    assert ie.models.onepl(few, discrimination=True).convergence_advice(stuck) is None
+    stuck = posterior(0.3 + 0.1 * np.arange(4)[:, None] + 0.01 * rng.standard_normal((4, 200)))
+    walk = np.empty(1000)  # one chain, AR(1) at 0.995: R-hat undefined, ESS ~ 5
+    walk[0] = 0.5
+    for t in range(1, 1000):
+        walk[t] = 0.5 + 0.995 * (walk[t - 1] - 0.5) + 0.01 * rng.standard_normal()
+    mixed = posterior(0.45 + 0.01 * rng.standard_normal((4, 1000)))
+    many = simulate(CENTRED_ITEMS, CENTRED_FROM, discrimination=True, seed=1)[0]
+    two_pl = ie.models.onepl(many, discrimination=True)
+    for chains in (stuck, posterior(walk[None, :])):
+        advice = two_pl.convergence_advice(chains)
+        assert advice.startswith("sigma_log_a mixed slowly (R-hat ")
+        assert "200 answers per instance on average" in advice
+        assert advice.endswith("refit with onepl(..., centred=True) and compare the two fits' "
+                               "diagnostics")
+    for short in (simulate(CENTRED_ITEMS, CENTRED_FROM, discrimination=True, seed=1,
+                           missing=0.1)[0],  # 180 observed answers per item
+                  simulate(CENTRED_ITEMS - 1, CENTRED_FROM, discrimination=True, seed=1)[0]):
+        assert ie.models.onepl(short, discrimination=True).convergence_advice(stuck) is None
+    narrow = posterior(np.asarray(stuck.posterior["sigma_log_a"]) - 0.25)  # mean 0.2
+    assert two_pl.convergence_advice(narrow) is None
     assert ie.models.onepl(many, discrimination=True, guessing=True).convergence_advice(
         stuck) is None  # a floor: from CENTRED_FROM_ASYMPTOTES answers
-    back = ie.models.onepl(few, discrimination=True, centred=True).convergence_advice(stuck)
-    assert "refit with centred=False (the default)" in back
-    assert ie.models.onepl(many, discrimination=True).convergence_advice(mixed) is None
+    back = ie.models.onepl(many, discrimination=True, centred=True).convergence_advice(stuck)
+    assert back.endswith("refit with centred=False (the default)")
+    assert two_pl.convergence_advice(mixed) is None
+    assert two_pl.convergence_advice(posterior(np.full((4, 200), 0.4))) is None  # undefined
     assert ie.models.onepl(many).convergence_advice(stuck) is None  # the 1PL has none
+    monkeypatch.setattr(OnePL, "convergence_advice", lambda self, idata: "advice")
+    with pytest.warns(ConvergenceWarning, match="^advice$"):
+        ie.fit(ie.models.onepl(simulate(20, 10, seed=2)[0]), draws=50, tune=50, chains=2,
+               random_seed=0, progressbar=False)
 
 
 @pytest.mark.filterwarnings("ignore::irteval.exceptions.IdentificationWarning")

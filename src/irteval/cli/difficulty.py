@@ -44,6 +44,9 @@ def _add_irt_options(p):
                         "map: point estimate")
     p.add_argument("--model", choices=["1pl", "2pl"], default="1pl",
                    help="1pl (Rasch, default) or 2pl (adds item discrimination)")
+    p.add_argument("--centred", action="store_true",
+                   help="with --model 2pl: sample the log discriminations centred (where each "
+                        "instance has hundreds of answers; the fit says when to try it)")
     p.add_argument("--bins", type=options.at_least(1), default=5,
                    help="difficulty bins (default 5)")
 
@@ -69,6 +72,10 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     )
     from ..irt.difficulty import moment_draws
 
+    centred = bool(getattr(args, "centred", False))
+    if centred and model != "2pl":
+        raise ValueError("--centred sets the form of the 2PL's discriminations: pass --model "
+                         "2pl with it (or drop --centred)")
     print(resp)
     check_bins(bins, resp.n_items, resp.item_name)
     if resp.n_items < 2 * bins and resp.n_respondents > resp.n_items:  # about one a bin
@@ -92,7 +99,8 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
                   file=sys.stderr)
         if method == "map":  # one point: no draws to store a log-likelihood for
             args.log_likelihood = None
-    idata = fitting.fit(models.onepl(resp, discrimination=model == "2pl"), args, method=method)
+    idata = fitting.fit(models.onepl(resp, discrimination=model == "2pl", centred=centred), args,
+                        method=method)
     if method == "map":  # asked for, and said below: not each summary's warning again
         warnings.filterwarnings("ignore", message=r".*this fit is one point \(MAP\)")
     table = difficulty(idata, n_bins=bins)

@@ -112,7 +112,7 @@ def _python_advice():
     from ..data.scores import LOWER_IS_BETTER_FIX
     from ..irt.new_model import ASK_ACROSS, ASK_SAMPLE
     from ..models.continuous_irt import MODES_FIX
-    from ..models.onepl import EXTREMES_FIX
+    from ..models.onepl import CENTRED_FIX, EXTREMES_FIX, UNCENTRED_FIX
 
     stratified = "irteval select-items with its default --strategy stratified"
     return {TEXT_LEVELS: "write text levels in the file as integers in their order (low 1, mid "
@@ -124,6 +124,7 @@ def _python_advice():
                             "--bounds 0,1 (AIRT: a row per dataset)",
             EXTREMES_FIX: EXTREMES_FIX.replace("Responses.subset drops them",
                                                "leave them out of the file"),
+            CENTRED_FIX: "rerun with --centred", UNCENTRED_FIX: "rerun without --centred",
             MODES_FIX: "rerun with another --seed; posterior.nc keeps every chain (in Python, "
                        "idata.sel(chain=[...]) keeps those in the best mode)"}
 

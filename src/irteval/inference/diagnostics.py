@@ -261,6 +261,8 @@ def _entry_name(post, k):
 
 #: R-hat above this fails the NUTS diagnostics (check_nuts' default; the CLI prints against it)
 RHAT_MAX = 1.01
+#: the bulk and tail ESS check_nuts asks of every chain
+ESS_PER_CHAIN = 100
 
 
 def as_compared(value, limit):
@@ -280,8 +282,8 @@ def _worst(values, reduce):
     return float(reduce(values)) if len(values) else float("nan")
 
 
-def check_nuts(idata, var_names=None, rhat_max=RHAT_MAX, ess_per_chain=100, max_per_dim=1000,
-               subset=None):
+def check_nuts(idata, var_names=None, rhat_max=RHAT_MAX, ess_per_chain=ESS_PER_CHAIN,
+               max_per_dim=1000, subset=None):
     """Record :func:`diagnostics` in ``idata.attrs`` and warn (ConvergenceWarning) with the
     remedy when a check fails."""
     diag, worst_rhat, least_ess = _diagnose(idata, var_names, max_per_dim, subset)

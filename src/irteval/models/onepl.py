@@ -30,7 +30,7 @@ from .._validation import positive, warn_user
 from ..data import Responses
 from . import onepl_marginal
 from ..exceptions import IdentificationWarning
-from ..inference.diagnostics import RHAT_MAX
+from ..inference.diagnostics import ESS_PER_CHAIN, RHAT_MAX, as_compared
 from .base import BaseModel, Marginal, bernoulli_logit_rv, predictive_draws
 from .densities import BinaryIRTDensity, irt_probability
 from .onepl_em import BinaryIRTEM
@@ -47,6 +47,12 @@ SLIP_PRIOR = (1.0, 19.0)
 #: try ``centred=True`` (3PL/4PL: CENTRED_FROM_ASYMPTOTES; a floor or a ceiling leaves each
 #: answer less to say about a_i): models/onepl.md
 CENTRED_FROM, CENTRED_FROM_ASYMPTOTES = 200, 1000
+#: ... and at least this many items with a spread sigma_log_a (posterior mean) of at least
+#: CENTRED_SPREAD: with 10 items, or at sigma_log_a 0.16, the centred form mixed worse
+CENTRED_ITEMS, CENTRED_SPREAD = 50, 0.3
+#: the fixes that advice names (the command line says them in its own words)
+CENTRED_FIX = "refit with onepl(..., centred=True)"
+UNCENTRED_FIX = "refit with centred=False (the default)"
 #: NUTS samples the collapsed 1PL where instances have at most this many answers on average
 #: (``OnePL._collapsible``): measured better at 8 and 10 respondents, slower at 15 and 20
 FEW_ANSWERS = 12
@@ -114,7 +120,7 @@ class OnePL(BaseModel):
             raise ValueError("batch_size= (minibatch ADVI) is for the 1PL/2PL; drop it with "
                              "guessing= or slip=")
         if not isinstance(centred, (bool, np.bool_)):
-            raise TypeError(f"centred= is True or False, got {centred!r}")
+            raise TypeError(f"centred= is True or False (default False), got {centred!r}")
         if centred and not discrimination:
             raise ValueError("centred= sets the form of the 2PL's discriminations: pass "
                              "discrimination=True with it (or drop centred=)")
@@ -235,28 +241,34 @@ class OnePL(BaseModel):
 
     # ------------------------------------------------------------------ for fit
     def convergence_advice(self, idata):
-        """Where sigma_log_a mixed slowly (R-hat above RHAT_MAX or a bulk ESS below 100 a
-        chain), the other form of the log discriminations when the data point to it."""
+        """Where sigma_log_a mixed slowly (R-hat above RHAT_MAX, or a bulk ESS below
+        ESS_PER_CHAIN a chain), the other form of the log discriminations when the data
+        point to it (``models/onepl.md``)."""
         post = idata.posterior
-        if self.centred is None or "sigma_log_a" not in post or post.sizes["chain"] < 2:
+        if self.centred is None or "sigma_log_a" not in post:
             return None
-        rhat = float(az.rhat(post[["sigma_log_a"]])["sigma_log_a"])
+        chains = post.sizes["chain"]
+        rhat = float(az.rhat(post[["sigma_log_a"]])["sigma_log_a"]) if chains > 1 else 1.0
         ess = float(az.ess(post[["sigma_log_a"]])["sigma_log_a"])
-        if rhat <= RHAT_MAX and ess >= 100 * post.sizes["chain"]:
-            return None
+        if not (np.isfinite(rhat) and np.isfinite(ess)) or (
+                rhat <= RHAT_MAX and ess >= ESS_PER_CHAIN * chains):
+            return None  # (undefined: check_nuts says so)
         r = self.responses
         per_item = r.n_obs / r.n_items
-        mixed = f"sigma_log_a mixed slowly (R-hat {rhat:.3f}, bulk ESS {ess:.0f})"
+        mixed = (f"sigma_log_a mixed slowly (R-hat {as_compared(rhat, RHAT_MAX)}, bulk ESS "
+                 f"{ess:.0f})")
         if self.centred:
-            return (f"{mixed} with centred discriminations, which need each "
-                    f"{r.item_name}'s discrimination pinned by its answers ({per_item:.0f} on "
-                    f"average here) well inside their spread, and dozens of {r.item_name}s: "
-                    "refit with centred=False (the default)")
-        if per_item >= (CENTRED_FROM_ASYMPTOTES if self.asymptotes else CENTRED_FROM):
-            return (f"{mixed}: with {per_item:.0f} answers per {r.item_name} on average each "
-                    "discrimination is pinned by its answers, and the non-centred sigma_log_a "
-                    "slides along a ridge with every a_z; refit with onepl(..., centred=True) "
-                    "and compare the two fits' diagnostics (models/onepl.md)")
+            return (f"{mixed} with centred discriminations, which need dozens of "
+                    f"{r.item_name}s, each discrimination pinned by its answers ({per_item:.0f} "
+                    f"on average here) well inside their spread: {UNCENTRED_FIX}")
+        spread = float(post["sigma_log_a"].mean())
+        if (per_item >= (CENTRED_FROM_ASYMPTOTES if self.asymptotes else CENTRED_FROM)
+                and r.n_items >= CENTRED_ITEMS and spread >= CENTRED_SPREAD):
+            return (f"{mixed}: with {per_item:.0f} answers per {r.item_name} on average and "
+                    f"discriminations spread out (sigma_log_a {spread:.2f}), each is likely "
+                    "pinned by its answers while the non-centred sigma_log_a slides along a "
+                    f"ridge with every a_z: {CENTRED_FIX} and compare the two fits' "
+                    "diagnostics")
         return None
 
     def postprocess(self, idata, random_seed):
@@ -495,12 +507,12 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
     centred : bool
         The 2PL-4PL's log discriminations non-centred (default), ``a_z ~ Normal(0, 1)`` and
         log a = sigma_log_a a_z, or centred, ``log_a ~ Normal(0, sigma_log_a)``. Centred
-        mixes sigma_log_a many times better where each item has hundreds of answers (200 and
-        more for the 2PL, 1000 with a floor) and there are dozens of items with spread-out
-        discriminations; non-centred where items have few answers, the items are few or
-        their discriminations nearly equal (there the centred form reached R-hat 1.1-2.4).
-        A fit records the form in ``idata.attrs["centred"]`` and, where sigma_log_a mixed
-        slowly, says which to try (``models/onepl.md``).
+        mixed sigma_log_a up to ten times better where each item had hundreds of answers
+        (measured from 300 for the 2PL; with a floor, level at 1000) and there were dozens
+        of items with spread-out discriminations; non-centred where items have few answers,
+        the items are few or their discriminations nearly equal (there the centred form
+        reached R-hat 1.17). A fit records the form in ``idata.attrs["centred"]`` and, where
+        sigma_log_a mixed slowly, says which to try (``models/onepl.md``).
 
     Returns
     -------
