@@ -278,9 +278,9 @@ def test_a_slowly_mixing_sigma_log_a_is_told_which_form_to_try(monkeypatch):
     mixed = posterior(0.45 + 0.01 * rng.standard_normal((4, 1000)))
     many = simulate(CENTRED_ITEMS, CENTRED_FROM, discrimination=True, seed=1)[0]
     two_pl = ie.models.onepl(many, discrimination=True)
-    for chains in (stuck, posterior(walk[None, :])):
+    for chains, said in ((stuck, "(R-hat "), (posterior(walk[None, :]), "(bulk ESS ")):
         advice = two_pl.convergence_advice(chains)
-        assert advice.startswith("sigma_log_a mixed slowly (R-hat ")
+        assert advice.startswith(f"sigma_log_a mixed slowly {said}")
         assert "200 answers per instance on average" in advice
         assert advice.endswith("refit with onepl(..., centred=True) and compare the two fits' "
                                "diagnostics")

@@ -255,8 +255,8 @@ class OnePL(BaseModel):
             return None  # (undefined: check_nuts says so)
         r = self.responses
         per_item = r.n_obs / r.n_items
-        mixed = (f"sigma_log_a mixed slowly (R-hat {as_compared(rhat, RHAT_MAX)}, bulk ESS "
-                 f"{ess:.0f})")
+        rhat_text = f"R-hat {as_compared(rhat, RHAT_MAX)}, " if chains > 1 else ""
+        mixed = f"sigma_log_a mixed slowly ({rhat_text}bulk ESS {ess:.0f})"
         if self.centred:
             return (f"{mixed} with centred discriminations, which need dozens of "
                     f"{r.item_name}s, each discrimination pinned by its answers ({per_item:.0f} "
