@@ -35,10 +35,13 @@ def test_bad_input_is_named():
         ie.models.onepl(resp, discrimination=True, dims=2, anchors="ab")  # not ['a', 'b']
     with pytest.raises(ValueError, match="centred= sets the form.*pass discrimination=True"):
         ie.models.onepl(resp, centred=True)
-    with pytest.raises(TypeError, match="centred= is True or False \\(default False\\), got 'yes'"):
-        ie.models.onepl(resp, discrimination=True, centred="yes")
-    with pytest.raises(ValueError, match="centred= sets the form of the one-skill.*drop it"):
-        ie.models.onepl(resp, discrimination=True, dims=2, centred=True)
+    for centred in ("yes", None):
+        with pytest.raises(TypeError, match=r"centred= is True or False \(default False\), "
+                                            f"got {centred!r}"):
+            ie.models.onepl(resp, discrimination=True, centred=centred)
+    for centred in (True, None):
+        with pytest.raises(ValueError, match="centred= sets the form of the one-skill.*drop it"):
+            ie.models.onepl(resp, discrimination=True, dims=2, centred=centred)
 
 
 @pytest.mark.parametrize("missing", [False, True])

@@ -545,7 +545,7 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
                          "it (or drop anchors=)")
     multidimensional.check_dims(responses, dims, discrimination, guessing, slip, batch_size,
                                 n_options)
-    if dims > 1 and centred:
+    if dims > 1 and centred is not False:
         raise ValueError("centred= sets the form of the one-skill 2PL's log discriminations; "
                          "the loadings of dims > 1 are a_ik ~ Normal(0, sigma_a): drop it")
     if dims > 1:
