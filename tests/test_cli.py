@@ -171,6 +171,23 @@ def test_select_items_then_score_new_in_one_folder(difficulty_run, tmp_path, cap
            "difficulty without --method map" in capsys.readouterr().out  # before the model runs
 
 
+def test_examples_command_writes_every_layout_and_says_what_each_holds(tmp_path, capsys):
+    """``irteval examples`` writes the EXAMPLES files (the README's commands read them), a
+    line per file on what it holds, and refuses to replace them without --overwrite."""
+    from irteval.datasets import EXAMPLES
+
+    out = tmp_path / "ex"
+    assert main(["examples", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert sorted(p.name for p in out.iterdir()) == sorted(EXAMPLES)
+    assert printed == [f"{out / name}: {EXAMPLES[name]}" for name in EXAMPLES]
+    assert pd.read_csv(out / "results.csv").columns.tolist() == ["model", "instance", "correct"]
+    assert main(["examples", "--out", str(out)]) == 2
+    assert "results.csv already exists (and 10 more of its outputs); pass --overwrite" in \
+        capsys.readouterr().err
+    assert main(["examples", "--out", str(out), "--overwrite"]) == 0
+
+
 def test_score_new_warnings_name_the_command():
     """The advice of warnings in Python's names (score_new_model's, select_items', the
     difficulty's and the portfolio's) is the command's in the CLI (every warning and error

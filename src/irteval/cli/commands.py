@@ -47,6 +47,7 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
                        with the posterior.nc of irteval difficulty; writes score.csv
   irteval demo         the first four, on bundled data (optdigits responses of 58 models; VTAB;
                        the MiniZinc 2016 solvers), and a leaderboard from simulated battles
+  irteval examples     small CSV files in every layout the commands read, to try them on
 
 posterior.nc files hold the posterior draws in float32 or, where that loses under 1% of
 a posterior sd, packed to 16 bits (arviz.from_netcdf reads them);
@@ -54,7 +55,7 @@ irteval.load_results(folder) reads a whole output folder back. Existing outputs 
 replaced without --overwrite. Every fit prints its diagnostics (divergences, R-hat, ESS);
 with --strict a failed check stops the command with exit status 3.
 
-examples (the files: python -c "import irteval; irteval.datasets.write_examples('.')"):
+examples (the files: irteval examples --out .):
   irteval demo
   irteval difficulty results.csv --respondent model --item instance --value correct
   irteval difficulty matrix.csv --rows item      # wide: a row per instance, a column per model
@@ -94,6 +95,13 @@ def parser():
     options.add_fit_options(demo, draws=500, defaults=(
         "500 draws and the models' warm-up; the portfolio at least 4000 draws and 2000 "
         "warm-up steps, the arena at least 1000 draws"))
+    from ..datasets import EXAMPLES
+
+    examples = sub.add_parser("examples", help="write small CSV files to try the commands on",
+                              description="Small CSV files from the bundled data, one for "
+                                          "each layout the commands read (the README runs "
+                                          f"each command on them): {', '.join(EXAMPLES)}.")
+    options.add_output_options(examples, out="examples")
     for workflow in (difficulty, leaderboard, portfolio, robustness, score_new):
         workflow.add_parser(sub)
     top.commands = sub.choices  # name -> its parser, for parse()
@@ -139,6 +147,10 @@ def outputs(args):
     out = args.out
     if args.command == "demo":
         return [out / part / f for part, reports in DEMO.items() for f in files(*reports)]
+    if args.command == "examples":
+        from ..datasets import EXAMPLES
+
+        return [out / name for name in EXAMPLES]
     if args.command == "robustness":
         names = ([args.csv.stem] if args.csv else [args.responses.stem]
                  if args.predictions and args.responses else args.dataset)
@@ -219,6 +231,12 @@ def run(args):
     """Dispatch the parsed command."""
     if args.command == "demo":
         demo(args)
+    elif args.command == "examples":
+        from ..datasets import EXAMPLES, write_examples
+
+        written = write_examples(args.out, random_seed=args.seed)
+        for name, what in EXAMPLES.items():
+            print(f"{written[name]}: {what}")
     elif args.command == "robustness":
         datasets = robustness.data(args)
         own = datasets[0][-1]  # --predictions: the user's models, nothing trained

@@ -55,10 +55,10 @@ def at_least(minimum, kind=int):
     return parse
 
 
-def add_output_options(p):
-    """--out, --seed and --overwrite."""
-    p.add_argument("--out", type=Path, default=Path("irteval-output"),
-                   help="output folder (default: irteval-output)")
+def add_output_options(p, out="irteval-output"):
+    """--out (default ``out``), --seed and --overwrite."""
+    p.add_argument("--out", type=Path, default=Path(out),
+                   help=f"output folder (default: {out})")
     p.add_argument("--seed", type=at_least(0, int), default=0, help="random seed (default 0)")
     p.add_argument("--overwrite", action="store_true",
                    help="replace existing output files (default: refuse to)")
