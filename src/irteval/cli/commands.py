@@ -13,6 +13,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from ..datasets import EXAMPLES, write_examples
 from . import difficulty, fitting, leaderboard, options, portfolio, reading, robustness, score_new
 from .outputs import DEMO, files, start_run, warn_earlier_outputs
 
@@ -95,8 +96,6 @@ def parser():
     options.add_fit_options(demo, draws=500, defaults=(
         "500 draws and the models' warm-up; the portfolio at least 4000 draws and 2000 "
         "warm-up steps, the arena at least 1000 draws"))
-    from ..datasets import EXAMPLES
-
     examples = sub.add_parser("examples", help="write small CSV files to try the commands on",
                               description="Small CSV files from the bundled data, one for "
                                           "each layout the commands read (the README runs "
@@ -148,8 +147,6 @@ def outputs(args):
     if args.command == "demo":
         return [out / part / f for part, reports in DEMO.items() for f in files(*reports)]
     if args.command == "examples":
-        from ..datasets import EXAMPLES
-
         return [out / name for name in EXAMPLES]
     if args.command == "robustness":
         names = ([args.csv.stem] if args.csv else [args.responses.stem]
@@ -232,8 +229,6 @@ def run(args):
     if args.command == "demo":
         demo(args)
     elif args.command == "examples":
-        from ..datasets import EXAMPLES, write_examples
-
         written = write_examples(args.out, random_seed=args.seed)
         for name, what in EXAMPLES.items():
             print(f"{written[name]}: {what}")
