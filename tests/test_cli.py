@@ -328,7 +328,7 @@ def test_strict_stops_on_failed_diagnostics_before_writing(difficulty_run, tmp_p
     captured = capsys.readouterr()
     assert "diagnostics: divergences" in captured.out
     last = captured.err.strip().splitlines()[-1]
-    assert last.startswith("irteval: error: --strict: NUTS diagnostics failed: ")
+    assert last.startswith("irteval: error: --strict: NUTS diagnostics failed (1pl): ")
     assert "ESS" in last and "< 200" in last and last.endswith("were not written")
     assert "(--draws ...)" in last and "draws=" not in last  # the command line's words
     assert captured.err.count("NUTS diagnostics failed") == 1  # not as a warning, then again

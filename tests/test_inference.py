@@ -40,7 +40,9 @@ def test_same_seed_same_draws():
 
 def test_short_run_warns_with_a_remedy():
     resp, _ = simulate(30, 5, seed=8)
-    with pytest.warns(ie.ConvergenceWarning, match="draw more"):
+    # which fit it is about: notebook 01 fits three models in a loop
+    with pytest.warns(ie.ConvergenceWarning,
+                      match=r"^NUTS diagnostics failed \(1pl\): .*draw more"):
         ie.fit(ie.models.onepl(resp), draws=20, tune=20, chains=2, random_seed=0,
                progressbar=False, log_likelihood=False)
 
@@ -459,8 +461,12 @@ def test_undefined_r_hat_or_ess_fails_the_diagnostics():
     stats = {"diverging": np.zeros((4, 1000), bool)}
     draws = rng.normal(size=(4, 1000, 3))
     draws[:, :, 1] = np.nan
-    with pytest.warns(ie.ConvergenceWarning, match="undefined for 1 of 3 checked entries"):
+    with pytest.warns(ie.ConvergenceWarning, match="^NUTS diagnostics failed: R-hat or ESS is "
+                                                   "undefined for 1 of 3 checked entries"):
         check_nuts(az.from_dict(posterior={"b": draws}, sample_stats=stats))
+    with pytest.warns(ie.ConvergenceWarning, match=r"^NUTS diagnostics failed \(2pl, 2 skills\)"):
+        check_nuts(az.from_dict(posterior={"b": draws}, sample_stats=stats,
+                                attrs={"irteval_model": "2pl", "dims": 2}))
     stuck = np.repeat(rng.normal(size=(4, 1, 2)), 1000, axis=1)  # each chain at its own point
     with pytest.warns(ie.ConvergenceWarning, match=r"undefined for 2 of 2.*ESS 4 < 400"):
         check_nuts(az.from_dict(posterior={"b": stuck}, sample_stats=stats))

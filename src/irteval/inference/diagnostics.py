@@ -311,4 +311,15 @@ def check_nuts(idata, var_names=None, rhat_max=RHAT_MAX, ess_per_chain=ESS_PER_C
         problems.append(f"smallest bulk/tail ESS {low:.0f} < {need} ({least_ess}): draw more "
                         "(draws=...)")
     if problems:
-        warn_user("NUTS diagnostics failed: " + "; ".join(problems), ConvergenceWarning)
+        warn_user(f"NUTS diagnostics failed{_which_fit(idata.attrs)}: " + "; ".join(problems),
+                  ConvergenceWarning)
+
+
+def _which_fit(attrs):
+    """" (3pl)", " (2pl, 2 skills)", " (graded)" ... for a warning: which of several fits in a
+    loop or a notebook cell it is about ("" where the fit does not say)."""
+    name = attrs.get("irteval_model")
+    if not name:
+        return ""
+    dims = attrs.get("dims", 1)
+    return f" ({name}{f', {dims} skills' if dims > 1 else ''})"
