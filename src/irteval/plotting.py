@@ -7,6 +7,7 @@ import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import Locator
 
 from ._draws import evenly_spaced
 
@@ -160,8 +161,9 @@ def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
     Axes' height, and where even 5 points do not fit, only points spread evenly over the
     vertical order are labelled (the first and last among them). ``clear``: (left, right) x
     range the column must stay right of (other points, error bars), when wider than the
-    labelled points'. On log axes the spacing is even on the log scale. Returns the number
-    of points labelled."""
+    labelled points'. On log axes the spacing is even on the log scale. The x axis has no
+    ticks over the column (set the Axes' locators before). Returns the number of points
+    labelled."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     scaled_x = _scaled(ax.xaxis, x)
     left, right = np.nanmin(scaled_x), np.nanmax(scaled_x)
@@ -170,6 +172,7 @@ def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
         left, right = min(left, edges[0]), max(right, edges[1])
     width = (right - left) or 1.0
     ax.set_xlim(*_scaled(ax.xaxis, [left - 0.05 * width, right + 0.45 * width], inverse=True))
+    _ticks_up_to(ax.xaxis, _scaled(ax.xaxis, [right + 0.05 * width], inverse=True)[0])
     low, high = _scaled(ax.yaxis, ax.get_ylim())
     point = _text_height(ax, 1)  # a line of text is proportional to its font size
     if len(y) > 1:
@@ -186,6 +189,32 @@ def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
                     arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "0.6",
                                 "shrinkA": 0, "shrinkB": 2})
     return len(y)
+
+
+class _UpTo(Locator):
+    """The ticks of ``locator`` up to ``high``."""
+
+    def __init__(self, locator, high):
+        self.locator, self.high = locator, high
+
+    def set_axis(self, axis):
+        super().set_axis(axis)
+        self.locator.set_axis(axis)
+
+    def tick_values(self, vmin, vmax):
+        ticks = np.asarray(self.locator.tick_values(vmin, vmax))
+        return ticks[ticks <= self.high]
+
+    def __call__(self):
+        ticks = np.asarray(self.locator())
+        return ticks[ticks <= self.high]
+
+
+def _ticks_up_to(axis, high):
+    """No major or minor ticks right of ``high`` on ``axis``: over a column of labels they
+    mark no data (an area under a curve, at most 1, read 1.1)."""
+    axis.set_major_locator(_UpTo(axis.get_major_locator(), high))
+    axis.set_minor_locator(_UpTo(axis.get_minor_locator(), high))
 
 
 def label_line_ends(ax, x, ends, labels, colours, *, fontsize=7):

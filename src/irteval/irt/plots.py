@@ -304,6 +304,7 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     rank = pd.DataFrame({"p": bad.filter(like="ppp").min(axis=1),
                          "near": -(np.abs(np.log(bad["infit"])) + np.abs(np.log(bad["outfit"])))})
     worst = bad.loc[rank.sort_values(["p", "near"]).index[:n_labels]]
+    _mean_square_ticks(ax)  # from the data's range, before the labels' column widens it
     if len(worst):  # the labels' column right of every point and bar
         label_points(ax, worst["infit"], worst["outfit"], short_labels(worst.index),
                      clear=(min(table["infit"].min(), bad["infit_lower"].min(), 0.95),
@@ -311,7 +312,6 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
     # lower right: the points lie along the diagonal (outfit follows infit, and an item whose
     # outfit is far below its infit is rare); "best" chose the top, over the worst misfits
     ax.legend(fontsize="small", loc="lower right")
-    _mean_square_ticks(ax)
     return ax
 
 
