@@ -288,6 +288,23 @@ def test_help():
     assert "first player's column (default model_a)" in board_help
 
 
+def test_the_help_examples_run_in_order_without_colliding():
+    """They all wrote to irteval-output/ (the second stopped: posterior.nc already exists), and
+    select-items read an out/posterior.nc that none wrote."""
+    text = commands.DESCRIPTION.split("examples (")[1].replace("\\\n", " ")
+    lines = [line.split("#")[0].split()[1:] for line in text.splitlines()[1:] if line.strip()]
+    outs, written = [], set()
+    for words in lines:
+        args = commands.parser().parse_args(words)
+        if args.command == "demo":
+            continue
+        read = getattr(args, "posterior", None)  # select-items, score-new
+        assert read is None or read.parent in written, words
+        outs.append(args.out)
+        written.add(args.out)
+    assert len(outs) == len(set(outs)) == len(lines) - 1
+
+
 def test_existing_outputs_are_kept_without_overwrite(difficulty_run, tmp_path, capsys):
     path, out, _ = difficulty_run
     before = {f: (out / f).stat().st_mtime_ns for f in written(out)}

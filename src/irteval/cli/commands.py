@@ -56,21 +56,23 @@ irteval.load_results(folder) reads a whole output folder back. Existing outputs 
 replaced without --overwrite. Every fit prints its diagnostics (divergences, R-hat, ESS);
 with --strict a failed check stops the command with exit status 3.
 
-examples (the files: irteval examples --out .):
+examples (the files: irteval examples --out .; each run writes to its own --out folder):
   irteval demo
-  irteval difficulty results.csv --respondent model --item instance --value correct
-  irteval difficulty matrix.csv --rows item      # wide: a row per instance, a column per model
-  irteval leaderboard scores.csv --player model --round split --score auc
-  irteval leaderboard times.csv --player solver --round problem --score seconds --lower-is-better
-  irteval leaderboard battles.csv --player-a model_a --player-b model_b --winner winner
-  irteval leaderboard battles.csv --winner winner --task category   # the Model/Task scheme
-  irteval robustness --dataset optdigits letter wall_robot_navigation
-  irteval portfolio perf.csv --bounds global --transform airt --draws 4000   # a row per dataset
-  irteval select-items out/posterior.nc -n 100 --out new_model    # then fill in items.csv
-  irteval score-new out/posterior.nc new_model/items.csv --out new_model
-  irteval portfolio levels.csv --levels         # ordered levels (GPCM); --cuts C bins performances
-  irteval robustness --csv data.csv --target class --nominal colour,shape
-  irteval robustness --responses matrix.csv --predictions clean.csv perturbed.csv
+  irteval difficulty results.csv --respondent model --item instance --value correct --out out/d
+  irteval difficulty matrix.csv --rows item --out out/wide   # a row per instance
+  irteval select-items out/d/posterior.nc -n 50 --out out/new_items   # fill in its items.csv
+  irteval score-new out/d/posterior.nc answers.csv --out out/new_model
+  irteval leaderboard scores.csv --player model --round split --score auc --out out/scores
+  irteval leaderboard times.csv --player solver --round problem --score seconds \
+      --lower-is-better --out out/times
+  irteval leaderboard battles.csv --player-a model_a --player-b model_b --winner winner \
+      --out out/battles
+  irteval leaderboard battles.csv --winner winner --task category --out out/tasks   # Model/Task
+  irteval portfolio perf.csv --bounds global --transform airt --draws 4000 --out out/portfolio
+  irteval portfolio levels.csv --levels --out out/levels   # ordered levels; --cuts C bins them
+  irteval robustness --dataset optdigits letter wall_robot_navigation --out out/robustness
+  irteval robustness --csv data.csv --target class --nominal colour,shape --out out/own_data
+  irteval robustness --responses matrix.csv --predictions clean.csv perturbed.csv --out out/own
 """
 
 
