@@ -318,6 +318,14 @@ def test_keywords_in_messages_become_flags():
             == "--log-likelihood with --method map; --bounds 0,1, --draws 50")
 
 
+def test_the_2pl_without_a_laplace_approximation_says_which_methods_instead(files, capsys):
+    # fit() refuses it before any work
+    assert main(["difficulty", str(files / "long.csv"), "--out", str(files / "l"), "--model",
+                 "2pl", "--method", "laplace"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("Use --method nuts or --method advi")  # was "--method nuts or 'advi'"
+
+
 def test_files_that_are_not_plain_csv_are_named(files, capsys):
     """Compressed files crashed in the line count ('utf-8' codec can't decode, no file named);
     a workbook or a netCDF read as 'not UTF-8'; Excel's sep= line became the header."""

@@ -40,8 +40,8 @@ def add_parser(sub):
 
 def _add_irt_options(p):
     p.add_argument("--method", choices=["nuts", "advi", "laplace", "map"], default="nuts",
-                   help="nuts: full posterior (default); advi/laplace: fast approximations; "
-                        "map: point estimate")
+                   help="nuts: full posterior (default); advi/laplace: fast approximations "
+                        "(laplace: the 1PL only); map: point estimate")
     p.add_argument("--model", choices=["1pl", "2pl"], default="1pl",
                    help="1pl (Rasch, default) or 2pl (adds item discrimination)")
     p.add_argument("--centred", action="store_true",

@@ -170,7 +170,7 @@ def _mode_and_draws(find, x0, draws, chains, seed, point_only, scales=None):
     except linalg.LinAlgError as err:
         raise RuntimeError(
             "the Hessian at the mode is not positive definite, so the Laplace "
-            "approximation does not exist; use method='nuts' or 'advi'") from err
+            "approximation does not exist; use method='nuts' or method='advi'") from err
     z = np.random.default_rng(seed).standard_normal((chains * draws, n))
     return (mode + linalg.solve_triangular(chol.T, z.T, lower=False).T).reshape(
         chains, draws, n)

@@ -93,7 +93,7 @@ class MultidimensionalIRT(OnePL):
 
     def no_mode_reason(self, marginal, method):
         return ("MAP/Laplace are not available for the multidimensional 2PL (its EM is the "
-                "one-skill 2PL's); use method='nuts' (the default) or 'advi'")
+                "one-skill 2PL's); use method='nuts' (the default) or method='advi'")
 
     def marginal_mode(self):
         return None

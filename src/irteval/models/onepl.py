@@ -335,13 +335,13 @@ class OnePL(BaseModel):
             return None
         if self.asymptotes:
             return ("MAP/Laplace are not available for the 3PL/4PL (the EM mode is the 2PL's); "
-                    "use method='nuts' (the default) or 'advi'")
+                    "use method='nuts' (the default) or method='advi'")
         return ("MAP/Laplace need a posterior mode, and the joint density of this hierarchical "
                 "model has none (it grows without bound as its scale sigma_b -> 0). "
                 "MAP and Laplace are available for the 1PL without batch_size= (through its "
                 "collapsed model), MAP for the 2PL (EM with the abilities integrated out); "
                 "a Laplace approximation of the 2PL is not available yet (its per-item "
-                "Gaussians under-cover: 73% in a 90% interval). Use method='nuts' or 'advi'")
+                "Gaussians under-cover: 73% in a 90% interval). Use method='nuts' or method='advi'")
 
     def marginal_mode(self):
         """The 2PL's MAP: EM with the abilities integrated out (:mod:`.onepl_em`)."""
