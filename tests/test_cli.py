@@ -559,6 +559,8 @@ def test_robustness_command_on_the_users_own_predictions(tmp_path, capsys):
                  str(tmp_path / "o2")]) == 2
     assert "give it with --responses (the answers to fit the difficulty on) and without " \
            "--dataset" in capsys.readouterr().err
+    assert main([*args[:6], "--n-jobs", "2", "--out", str(tmp_path / "o2")]) == 2
+    assert "and without --n-jobs (nothing is trained)" in capsys.readouterr().err  # was unused
     answers.reset_index().melt(id_vars="image_id").to_csv(tmp_path / "long.csv", index=False)
     assert main(["robustness", "--responses", str(tmp_path / "long.csv"), *args[3:6], "--out",
                  str(tmp_path / "o2")]) == 2

@@ -31,14 +31,15 @@ def add_parser(sub):
     rob.add_argument("--dataset", nargs="+", default=[], metavar="NAME",
                      help="bundled benchmarks (optdigits, letter, wall_robot_navigation); "
                           "their zoo responses are bundled too")
-    rob.add_argument("--csv", type=Path, help="a data CSV instead: features and a target column")
+    rob.add_argument("--csv", type=Path, metavar="FILE",
+                     help="a data CSV instead: features and a target column")
     rob.add_argument("--target", help="--csv: the target column (default: class)")
     rob.add_argument("--id", help="--csv: the column naming each instance, read as text "
                                   "(default: the data rows counted from 0)")
     rob.add_argument("--nominal", default="",
                      help="--csv: comma-separated nominal columns (redrawn instead of "
                           "Gaussian noise, and one-hot encoded for the models)")
-    rob.add_argument("--responses", type=Path,
+    rob.add_argument("--responses", type=Path, metavar="FILE",
                      help="a wide 0/1 CSV (row per instance, column per model) to estimate "
                           "difficulty from: with --csv (default there: cross-validate the "
                           "model zoo) or with --predictions")
@@ -62,10 +63,11 @@ def add_parser(sub):
     rob.add_argument("--scc-draws", type=options.at_least(1), default=50,
                      help="posterior draws the SCCs are computed for (default 50)")
     rob.add_argument("--groups", type=options.at_least(2), default=None,
-                     help="taxonomy groups (default 3; 2 for 3 families or fewer: as many "
-                          "groups as families would leave each alone)")
+                     help="taxonomy groups (default 3, or one fewer than the families "
+                          "where that is less, but 2 at least)")
     rob.add_argument("--n-jobs", type=options.n_jobs, default=None,
-                     help="joblib workers for training (-1: every core)")
+                     help="joblib workers for training the models (default 1; -1: every "
+                          "core)")
     # the model's 1000 draws: at 500 the largest R-hat of the 58 models' abilities on
     # wall_robot_navigation passed 1.01 in three of four seeds (bulk ESS over 2000)
     options.add_fit_options(rob, defaults="the 1PL's: 1000 draws, 500 warm-up steps on nutpie")
@@ -241,7 +243,8 @@ def own_predictions(args):
                                       ("--nominal", args.nominal),
                                       ("--families", args.families),
                                       ("--noise", args.noise is not None),
-                                      ("--integer-noise", args.integer_noise)) if value]
+                                      ("--integer-noise", args.integer_noise),
+                                      ("--n-jobs", args.n_jobs is not None)) if value]
     if given or not args.responses:
         raise ValueError("--predictions brings the predictions of your own models: give it "
                          "with --responses (the answers to fit the difficulty on) and without "
