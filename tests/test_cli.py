@@ -284,8 +284,8 @@ def test_help():
     board_help = " ".join(subprocess.run(
         [sys.executable, "-m", "irteval.cli", "leaderboard", "--help"], capture_output=True,
         text=True, check=True).stdout.split())  # argparse wraps its lines
-    assert "(default 'tie,draw,tie (bothbad),both_bad')" in board_help  # the tie markers
-    assert "first player's column (default model_a)" in board_help
+    assert "(default: 'tie,draw,tie (bothbad),both_bad')" in board_help  # the tie markers
+    assert "first player's column (default: model_a)" in board_help
 
 
 def test_the_help_examples_run_in_order_without_colliding():

@@ -20,12 +20,12 @@ def add_parser(sub):
     diff.add_argument("responses", type=Path, help="CSV file of 0/1 responses")
     diff.add_argument("--format", choices=["auto", "long", "wide"], default="auto",
                       help="auto (default): long if the --value column exists, else wide")
-    diff.add_argument("--respondent", help="column naming the model (default 'model'; wide "
+    diff.add_argument("--respondent", help="column naming the model (default: 'model'; wide "
                                            "with --rows respondent: the row labels)")
-    diff.add_argument("--item", help="column naming the instance (default 'instance'; wide: "
+    diff.add_argument("--item", help="column naming the instance (default: 'instance'; wide: "
                                      "the column of row labels, by default the first, under "
                                      "its own name)")
-    diff.add_argument("--value", help="long: column with 1 = correct, 0 = wrong (default "
+    diff.add_argument("--value", help="long: column with 1 = correct, 0 = wrong (default: "
                                       "'correct')")
     diff.set_defaults(label_defaults={"respondent": "model", "item": "instance",
                                       "value": "correct"})
@@ -48,7 +48,7 @@ def _add_irt_options(p):
                    help="with --model 2pl: sample the log discriminations centred (where each "
                         "instance has hundreds of answers; the fit says when to try it)")
     p.add_argument("--bins", type=options.at_least(1), default=5,
-                   help="difficulty bins (default 5)")
+                   help="difficulty bins (default: 5)")
 
 
 def check_bins(bins, n_items, item_name):

@@ -29,24 +29,24 @@ def add_parser(sub):
                                        "battle: --player-a, --player-b, --winner).")
     board.add_argument("scores", type=Path, help="long CSV file of scores (or battles)")
     board.add_argument("--player", default=SCORE_OPTIONS["player"],
-                       help="column naming the player (default: %(default)s)")
+                       help="scores: column naming the player (default: %(default)s)")
     board.add_argument("--round", default=SCORE_OPTIONS["round"],
                        help="scores: column naming the round (default: %(default)s)")
     board.add_argument("--score", default=SCORE_OPTIONS["score"],
-                       help="column with the score (default: %(default)s)")
+                       help="scores: column with the score (default: %(default)s)")
     board.add_argument("--lower-is-better", action="store_true",
-                       help="lower scores win (errors, run times)")
+                       help="scores: lower scores win (errors, run times)")
     board.add_argument("--winner", help="battles: the column naming the winner (a player's "
                                         "label, a/b, or the --player-a/--player-b column "
                                         "name; --ties values are ties)")
     board.add_argument("--player-a", default=BATTLE_OPTIONS["player_a"],
-                       help="battles: first player's column (default %(default)s)")
+                       help="battles: first player's column (default: %(default)s)")
     board.add_argument("--player-b", default=BATTLE_OPTIONS["player_b"],
-                       help="battles: second player's column (default %(default)s)")
+                       help="battles: second player's column (default: %(default)s)")
     board.add_argument("--ties", default=BATTLE_OPTIONS["ties"],
                        help="battles: comma-separated --winner values that are ties "
-                            "(default '%(default)s')")
-    board.add_argument("--weight", help="battles: a column of battle counts (default 1)")
+                            "(default: '%(default)s')")
+    board.add_argument("--weight", help="battles: a column of battle counts (default: 1)")
     board.add_argument("--likelihood", choices=["plackett_luce", "pairwise", "davidson"],
                        help="scores: plackett_luce (default: whole rankings, calibrated "
                             "intervals) or pairwise (the paper's Bradley-Terry; intervals too "

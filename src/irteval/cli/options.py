@@ -59,7 +59,7 @@ def add_output_options(p, out="irteval-output"):
     """--out (default ``out``), --seed and --overwrite."""
     p.add_argument("--out", type=Path, default=Path(out),
                    help=f"output folder (default: {out})")
-    p.add_argument("--seed", type=at_least(0, int), default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=at_least(0, int), default=0, help="random seed (default: 0)")
     p.add_argument("--overwrite", action="store_true",
                    help="replace existing output files (default: refuse to)")
 
@@ -75,7 +75,7 @@ def add_fit_options(p, draws=None, defaults="the model's: 1000 draws, 1000 warm-
                    help=f"draws per chain (default: {defaults})")
     p.add_argument("--tune", type=at_least(0), default=None,
                    help="warm-up steps per chain (default: as for --draws)")
-    p.add_argument("--chains", type=at_least(1), default=4, help="chains (default 4)")
+    p.add_argument("--chains", type=at_least(1), default=4, help="chains (default: 4)")
     p.add_argument("--target-accept", type=between(0, 1), default=None,
                    help="NUTS target acceptance, in (0, 1) (default: the model's, 0.9 or 0.95); "
                         "raise it (e.g. 0.99) when a fit reports divergences")

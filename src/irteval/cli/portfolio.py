@@ -27,11 +27,11 @@ def add_parser(sub):
     port.add_argument("performance", type=Path, help="CSV file of performances")
     port.add_argument("--format", choices=["auto", "long", "wide"], default="auto",
                       help="auto (default): long if the --value column exists, else wide")
-    port.add_argument("--respondent", help="column naming the dataset (default 'dataset'; wide: "
+    port.add_argument("--respondent", help="column naming the dataset (default: 'dataset'; wide: "
                                            "the column of row labels, by default the first, "
                                            "under its own name)")
-    port.add_argument("--item", help="long: column naming the algorithm (default 'algorithm')")
-    port.add_argument("--value", help="long: the performance column (default 'performance')")
+    port.add_argument("--item", help="long: column naming the algorithm (default: 'algorithm')")
+    port.add_argument("--value", help="long: the performance column (default: 'performance')")
     port.set_defaults(label_defaults={"respondent": "dataset", "item": "algorithm",
                                       "value": "performance"})
     port.add_argument("--bounds", default=CONTINUOUS["bounds"],
@@ -41,7 +41,7 @@ def add_parser(sub):
                       help="logit of the scaled performance (default) or airt's preprocessing")
     port.add_argument("--clip", type=options.between(0, 0.5), default=CONTINUOUS["clip"],
                       help="logit transform: scaled values are clipped to [clip, 1 - clip] "
-                           "(default 0.01)")
+                           "(default: 0.01)")
     port.add_argument("--lower-is-better", action="store_true",
                       help="lower performances are better (error rates, run times): each is "
                            "analysed as lower + upper - x within its --bounds (with --cuts: "

@@ -33,15 +33,17 @@ def add_parser(sub):
                           "their zoo responses are bundled too")
     rob.add_argument("--csv", type=Path, metavar="FILE",
                      help="a data CSV instead: features and a target column")
-    rob.add_argument("--target", help="--csv: the target column (default: class)")
-    rob.add_argument("--id", help="--csv: the column naming each instance, read as text "
-                                  "(default: the data rows counted from 0)")
+    rob.add_argument("--target", metavar="COLUMN",
+                     help="--csv: the target column (default: class)")
+    rob.add_argument("--id", metavar="COLUMN",
+                     help="--csv: the column naming each instance, read as text (default: the "
+                          "data rows counted from 0)")
     rob.add_argument("--nominal", default="",
                      help="--csv: comma-separated nominal columns (redrawn instead of "
                           "Gaussian noise, and one-hot encoded for the models)")
     rob.add_argument("--responses", type=Path, metavar="FILE",
                      help="a wide 0/1 CSV (row per instance, column per model) to estimate "
-                          "difficulty from: with --csv (default there: cross-validate the "
+                          "difficulty from: with --csv (by default there: cross-validate the "
                           "model zoo) or with --predictions")
     rob.add_argument("--predictions", nargs=2, type=Path, metavar=("CLEAN", "PERTURBED"),
                      help="your own models' predicted classes on the clean and on the "
@@ -52,21 +54,21 @@ def add_parser(sub):
                      help="comma-separated families (knn) or their representatives (knn_3) "
                           "(default: all 17; see irteval.robustness.families())")
     rob.add_argument("--noise", type=options.at_least(0.0, float), default=None,
-                     help="noise magnitude (default 0.2)")
+                     help="noise magnitude (default: 0.2)")
     rob.add_argument("--integer-noise", choices=["redraw", "gaussian"], default=None,
                      help="integer columns (optdigits' and letter's features): redrawn from "
                           "their training values like nominal ones, as the paper's code "
                           "(default), or given Gaussian noise like decimal ones")
     rob.add_argument("--bins", type=options.at_least(2), default=5,
-                     help="difficulty bins (default 5; two at least: the hardest is compared "
+                     help="difficulty bins (default: 5; two at least: the hardest is compared "
                           "with the others)")
     rob.add_argument("--scc-draws", type=options.at_least(1), default=50,
-                     help="posterior draws the SCCs are computed for (default 50)")
+                     help="posterior draws the SCCs are computed for (default: 50)")
     rob.add_argument("--groups", type=options.at_least(2), default=None,
-                     help="taxonomy groups (default 3, or one fewer than the families "
+                     help="taxonomy groups (default: 3, or one fewer than the families "
                           "where that is less, but 2 at least)")
     rob.add_argument("--n-jobs", type=options.n_jobs, default=None,
-                     help="joblib workers for training the models (default 1; -1: every "
+                     help="joblib workers for training the models (default: 1; -1: every "
                           "core)")
     # the model's 1000 draws: at 500 the largest R-hat of the 58 models' abilities on
     # wall_robot_navigation passed 1.01 in three of four seeds (bulk ESS over 2000)

@@ -24,7 +24,7 @@ def add_parser(sub):
                                       "answers for irteval score-new.")
     pick.add_argument("posterior", type=Path, help="posterior.nc written by irteval difficulty")
     pick.add_argument("-n", type=options.at_least(1), default=100,
-                      help="number of instances (default 100)")
+                      help="number of instances (default: 100)")
     pick.add_argument("--strategy", choices=STRATEGIES, default="stratified",
                       help="stratified (default): one at random from each of n equal-count "
                            "difficulty bins, robust to a new model that fails in its own way; "
@@ -43,7 +43,7 @@ def add_parser(sub):
                                     "them, irteval difficulty's --item: 'instance' unless "
                                     "given there)")
     new.add_argument("--value", default="correct",
-                     help="column with the 0/1 answer (default 'correct')")
+                     help="column with the 0/1 answer (default: 'correct')")
     options.add_output_options(new)
     return new
 
