@@ -157,7 +157,7 @@ NO_INTERVAL = {
     "pairwise_probabilities": "probabilities", "airt_curves": "returns the draws",
     "portfolio": "reformats latent_trait, which took ci_prob/ci_kind",
     "loo_by_algorithm": "elpd and its standard error", "wald_test": "a test",
-    "plot_win_heatmap": "probabilities", "plot_win_calibration": "observed vs predicted",
+    "plot_win_heatmap": "probabilities",
     "plot_rank_distribution": "probabilities", "plot_crm_heatmap": "a density at the means",
     "plot_strengths": "shares of draws",
     "plot_latent_trait": "curves at the posterior mean",
@@ -227,6 +227,12 @@ def test_plots_given_a_table_refuse_a_different_interval(fits):
         ie.plot_leaderboard(board, ci_prob=0.5)
     ax = ie.plot_leaderboard(fits["bt_plackett_luce"], ci_prob=0.5, ci_kind="eti")
     assert "50% equal-tailed interval" in ax.get_xlabel()
+    # the replicated win ratios' bars (it took neither keyword: always the 94% HDI)
+    ax = ie.plot_win_calibration(fits["bt_pairwise"], ci_prob=0.5, ci_kind="eti", max_draws=20)
+    assert "(50% equal-tailed interval)" in ax.get_legend().get_texts()[0].get_text()
+    with pytest.raises(ValueError, match="computed with ci_prob=0.8, not 0.5"):
+        ie.plot_win_calibration(ie.goodness_of_fit(fits["bt_pairwise"], max_draws=20,
+                                                   ci_prob=0.8), ci_prob=0.5)
 
 
 def test_plot_epp_vs_score_names_wrong_scores():

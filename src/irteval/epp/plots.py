@@ -193,7 +193,8 @@ def plot_win_heatmap(win, *, ax=None):
 
 
 @fill_doc
-def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
+def plot_win_calibration(gof, *, ax=None, ci_prob=None, ci_kind=None, max_draws=200,
+                         random_seed=0):
     """Empirical win ratio of every pair against the model's predicted one (the paper's
     Fig. 5), point size by number of matches, with the posterior predictive deviance check
     in the title.
@@ -205,6 +206,8 @@ def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
         (:func:`irteval.fit` of :func:`irteval.models.bradley_terry`; the table is then
         computed).
     {ax}
+    {plot_ci_prob}
+    {plot_ci_kind}
     max_draws : int or None, default 200
         With a fit: :func:`goodness_of_fit`'s ``max_draws``, the posterior draws the data are
         replicated from (chosen at random with ``random_seed``; None: all); ignored for a
@@ -216,14 +219,16 @@ def plot_win_calibration(gof, *, ax=None, max_draws=200, random_seed=0):
     {returns_ax}
     """
     gof = table_or_fit(gof, lambda fit: goodness_of_fit(fit, max_draws=max_draws,
-                                                         random_seed=random_seed),
+                                                         random_seed=random_seed,
+                                                         ci_prob=ci_prob, ci_kind=ci_kind),
                        ["matches", "wins", "predicted", "rep_lower", "rep_upper"],
-                       "plot_win_calibration", "irteval.goodness_of_fit(idata)")
+                       "plot_win_calibration", "irteval.goodness_of_fit(idata)", ci_prob,
+                       ci_kind)
     ax = ensure_axes(ax)
     predicted, empirical = gof["predicted"] / gof["matches"], gof["wins"] / gof["matches"]
     point = _intervals.is_point(gof["rep_lower"], gof["rep_upper"])  # one replicate (MAP)
     if not point:
-        band = _intervals.table_label(gof)
+        band = _intervals.table_label(gof, ci_prob, ci_kind)
         ax.vlines(predicted, gof["rep_lower"] / gof["matches"],
                   gof["rep_upper"] / gof["matches"], color="0.8", lw=1, zorder=1,
                   label=f"replicated win ratio ({band})")
