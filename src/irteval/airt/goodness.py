@@ -87,7 +87,9 @@ def _share(mask, observed):
 
 @fill_doc
 def airt_curves(idata, *, max_draws=200, random_seed=0) -> xr.Dataset:
-    """The AIRT curves per thinned posterior draw (module docstring).
+    """Model goodness (the ECDF of |predicted - actual|), actual and predicted effectiveness
+    per algorithm and thinned posterior draw: what :func:`model_goodness`,
+    :func:`effectiveness` and the AIRT plots summarise (definitions: :mod:`irteval.airt.goodness`).
 
     Parameters
     ----------
