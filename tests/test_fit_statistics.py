@@ -56,6 +56,25 @@ def test_misfitting_instances_are_flagged(misfit_fit):
     plt.close("all")
 
 
+def test_fit_plots_on_shared_axes_have_no_ticks_over_the_labels():
+    """Beside another panel on a shared x axis (notebook 01), the second panel's log scale and
+    ticks replaced the first's, and a tick at 4 stood over the labels' column."""
+    rng = np.random.default_rng(0)
+    infit = np.exp(rng.normal(0, 0.2, 40))
+    infit[:3] = [1.6, 1.8, 2.1]
+    misfit = np.arange(40) < 3
+    table = pd.DataFrame({"infit": infit, "outfit": infit, "ppp": np.where(misfit, 0.01, 0.5),
+                          "misfit": misfit, "infit_lower": infit * 0.8, "infit_upper": infit * 1.2,
+                          "outfit_lower": infit * 0.8, "outfit_upper": infit * 1.2},
+                         index=pd.Index([f"i{k}" for k in range(40)], name="instance"))
+    for order in ([table, table[~misfit]], [table[~misfit], table]):
+        axes = plt.subplots(1, 2, sharex=True, sharey=True)[1]
+        for ax, shown in zip(axes, order):
+            ie.plot_fit(shown, ax=ax)
+        assert axes[0].get_xlim()[1] > 4 and max(axes[0].get_xticks()) <= 2.1 * 1.2 * 1.05
+    plt.close("all")
+
+
 def one_draw(idata, a=None):
     """The fit cut to its first draw (optionally with discriminations ``a`` added)."""
     post = idata.posterior.isel(chain=[0], draw=[0])

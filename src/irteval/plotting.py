@@ -191,7 +191,7 @@ def label_points(ax, x, y, labels, *, fontsize=7, clear=None):
     return len(y)
 
 
-class _UpTo(Locator):
+class TicksUpTo(Locator):
     """The ticks of ``locator`` up to ``high``."""
 
     def __init__(self, locator, high):
@@ -213,8 +213,8 @@ class _UpTo(Locator):
 def _ticks_up_to(axis, high):
     """No major or minor ticks right of ``high`` on ``axis``: over a column of labels they
     mark no data (an area under a curve, at most 1, read 1.1)."""
-    axis.set_major_locator(_UpTo(axis.get_major_locator(), high))
-    axis.set_minor_locator(_UpTo(axis.get_minor_locator(), high))
+    axis.set_major_locator(TicksUpTo(axis.get_major_locator(), high))
+    axis.set_minor_locator(TicksUpTo(axis.get_minor_locator(), high))
 
 
 def label_line_ends(ax, x, ends, labels, colours, *, fontsize=7):

@@ -15,7 +15,7 @@ from .._fits import (check_idata, check_table, label_name, one_draw, table_or_fi
                      warn_if_point)
 from .._validation import chosen_labels, count, plain
 from ..models.densities import irt_probability
-from ..plotting import ensure_axes, label_line_ends, label_points, short, short_labels
+from ..plotting import TicksUpTo, ensure_axes, label_line_ends, label_points, short, short_labels
 from .difficulty import characteristic_curves, moment_draws, observed_counts
 from .fit_statistics import item_fit
 from .information import TEST, information
@@ -282,7 +282,12 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
                          "irteval.item_fit(idata) or irteval.person_fit(idata)", ci_prob, ci_kind)
     count(n_labels, "plot_fit(): n_labels", minimum=0)
     ax = ensure_axes(ax)
-    ax.set(xscale="log", yscale="log")  # mean squares: 0.5 and 2 equally far from 1
+    # mean squares on log scales: 0.5 and 2 equally far from 1 (set only where not yet: setting
+    # it again resets the ticks of an axis shared with another panel)
+    if ax.get_xscale() != "log":
+        ax.set_xscale("log")
+    if ax.get_yscale() != "log":
+        ax.set_yscale("log")
     ok, bad = table[~table["misfit"]], table[table["misfit"]]
     ax.scatter(ok["infit"], ok["outfit"], s=8, color="0.55", alpha=0.6,
                label=f"fits ({len(ok)})")
@@ -320,6 +325,8 @@ def _mean_square_ticks(ax):
     fewer than three of them (where nothing misfits, often 0.7 to 1.3), at 0.6, 0.7, ... 1.5
     too: it showed the one tick at 1."""
     for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+        if isinstance(axis.get_major_locator(), TicksUpTo):
+            continue  # shared with a panel that set them, and its labels' column
         if np.floor(np.log2(limits[1])) - np.ceil(np.log2(limits[0])) < 2:  # < 3 powers of 2
             axis.set_major_locator(FixedLocator([0.25, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2,
                                                  1.35, 1.5, 2, 3, 4]))
