@@ -72,6 +72,13 @@ def test_fit_plots_on_shared_axes_have_no_ticks_over_the_labels():
         for ax, shown in zip(axes, order):
             ie.plot_fit(shown, ax=ax)
         assert axes[0].get_xlim()[1] > 4 and max(axes[0].get_xticks()) <= 2.1 * 1.2 * 1.05
+    # both labelled, the second further out: its points have ticks (the first bound held)
+    wide = table.assign(**{c: table[c].where(~misfit, table[c] * 4)
+                           for c in ("infit", "infit_lower", "infit_upper")})
+    axes = plt.subplots(1, 2, sharex=True, sharey=True)[1]
+    for ax, shown in zip(axes, (table, wide)):
+        ie.plot_fit(shown, ax=ax)
+    assert 2.1 * 1.2 * 1.05 < max(axes[1].get_xticks()) <= 8.4 * 1.2 * 1.05
     plt.close("all")
 
 

@@ -64,6 +64,8 @@ def test_crowded_labels_are_thinned_and_named_at_line_ends(responses, map_fits):
     assert {"p0", "p79"} <= {t.get_text() for t in ax.texts}  # both ends
     # no ticks over the labels' column, where AUAEC (at most 1) read 1.1
     assert ax.get_xlim()[1] > 100 and max(ax.get_xticks()) <= 79 * 1.05
+    plotting.label_points(ax, x + 100, x, ["q"] * 80)  # again, further right: ticks there
+    assert max(ax.get_xticks()) >= 160
     plt.close(fig)
     onepl, _ = map_fits
     with pytest.warns(UserWarning, match="one point"):

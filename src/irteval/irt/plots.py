@@ -15,7 +15,8 @@ from .._fits import (check_idata, check_table, label_name, one_draw, table_or_fi
                      warn_if_point)
 from .._validation import chosen_labels, count, plain
 from ..models.densities import irt_probability
-from ..plotting import TicksUpTo, ensure_axes, label_line_ends, label_points, short, short_labels
+from ..plotting import (ensure_axes, label_line_ends, label_points, set_major_locator, short,
+                        short_labels)
 from .difficulty import characteristic_curves, moment_draws, observed_counts
 from .fit_statistics import item_fit
 from .information import TEST, information
@@ -325,13 +326,11 @@ def _mean_square_ticks(ax):
     fewer than three of them (where nothing misfits, often 0.7 to 1.3), at 0.6, 0.7, ... 1.5
     too: it showed the one tick at 1."""
     for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
-        if isinstance(axis.get_major_locator(), TicksUpTo):
-            continue  # shared with a panel that set them, and its labels' column
         if np.floor(np.log2(limits[1])) - np.ceil(np.log2(limits[0])) < 2:  # < 3 powers of 2
-            axis.set_major_locator(FixedLocator([0.25, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2,
-                                                 1.35, 1.5, 2, 3, 4]))
-        else:
-            axis.set_major_locator(LogLocator(base=2))
+            set_major_locator(axis, FixedLocator([0.25, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2,
+                                                  1.35, 1.5, 2, 3, 4]))
+        else:  # (a shared axis keeps the bound of another panel's labels)
+            set_major_locator(axis, LogLocator(base=2))
         axis.set_major_formatter(FuncFormatter(  # 1/2, but 0.6
             lambda v, _: f"1/{round(1 / v)}" if 0 < v < 1 and np.isclose(1 / v, round(1 / v))
             else f"{v:g}"))
