@@ -464,9 +464,9 @@ def test_undefined_r_hat_or_ess_fails_the_diagnostics():
     with pytest.warns(ie.ConvergenceWarning, match="^NUTS diagnostics failed: R-hat or ESS is "
                                                    "undefined for 1 of 3 checked entries"):
         check_nuts(az.from_dict(posterior={"b": draws}, sample_stats=stats))
-    with pytest.warns(ie.ConvergenceWarning, match=r"^NUTS diagnostics failed \(2pl, 2 skills\)"):
+    with pytest.warns(ie.ConvergenceWarning, match=r"^NUTS diagnostics failed \(m2pl, 2 skills\)"):
         check_nuts(az.from_dict(posterior={"b": draws}, sample_stats=stats,
-                                attrs={"irteval_model": "2pl", "dims": 2}))
+                                attrs={"irteval_model": "m2pl", "dims": np.int64(2)}))
     stuck = np.repeat(rng.normal(size=(4, 1, 2)), 1000, axis=1)  # each chain at its own point
     with pytest.warns(ie.ConvergenceWarning, match=r"undefined for 2 of 2.*ESS 4 < 400"):
         check_nuts(az.from_dict(posterior={"b": stuck}, sample_stats=stats))

@@ -86,7 +86,8 @@ def needs_draws(idata, caller):
         raise ValueError(f"{caller}() needs posterior draws, and this fit is one point (MAP): "
                          "its intervals would have no width and its posterior predictive "
                          "checks no replicates; refit with method='nuts' (the default) or "
-                         "'advi' (or 'laplace', where the model has one: not the 2PL-4PL)")
+                         "method='advi' (or method='laplace', where the model has one: not the "
+                         "2PL-4PL)")
 
 
 def one_draw(idata):
@@ -102,4 +103,4 @@ def warn_if_point(idata, caller):
                 else "one draw")
         warn_user(f"{caller}(): this fit is {what}: its intervals have width 0 and "
                   "its probabilities are 0 or 1, certainties the data do not give; fit with "
-                  "method='nuts' (or 'laplace', where the model has one) for them")
+                  "method='nuts' (or method='laplace', where the model has one) for them")

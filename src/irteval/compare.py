@@ -82,8 +82,8 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
             raise TypeError(f"fits[{name!r}] is a {type(idata).__name__}, not an InferenceData")
         if idata.attrs.get("irteval_method") == "map":
             raise ValueError(f"fits[{name!r}] is a MAP fit, one point: LOO needs posterior "
-                             "draws; fit it with method='nuts' (or 'laplace', where the model "
-                             "has one)")
+                             "draws; fit it with method='nuts' (or method='laplace', where the "
+                             "model has one)")
         if "log_likelihood" not in idata.groups() and "minibatch" in idata.attrs:
             raise ValueError(f"fits[{name!r}] is a minibatch fit (batch_size=), whose "
                              "likelihood saw random batches: refit the model without "

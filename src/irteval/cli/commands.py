@@ -63,9 +63,9 @@ examples (the files: irteval examples --out .; each run writes to its own --out 
   irteval select-items out/d/posterior.nc -n 50 --out out/new_items   # fill in its items.csv
   irteval score-new out/d/posterior.nc answers.csv --out out/new_model
   irteval leaderboard scores.csv --player model --round split --score auc --out out/scores
-  irteval leaderboard times.csv --player solver --round problem --score seconds \
+  irteval leaderboard times.csv --player solver --round problem --score seconds \\
       --lower-is-better --out out/times
-  irteval leaderboard battles.csv --player-a model_a --player-b model_b --winner winner \
+  irteval leaderboard battles.csv --player-a model_a --player-b model_b --winner winner \\
       --out out/battles
   irteval leaderboard battles.csv --winner winner --task category --out out/tasks   # Model/Task
   irteval portfolio perf.csv --bounds global --transform airt --draws 4000 --out out/portfolio

@@ -66,7 +66,7 @@ def add_parser(sub):
                      help="posterior draws the SCCs are computed for (default: 50)")
     rob.add_argument("--groups", type=options.at_least(2), default=None,
                      help="taxonomy groups (default: 3, or one fewer than the families "
-                          "where that is less, but 2 at least)")
+                          "(with --predictions: models) where that is less, but 2 at least)")
     rob.add_argument("--n-jobs", type=options.n_jobs, default=None,
                      help="joblib workers for training the models (default: 1; -1: every "
                           "core)")

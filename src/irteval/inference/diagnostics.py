@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from scipy import fft
 from scipy.special import ndtri
@@ -316,10 +318,10 @@ def check_nuts(idata, var_names=None, rhat_max=RHAT_MAX, ess_per_chain=ESS_PER_C
 
 
 def _which_fit(attrs):
-    """" (3pl)", " (2pl, 2 skills)", " (graded)" ... for a warning: which of several fits in a
-    loop or a notebook cell it is about ("" where the fit does not say)."""
+    """" (3pl)", " (m2pl, 2 skills)", " (graded)" ... for a warning: which of several fits in
+    a loop or a notebook cell it is about ("" where the fit does not say)."""
     name = attrs.get("irteval_model")
     if not name:
         return ""
-    dims = attrs.get("dims", 1)
-    return f" ({name}{f', {dims} skills' if dims > 1 else ''})"
+    dims = attrs.get("dims")
+    return f" ({name}{f', {dims} skills' if isinstance(dims, numbers.Integral) else ''})"

@@ -461,8 +461,8 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
     if method == "map" and posterior_predictive is True:
         raise ValueError("posterior_predictive=True with method='map': a posterior predictive "
                          "check replicates the data from posterior draws, and MAP is one point "
-                         "(one replicate); fit with method='nuts' (or 'laplace', where the "
-                         "model has one) for it")
+                         "(one replicate); fit with method='nuts' (or method='laplace', where "
+                         "the model has one) for it")
     count(draws, "draws")
     count(chains, "chains")
     count(advi_iterations, "advi_iterations")
