@@ -108,10 +108,14 @@ def test_difficulty_moments_cover_the_true_location_and_spread(sim_1pl, fit_1pl)
     wide = resp.to_wide(rows="item")
     varied = int(((wide > 0).any(axis=1) & (wide < 1).any(axis=1)).sum())
     assert ie.difficulty_moments(fit_1pl, varied_only=True).attrs["n_items"] == varied
-    # a chain at a time (whole-posterior temporaries took 1.4 GB at 20000 x 4000): the same
-    b = fit_1pl.posterior["b"]
-    some = np.arange(0, 300, 7)
-    for items, sub in ((None, b), (some, b.isel(item=some))):
-        mean, sd = moment_draws(b, items)
-        xr.testing.assert_allclose(mean, sub.mean("item"))
-        xr.testing.assert_allclose(sd, sub.std("item", ddof=1))
+    # blocks of draws (whole-posterior temporaries took 1.4 GB at 20000 x 4000): the same, in
+    # one block and in three (32 + 32 + 6 draws of 2^16 items)
+    many = xr.DataArray(np.random.default_rng(0).normal(size=(1, 70, 2**16)),
+                        dims=("chain", "draw", "item"),
+                        coords={"chain": [0], "draw": np.arange(70)})
+    for b in (fit_1pl.posterior["b"], many):
+        some = np.arange(0, 300, 7)
+        for items, sub in ((None, b), (some, b.isel(item=some))):
+            mean, sd = moment_draws(b, items)
+            xr.testing.assert_allclose(mean, sub.mean("item"))
+            xr.testing.assert_allclose(sd, sub.std("item", ddof=1))
