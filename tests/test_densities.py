@@ -258,13 +258,14 @@ def test_the_discriminations_can_be_centred():
 def test_a_slowly_mixing_sigma_log_a_is_told_which_form_to_try(monkeypatch):
     """Chains of sigma_log_a at different levels, or one chain that hardly moves: a
     non-centred fit with CENTRED_FROM answers per item (observed ones), CENTRED_ITEMS items
-    and sigma_log_a >= CENTRED_SPREAD is told to try centred=True (short of any of them,
-    nothing); a centred fit to go back; well-mixed chains, undefined diagnostics and the
-    1PL, nothing. fit() gives the advice as a ConvergenceWarning."""
+    (with fewer, CENTRED_FROM_FEW_ITEMS answers) and sigma_log_a >= CENTRED_SPREAD is told
+    to try centred=True (short of any of them, nothing); a centred fit to go back;
+    well-mixed chains, undefined diagnostics and the 1PL, nothing. fit() gives the advice as
+    a ConvergenceWarning."""
     import arviz as az
 
     from irteval.exceptions import ConvergenceWarning
-    from irteval.models.onepl import CENTRED_FROM, CENTRED_ITEMS, OnePL
+    from irteval.models.onepl import CENTRED_FROM, CENTRED_FROM_FEW_ITEMS, CENTRED_ITEMS, OnePL
 
     def posterior(values):
         return az.from_dict(posterior={"sigma_log_a": values})
@@ -288,6 +289,11 @@ def test_a_slowly_mixing_sigma_log_a_is_told_which_form_to_try(monkeypatch):
                            missing=0.1)[0],  # 180 observed answers per item
                   simulate(CENTRED_ITEMS - 1, CENTRED_FROM, discrimination=True, seed=1)[0]):
         assert ie.models.onepl(short, discrimination=True).convergence_advice(stuck) is None
+    few = simulate(20, CENTRED_FROM_FEW_ITEMS, discrimination=True, seed=1)[0]  # a test's shape
+    assert "1000 answers per instance" in ie.models.onepl(
+        few, discrimination=True).convergence_advice(stuck)
+    assert ie.models.onepl(few, discrimination=True, guessing=True).convergence_advice(
+        stuck) is None  # with asymptotes, fewer items were not measured
     narrow = posterior(np.asarray(stuck.posterior["sigma_log_a"]) - 0.25)  # mean 0.2
     assert two_pl.convergence_advice(narrow) is None
     assert ie.models.onepl(many, discrimination=True, guessing=True).convergence_advice(

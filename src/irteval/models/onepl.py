@@ -47,9 +47,10 @@ SLIP_PRIOR = (1.0, 19.0)
 #: try ``centred=True`` (3PL/4PL: CENTRED_FROM_ASYMPTOTES; a floor or a ceiling leaves each
 #: answer less to say about a_i): models/onepl.md
 CENTRED_FROM, CENTRED_FROM_ASYMPTOTES = 200, 1000
-#: ... and at least this many items with a spread sigma_log_a (posterior mean) of at least
-#: CENTRED_SPREAD: with 10 items, or at sigma_log_a 0.16, the centred form mixed worse
-CENTRED_ITEMS, CENTRED_SPREAD = 50, 0.3
+#: ... with at least this many items (a 2PL with fewer: CENTRED_FROM_FEW_ITEMS answers each;
+#: at 10 x 200 the centred form mixed worse once, at 10-30 x 1000-2000 far better) and a
+#: spread sigma_log_a (posterior mean) of at least CENTRED_SPREAD (at 0.16 it mixed worse)
+CENTRED_ITEMS, CENTRED_FROM_FEW_ITEMS, CENTRED_SPREAD = 50, 1000, 0.3
 #: the fixes that advice names (the command line says them in its own words)
 CENTRED_FIX = "refit with onepl(..., centred=True)"
 UNCENTRED_FIX = "refit with centred=False (the default)"
@@ -262,8 +263,12 @@ class OnePL(BaseModel):
                     f"{r.item_name}s, each discrimination pinned by its answers ({per_item:.0f} "
                     f"on average here) well inside their spread: {UNCENTRED_FIX}")
         spread = float(post["sigma_log_a"].mean())
-        if (per_item >= (CENTRED_FROM_ASYMPTOTES if self.asymptotes else CENTRED_FROM)
-                and r.n_items >= CENTRED_ITEMS and spread >= CENTRED_SPREAD):
+        if self.asymptotes:  # (with fewer items: not measured)
+            enough = per_item >= CENTRED_FROM_ASYMPTOTES and r.n_items >= CENTRED_ITEMS
+        else:
+            enough = per_item >= (CENTRED_FROM if r.n_items >= CENTRED_ITEMS
+                                  else CENTRED_FROM_FEW_ITEMS)
+        if enough and spread >= CENTRED_SPREAD:
             return (f"{mixed}: with {per_item:.0f} answers per {r.item_name} on average and "
                     f"discriminations spread out (sigma_log_a {spread:.2f}), each is likely "
                     "pinned by its answers while the non-centred sigma_log_a slides along a "
