@@ -513,10 +513,10 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
         The 2PL-4PL's log discriminations non-centred (default), ``a_z ~ Normal(0, 1)`` and
         log a = sigma_log_a a_z, or centred, ``log_a ~ Normal(0, sigma_log_a)``. Centred
         mixed sigma_log_a up to ten times better where each item had hundreds of answers
-        (measured from 300 for the 2PL; with a floor, level at 1000) and there were dozens
-        of items with spread-out discriminations; non-centred where items have few answers,
-        the items are few or their discriminations nearly equal (there the centred form
-        reached R-hat 1.17). A fit records the form in ``idata.attrs["centred"]`` and, where
+        with spread-out discriminations (the 2PL: measured from 300 answers with 50 items,
+        from 1000 with 10-30; with a floor, level at 1000); non-centred where items have few
+        answers (at 10 items x 200 the centred form reached R-hat 1.17) or nearly equal
+        discriminations. A fit records the form in ``idata.attrs["centred"]`` and, where
         sigma_log_a mixed slowly, says which to try (``models/onepl.md``).
 
     Returns
