@@ -54,6 +54,20 @@ def test_a_fit_of_one_point_is_not_titled_with_intervals(map_fits):
     plt.close("all")
 
 
+def test_row_labels_fit_the_axes_they_are_on():
+    """Past 40 rows the labels were xx-small whatever the Axes: tiny on a tall one, on top of
+    each other on a short one."""
+    from matplotlib.font_manager import FontProperties
+
+    small = FontProperties(size="small").get_size_in_points()
+    short_ax = plt.subplots(figsize=(4, 3))[1]
+    tall_ax = plt.subplots(figsize=(4, 14))[1]
+    assert plotting.row_fontsize(short_ax, 5) == small  # room: the base size
+    assert plotting.row_fontsize(short_ax, 80) == 4.0 < plotting.row_fontsize(tall_ax, 80) < small
+    assert plotting.row_fontsize(short_ax, 40, axis="x") > plotting.row_fontsize(short_ax, 40)
+    plt.close("all")
+
+
 def test_crowded_labels_are_thinned_and_named_at_line_ends(responses, map_fits):
     """80 labels on a small Axes ran off it; the characteristic curves' legend of every
     respondent covered the lines."""

@@ -7,6 +7,7 @@ import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.font_manager import FontProperties
 from matplotlib.ticker import Locator
 
 from ._draws import evenly_spaced
@@ -56,9 +57,19 @@ def ensure_axes(ax, rows=None, square=False):
                         layout="constrained")[1]
 
 
-def row_fontsize(rows, base="small"):
-    """The font of ``rows`` tick labels: ``base`` up to 40 rows, xx-small beyond."""
-    return base if rows <= 40 else "xx-small"
+def row_fontsize(ax, rows, base="small", axis="y"):
+    """The font size (points) of ``rows`` tick labels along ``ax``'s y (or x) axis: ``base``,
+    shrunk where a row's share of the Axes' height (width, after the figure's layout) is
+    smaller, to 4 points at least (xx-small past 40 rows took no account of the Axes: tall
+    ones got tiny labels, short ones labels on top of each other)."""
+    engine = ax.figure.get_layout_engine()
+    if engine is not None:
+        engine.execute(ax.figure)
+    box = ax.get_position()
+    inches = (box.height * ax.figure.get_figheight() if axis == "y"
+              else box.width * ax.figure.get_figwidth())
+    fitting = 0.85 * 72 * inches / max(rows, 1)  # points a row, less a little space
+    return max(4.0, min(FontProperties(size=base).get_size_in_points(), fitting))
 
 
 def panels(n, *, cols=4, width=3.2, height=2.6, **kwargs):

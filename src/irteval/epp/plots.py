@@ -81,7 +81,7 @@ def plot_leaderboard(board, *, top=None, ax=None, ci_prob=None, ci_kind=None):
         labels, title = short_labels(board.index), "leaderboard (maximum likelihood)"
     if "task" in board.attrs:  # a task's board of a hierarchy= fit
         title = title.replace("leaderboard", f"leaderboard of task {short(board.attrs['task'])}")
-    ax.set_yticks(y, labels, fontsize=row_fontsize(len(board)))
+    ax.set_yticks(y, labels, fontsize=row_fontsize(ax, len(board)))
     ax.set(xlabel=f"EPP ({interval})", title=title + shown)
     return ax
 
@@ -183,11 +183,11 @@ def plot_win_heatmap(win, *, ax=None):
                 text = {"1.00": "≈1", "0.00": "≈0"}.get(f"{p:.2f}", f"{p:.2f}"[1:])
                 ax.text(col, row, text, ha="center", va="center", fontsize=size,
                         color="white" if abs(p - 0.5) > 0.3 else "black")
+    ax.figure.colorbar(image, ax=ax, label="P(row beats column)")  # before the labels' size
     ticks = np.arange(len(win))
     ax.set_xticks(ticks, short_labels(win.columns), rotation=90,
-                  fontsize=row_fontsize(len(win), "x-small"))
-    ax.set_yticks(ticks, short_labels(win.index), fontsize=row_fontsize(len(win), "x-small"))
-    ax.figure.colorbar(image, ax=ax, label="P(row beats column)")
+                  fontsize=row_fontsize(ax, len(win), "x-small", axis="x"))
+    ax.set_yticks(ticks, short_labels(win.index), fontsize=row_fontsize(ax, len(win), "x-small"))
     ax.set_title("P(row beats column), best first")
     return ax
 
@@ -271,12 +271,12 @@ def plot_rank_distribution(idata, *, top=None, ax=None):
         probs, title = probs[:, :n_ranks], f"{title}: the best {top} of {n}"
     ax = ensure_axes(ax, rows=len(order))
     image = ax.imshow(probs[order], cmap="Greys", vmin=0, vmax=1, aspect="auto")
+    ax.figure.colorbar(image, ax=ax, label="posterior probability")  # before the labels' size
     ax.set_yticks(np.arange(len(order)), short_labels(epp["player"].values[order]),
-                  fontsize=row_fontsize(len(order), "x-small"))
+                  fontsize=row_fontsize(ax, len(order), "x-small"))
     n_ranks = probs.shape[1]
     nice = MaxNLocator(nbins=10, steps=[1, 2, 5, 10], integer=True).tick_values(1, n_ranks)
     ticks = np.unique([1, *(int(t) for t in nice if 1 <= t <= n_ranks)])  # 1, 5, 10
     ax.set_xticks(ticks - 1, ticks)
     ax.set(xlabel="rank (1 = best)", title=title)
-    ax.figure.colorbar(image, ax=ax, label="posterior probability")
     return ax
