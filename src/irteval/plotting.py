@@ -221,23 +221,26 @@ class TicksUpTo(Locator):
         return ticks[ticks <= self.high]
 
 
+def _bounded(locator, high):
+    """``locator`` with its ticks up to ``high``; one already bounded keeps the larger bound."""
+    if isinstance(locator, TicksUpTo):
+        return TicksUpTo(locator.locator, max(locator.high, high))
+    return TicksUpTo(locator, high)
+
+
 def _ticks_up_to(axis, high):
     """No major or minor ticks right of ``high`` on ``axis``: over a column of labels they
     mark no data (an area under a curve, at most 1, read 1.1). A bound already there (a
     second call, another panel on a shared axis) widens to the larger."""
-    for get, put in ((axis.get_major_locator, axis.set_major_locator),
-                     (axis.get_minor_locator, axis.set_minor_locator)):
-        locator, bound = get(), high
-        if isinstance(locator, TicksUpTo):
-            locator, bound = locator.locator, max(locator.high, high)
-        put(TicksUpTo(locator, bound))
+    axis.set_major_locator(_bounded(axis.get_major_locator(), high))
+    axis.set_minor_locator(_bounded(axis.get_minor_locator(), high))
 
 
 def set_major_locator(axis, locator):
     """``axis.set_major_locator(locator)``, keeping the bound of :func:`label_points`' ticks
     where it has one."""
     old = axis.get_major_locator()
-    axis.set_major_locator(TicksUpTo(locator, old.high) if isinstance(old, TicksUpTo)
+    axis.set_major_locator(_bounded(locator, old.high) if isinstance(old, TicksUpTo)
                            else locator)
 
 
