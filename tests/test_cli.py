@@ -230,6 +230,30 @@ def test_difficulty_command_on_a_long_csv(difficulty_run):
             in printed)
 
 
+def test_difficulty_command_fits_the_4pl_with_a_floor_prior(tmp_path, capsys):
+    """--model 3pl/4pl with --options N: the floor's prior centred on 1/N; the table gains each
+    instance's floor c and ceiling d with intervals, and score-new reads the posterior."""
+    from irteval.calibration import simulate_multiple_choice
+
+    resp, _ = simulate_multiple_choice(30, 20, np.random.default_rng(0), slip=True)
+    path = tmp_path / "mc.csv"
+    resp.to_long().rename(columns={"value": "correct"}).to_csv(path, index=False)
+    assert main(["difficulty", str(path), "--respondent", "respondent", "--item", "question",
+                 "--model", "4pl", "--options", "5", "--out", str(tmp_path / "out"),
+                 *FAST]) == 0
+    post = az.from_netcdf(tmp_path / "out" / "posterior.nc")
+    assert post.attrs["irteval_model"] == "4pl" and post.attrs["n_options"] == 5
+    assert post.attrs["guessing"] == 1 and post.attrs["slip"] == 1
+    table = pd.read_csv(tmp_path / "out" / "difficulty.csv", index_col=0)
+    assert {"c", "c_lower", "d", "d_upper"} <= set(table) and len(table) == 30
+    assert "c_lower" in capsys.readouterr().out  # the hardest instances' floors, printed
+    answers = pd.DataFrame({"question": ["q0", "q3", "q7"], "correct": [1, 0, 1]})
+    answers.to_csv(tmp_path / "answers.csv", index=False)
+    assert main(["score-new", str(tmp_path / "out" / "posterior.nc"),
+                 str(tmp_path / "answers.csv"), "--out", str(tmp_path / "new")]) == 0
+    assert "3 answers of 30 questions" in capsys.readouterr().out
+
+
 def test_load_results_reads_an_output_folder_back(difficulty_run, tmp_path):
     _, out, _ = difficulty_run
     res = ie.load_results(out)

@@ -133,6 +133,12 @@ def test_a_header_with_spaces_after_the_commas_is_named(files, capsys):
 def test_centred_needs_the_2pl(files, capsys):
     err = error(capsys, ["difficulty", str(files / "long.csv"), "--centred"])
     assert "--centred sets the form of the 2PL's discriminations: pass --model 2pl" in err
+    err = error(capsys, ["difficulty", str(files / "long.csv"), "--model", "2pl", "--options",
+                         "4"])
+    assert "--options 4 sets the prior of the 3PL's guessing floor: pass --model 3pl" in err
+    with pytest.raises(SystemExit):  # argparse's message: one option leaves nothing to guess
+        main(["difficulty", str(files / "long.csv"), "--model", "3pl", "--options", "1"])
+    assert "--options: must be at least 2, got 1" in capsys.readouterr().err
 
 
 def test_messages_speak_flags_not_python_keywords(files, capsys):
@@ -324,6 +330,10 @@ def test_the_2pl_without_a_laplace_approximation_says_which_methods_instead(file
                  "2pl", "--method", "laplace"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.endswith("Use --method nuts or --method advi")  # was "--method nuts or 'advi'"
+    assert main(["difficulty", str(files / "long.csv"), "--out", str(files / "l"), "--model",
+                 "3pl", "--method", "map"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "not available for the 3PL/4PL" in err and "--method nuts" in err
 
 
 def test_files_that_are_not_plain_csv_are_named(files, capsys):

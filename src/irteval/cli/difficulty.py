@@ -1,4 +1,4 @@
-"""``irteval difficulty``: which test instances are hard (1PL/2PL on 0/1 responses)."""
+"""``irteval difficulty``: which test instances are hard (1PL-4PL on 0/1 responses)."""
 
 from __future__ import annotations
 
@@ -41,14 +41,26 @@ def add_parser(sub):
 def _add_irt_options(p):
     p.add_argument("--method", choices=["nuts", "advi", "laplace", "map"], default="nuts",
                    help="nuts: full posterior (default); advi/laplace: fast approximations "
-                        "(laplace: the 1PL only); map: point estimate")
-    p.add_argument("--model", choices=["1pl", "2pl"], default="1pl",
-                   help="1pl (Rasch, default) or 2pl (adds item discrimination)")
+                        "(laplace: the 1PL only); map: point estimate (the 1PL and 2PL)")
+    p.add_argument("--model", choices=list(ASYMPTOTES), default="1pl",
+                   help="1pl (Rasch, default), 2pl (adds item discrimination), 3pl (adds a "
+                        "guessing floor per instance: multiple-choice tests) or 4pl (and a "
+                        "ceiling below 1: instances that strong models miss, e.g. wrong labels)")
+    p.add_argument("--options", type=options.at_least(2), metavar="N",
+                   help="with --model 3pl or 4pl: the number of answer options, which centres "
+                        "the floor's prior on 1/N (default: a prior with mean 0.1)")
     p.add_argument("--centred", action="store_true",
-                   help="with --model 2pl: sample the log discriminations centred (where each "
-                        "instance has hundreds of answers; the fit says when to try it)")
+                   help="with --model 2pl, 3pl or 4pl: sample the log discriminations centred "
+                        "(where each instance has hundreds of answers; the fit says when to "
+                        "try it)")
     p.add_argument("--bins", type=options.at_least(1), default=5,
                    help="difficulty bins (default: 5)")
+
+
+#: --model: the keywords of ``models.onepl`` it sets
+ASYMPTOTES = {"1pl": {}, "2pl": {"discrimination": True},
+              "3pl": {"discrimination": True, "guessing": True},
+              "4pl": {"discrimination": True, "guessing": True, "slip": True}}
 
 
 def check_bins(bins, n_items, item_name):
@@ -73,9 +85,13 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     from ..irt.difficulty import moment_draws
 
     centred = bool(getattr(args, "centred", False))
-    if centred and model != "2pl":
+    n_options = getattr(args, "options", None)
+    if centred and model == "1pl":
         raise ValueError("--centred sets the form of the 2PL's discriminations: pass --model "
-                         "2pl with it (or drop --centred)")
+                         "2pl (or 3pl, 4pl) with it (or drop --centred)")
+    if n_options is not None and model not in ("3pl", "4pl"):
+        raise ValueError(f"--options {n_options} sets the prior of the 3PL's guessing floor: "
+                         "pass --model 3pl (or 4pl) with it (or drop --options)")
     print(resp)
     check_bins(bins, resp.n_items, resp.item_name)
     if resp.n_items < 2 * bins and resp.n_respondents > resp.n_items:  # about one a bin
@@ -99,8 +115,9 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
                   file=sys.stderr)
         if method == "map":  # one point: no draws to store a log-likelihood for
             args.log_likelihood = None
-    idata = fitting.fit(models.onepl(resp, discrimination=model == "2pl", centred=centred), args,
-                        method=method)
+    keywords = {**ASYMPTOTES[model], **({"centred": True} if centred else {}),
+                **({"n_options": n_options} if n_options is not None else {})}
+    idata = fitting.fit(models.onepl(resp, **keywords), args, method=method)
     if method == "map":  # asked for, and said below: not each summary's warning again
         warnings.filterwarnings("ignore", message=r".*this fit is one point \(MAP\)")
     table = difficulty(idata, n_bins=bins)
