@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import warn_user
+from .inference.diagnostics import failed_checks
 
 
 def _observed(idata, var):
@@ -49,7 +50,8 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
     pointwise terms (a 1PL against a 2PL on one response matrix: yes; a Plackett–Luce fit,
     whose terms are rounds, against a pairwise one, whose terms are pairs: no). PSIS-LOO's
     Pareto-k warnings (WAIC's, of a log-likelihood variance over 0.4) are turned into one
-    warning per fit that says how many terms are unreliable and what to do.
+    warning per fit that says how many terms are unreliable and what to do, and a fit that
+    failed its NUTS diagnostics (R-hat, divergences, ESS) is named in a warning too.
 
     Parameters
     ----------
@@ -118,7 +120,10 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
         scores = {name: criterion(idata, pointwise=True, scale=kwargs.get("scale"))
                   for name, idata in fits.items()}
         table = az.compare(scores, ic=ic, **kwargs)  # each fit's LOO computed once
-    caveats = []
+    caveats = [f"{name}: its fit failed the NUTS diagnostics ({failed}), so its elpd comes "
+               "from draws that may not represent the posterior; refit it (more draws, a "
+               "higher target_accept=) before reading the ranking"
+               for name, failed in ((n, failed_checks(f)) for n, f in fits.items()) if failed]
     for name, loo in scores.items():
         if "pareto_k" not in loo:  # WAIC: ArviZ's own test, the log-likelihood's variance
             ll = fits[name].log_likelihood

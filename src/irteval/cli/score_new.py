@@ -162,12 +162,11 @@ def _warn_if_unconverged(idata, path):
     integrate over those draws."""
     from .._validation import warn_user
     from ..exceptions import ConvergenceWarning
-    from ..inference.diagnostics import RHAT_MAX, as_compared
+    from ..inference.diagnostics import failed_checks
 
-    rhat, divergences = idata.attrs.get("max_rhat", 1.0), idata.attrs.get("divergences", 0)
-    if rhat > RHAT_MAX or divergences:
-        warn_user(f"{path}: its fit failed the NUTS diagnostics (max R-hat "
-                  f"{as_compared(rhat, RHAT_MAX)}, {divergences} divergences): the score "
+    failed = failed_checks(idata)
+    if failed:
+        warn_user(f"{path}: its fit failed the NUTS diagnostics ({failed}): the score "
                   "integrates over those draws; rerun irteval difficulty with more --draws "
                   "(or --tune)", ConvergenceWarning)
 

@@ -279,6 +279,23 @@ def as_compared(value, limit):
     return f"{value:.8g}"
 
 
+def failed_checks(idata):
+    """What failed of the NUTS diagnostics a fit recorded in its attrs (:func:`check_nuts`),
+    e.g. ``"max R-hat 1.012, 1 divergence"``; "" where nothing failed or nothing was
+    recorded (MAP, ADVI, Laplace)."""
+    attrs = idata.attrs
+    failed = []
+    if attrs.get("max_rhat", 1.0) > RHAT_MAX:
+        failed.append(f"max R-hat {as_compared(attrs['max_rhat'], RHAT_MAX)}")
+    if attrs.get("divergences", 0):
+        failed.append(f"{attrs['divergences']} divergence" + "s" * (attrs["divergences"] > 1))
+    chains = idata.posterior.sizes.get("chain", 1) if "posterior" in idata.groups() else 1
+    low = min(attrs.get("min_ess_bulk", np.inf), attrs.get("min_ess_tail", np.inf))
+    if low < ESS_PER_CHAIN * chains:
+        failed.append(f"smallest ESS {low:.0f}")
+    return ", ".join(failed)
+
+
 def _worst(values, reduce):
     values = values[np.isfinite(values)]
     return float(reduce(values)) if len(values) else float("nan")
