@@ -239,7 +239,7 @@ def misfitting_players(by_player, scores, *, alpha=0.05, limit=3):
     rank = None
     if isinstance(scores, Scores):  # 1 = best in its round, ties averaged
         rank = pd.DataFrame(scores.matrix, scores.players, scores.rounds).rank(ascending=False)
-    named = []
+    named, outlying = [], False
     for player in excess.index[:limit]:
         text = (f"{player} (deviance {bad.at[player, 'deviance_obs']:.0f}, replicated "
                 f"{bad.at[player, 'deviance_rep']:.0f}")
@@ -252,7 +252,11 @@ def misfitting_players(by_player, scores, *, alpha=0.05, limit=3):
                 text += (f"; rank {own[far]:g}{tied} of {int(rank[far].count())} in "
                          f"{scores.round_name} {far}, {rest.min():g}-{rest.max():g} in the "
                          "others")
+                outlying = True
         named.append(text + ")")
     return (f"players whose pairs misfit (p < {alpha:g}): {len(bad)} of {len(by_player)} "
             f"(chance alone flags about {alpha * len(by_player):.2g}); most: {', '.join(named)} "
-            "(player_fit.csv)")
+            "(player_fit.csv)"
+            + ("; a rank far from a player's others may be a failed run: if so, leave that "
+               "score empty in the file and rerun (an empty score is left out, not ranked)"
+               if outlying else ""))
