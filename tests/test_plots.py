@@ -271,6 +271,7 @@ def test_long_line_end_labels_stay_inside_the_axes():
     right = ax.get_window_extent(renderer).x1
     assert all(t.get_window_extent(renderer).x1 < right for t in ax.texts)  # ran past it
     assert ax.get_xlim()[1] > 4 * 1.3  # widened more than the usual 30%
+    assert max(ax.get_xticks()) <= 4  # none over the labels (an ability axis read 15 there)
     plt.close(fig)
 
 

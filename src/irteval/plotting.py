@@ -246,9 +246,10 @@ def set_major_locator(axis, locator):
 
 def label_line_ends(ax, x, ends, labels, colours, *, fontsize=7):
     """Labels just right of the lines' ends (at ``x``), in the lines' colours, nudged apart;
-    the x range widens to hold them (by 30%, more for long labels)."""
+    the x range widens to hold them (by 30%, more for long labels), with no ticks past ``x``."""
     left, right = ax.get_xlim()
     ax.set_xlim(left, right + 0.3 * (right - left))
+    _ticks_up_to(ax.xaxis, x)
     low, high = _scaled(ax.yaxis, ax.get_ylim())
     ys = _scaled(ax.yaxis, _spread_apart(_scaled(ax.yaxis, ends), _text_height(ax, fontsize),
                                          low, high), inverse=True)
