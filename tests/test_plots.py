@@ -312,3 +312,20 @@ def test_item_curves_skip_items_answered_alike_and_reach_their_plateaus(response
     for line in ax.lines[:5]:  # the curves (then the rug): from below 0.02 to above 0.98
         assert line.get_ydata()[0] < 0.02 and line.get_ydata()[-1] > 0.98
     plt.close("all")
+
+
+def test_a_large_board_labels_players_spread_over_the_epp_range():
+    """80 players' labels in one column: their leader lines fanned out and crossed."""
+    from irteval.calibration import simulate_bradley_terry
+
+    scores, _, _ = simulate_bradley_terry(80, 10, np.random.default_rng(0))
+    board = ie.mle_epp(scores)
+    ax = ie.plot_epp_vs_score(board, scores)
+    labels = [t.get_text() for t in ax.texts]
+    assert len(labels) == 20 and ax.get_title().endswith("; 20 of 80 labelled")
+    assert {board["epp"].idxmax(), board["epp"].idxmin()} <= set(labels)
+    plt.close(ax.figure)
+    small, _, _ = simulate_bradley_terry(12, 10, np.random.default_rng(0))
+    ax = ie.plot_epp_vs_score(ie.mle_epp(small), small)  # every one, up to 20
+    assert len(ax.texts) == 12 and "labelled" not in ax.get_title()
+    plt.close(ax.figure)

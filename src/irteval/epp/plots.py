@@ -11,7 +11,7 @@ from matplotlib.ticker import MaxNLocator
 from .. import _intervals
 from .._docs import fill_doc
 from ..data import Battles, Scores
-from .._draws import stacked_draws
+from .._draws import nearest_to_even_values, stacked_draws
 from .._fits import table_or_fit
 from .._validation import count, percent, plain
 from ..plotting import ensure_axes, label_points, row_fontsize, short, short_labels
@@ -86,10 +86,17 @@ def plot_leaderboard(board, *, top=None, ax=None, ci_prob=None, ci_kind=None):
     return ax
 
 
+#: plot_epp_vs_score labels every player up to this many; past it, players spread evenly
+#: over the EPP range (a column of 80 labels' leader lines fanned out and crossed)
+LABELLED_PLAYERS = 20
+
+
 @fill_doc(**BOARD_DOCS)
 def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     """EPP (with its interval) against each player's mean score, as EloML's ranking plot
-    (for :class:`~irteval.Battles`: against the share of battles won).
+    (for :class:`~irteval.Battles`: against the share of battles won). Past 20 players,
+    the 20 nearest to EPPs spread evenly over their range are labelled, the best and the
+    worst among them.
 
     Parameters
     ----------
@@ -114,7 +121,6 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
         raise ValueError(f"plot_epp_vs_score: {len(absent)} players of the leaderboard are not "
                          f"in these scores, e.g. {[plain(x) for x in absent[:5]]}; give the "
                          "Scores or Battles the leaderboard was fitted to")
-    ax = ensure_axes(ax, rows=len(board))  # a label per player
     if isinstance(scores, Battles):
         mean_score, label = scores.win_rates(), "share of battles won (ties 1/2)"
     else:
@@ -122,8 +128,11 @@ def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
         mean_score = pd.Series(sign * np.nanmean(scores.matrix, axis=1), index=scores.players)
         label = "mean score" + ("" if scores.higher_is_better else " (lower is better)")
     mean_score = mean_score.loc[board.index]
+    pick = nearest_to_even_values(point.to_numpy(), LABELLED_PLAYERS)  # over the EPP range
+    ax = ensure_axes(ax, rows=len(pick))  # a label per labelled player
     ax.errorbar(point, mean_score, xerr=[point - lower, upper - point], fmt="o", ms=4)
-    labelled = label_points(ax, point, mean_score, short_labels(board.index),
+    labelled = label_points(ax, point.to_numpy()[pick], mean_score.to_numpy()[pick],
+                            np.asarray(short_labels(board.index), dtype=object)[pick],
                             clear=(np.nanmin(lower), np.nanmax(upper)))
     shown = "" if labelled == len(board) else f"; {labelled} of {len(board)} labelled"
     ax.set(xlabel=f"EPP ({interval})", ylabel=label, title=f"EPP vs {label.split(' (')[0]}{shown}")
