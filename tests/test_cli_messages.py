@@ -159,6 +159,10 @@ def test_a_portfolio_label_column_last_is_named_with_the_flag_portfolio_has(file
     (files / "gap.csv").write_text("dataset,a1,a2,a3\nd1,0,2,3\nd2,2,3,0\nd3,3,0,2\n")
     err = error(capsys, ["portfolio", str(files / "gap.csv"), "--levels"])
     assert "recode the values as consecutive levels ([0, 2, 3] -> [0, 1, 2])" in err, err
+    # run times read as levels: a traceback (every integer between them: 224 GB)
+    (files / "times.csv").write_text("dataset,a1,a2\nd1,1,2\nd2,30000000000,1\nd3,2,2\n")
+    err = error(capsys, ["portfolio", str(files / "times.csv"), "--levels"])
+    assert "times.csv: the matrix: values from 1 to 3e+10" in err and "--cuts 5" in err, err
     # an error of the model's (a constant algorithm) names the file too
     (files / "const.csv").write_text("dataset,a1,a2\nd1,0.1,0.5\nd2,0.2,0.5\nd3,0.6,0.5\n")
     err = error(capsys, ["portfolio", str(files / "const.csv"), "--bounds", "global"])

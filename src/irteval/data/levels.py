@@ -13,6 +13,9 @@ import numpy as np
 from .._validation import plain, plural
 
 CUT_RULES = ("equal_width", "quantile")
+#: integer values spanning more levels than this, some unused, are refused by name before the
+#: levels between them are listed (a performance of 10**12 asked for 7 TB)
+MAX_SPAN = 1000
 
 
 def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_name="values",
@@ -43,7 +46,20 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
             f"{plural(int((~whole).sum()), 'non-integer')}, e.g. {examples(~whole)}. Round them, "
             "or bin continuous performances with cuts= (the number of levels)")
     if levels is None:
-        levels = np.arange(values.min(), values.max() + 1)
+        low, high = values.min(), values.max()
+        if high - low + 1 > MAX_SPAN:  # before an array of every integer between
+            used = len(np.unique(values))
+            if used < high - low + 1:
+                where = ("" if locate is None else
+                         f" ({locate(np.flatnonzero(values == low)[:1])} to "
+                         f"{locate(np.flatnonzero(values == high)[:1])})")
+                raise ValueError(
+                    f"{value_name}: values from {low:g} to {high:g}{where}, as integer levels "
+                    f"{high - low + 1:.3g} levels, {used} of them used. An ordinal model takes "
+                    "a few ordered levels: bin performances into levels with cuts= (the number "
+                    "of levels, e.g. cuts=5); if the values are codes of levels, recode them "
+                    "as consecutive integers (or pass levels=, the ordered levels)")
+        levels = np.arange(low, high + 1)
     if np.ndim(levels) != 1:
         example = (list(range(1, int(levels) + 1)) if isinstance(levels, (int, np.integer))
                    and 2 <= levels <= 12 else [1, 2, 3])
