@@ -104,6 +104,10 @@ def test_model_needs_continuous_data_and_two_algorithms():
         ie.models.continuous_irt(two, init="random")
     with pytest.raises(ValueError, match=r"prior_tau=-1: give a finite number > 0"):
         ie.models.continuous_irt(two, prior_tau=-1)  # was a math domain error at fit time
+    with pytest.raises(TypeError, match=r"n_starts='10': give a whole number of at least 1"):
+        ie.models.continuous_irt(two, n_starts="10")  # failed in the fit's optimisations
+    with pytest.raises(ValueError, match=r"n_starts=0: give a whole number of at least 1"):
+        ie.models.continuous_irt(two, n_starts=0)  # ran one start in silence
 
 
 def test_few_datasets_are_said_to_leave_the_algorithms_to_their_priors():

@@ -34,7 +34,7 @@ import pymc as pm
 import pytensor
 import pytensor.tensor as pt
 
-from .._validation import plain, positive, warn_user
+from .._validation import count, plain, positive, warn_user
 from ..data import Responses
 from ..exceptions import ConvergenceWarning
 from ..inference.approximations import mode_finder_of
@@ -114,6 +114,7 @@ class ContinuousIRT(BaseModel):
                  prior_lam=PRIORS["lam"], prior_s=PRIORS["s"], init="best", n_starts=10):
         if init not in ("best", "dispersed"):
             raise ValueError(f"init must be 'best' or 'dispersed', got {init!r}")
+        n_starts = count(n_starts, "n_starts")  # a string failed in the fit, 0 ran one
         if not isinstance(responses, Responses):
             raise TypeError(f"expected irteval.Responses, got {type(responses).__name__}")
         if responses.kind != "continuous":
