@@ -947,6 +947,10 @@ def test_leaderboard_task_scheme_on_scores_and_battles(tmp_path, capsys):
     assert main(["leaderboard", str(tmp_path / "battles.csv"), "--winner", "winner",
                  "--round", "category", "--out", str(out), "--overwrite"]) == 2
     assert "pass --task category" in capsys.readouterr().err
+    assert main(["leaderboard", str(tmp_path / "battles.csv"), "--winner", "winner",
+                 "--task", "model_a", "--out", str(out), "--overwrite"]) == 2
+    assert "--task and --player-a both name the column 'model_a'" in \
+        capsys.readouterr().err  # was "--player-a and --round", a flag of scores
     assert main(["leaderboard", str(path), "--task", "nope", "--out", str(out),
                  "--overwrite"]) == 2
     assert "no column 'nope' (--task)" in capsys.readouterr().err

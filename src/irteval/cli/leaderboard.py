@@ -109,6 +109,11 @@ def read_scores(args):
             f"{player!r}, var_name='round', value_name='score').to_csv('long.csv', "
             "index=False)")
     if battles:
+        named = {args.player_a: "--player-a", args.player_b: "--player-b",
+                 args.winner: "--winner"}
+        if task in named:  # Battles.from_long's round=: "--round" named it, which battles lack
+            raise ValueError(f"{args.scores}: --task and {named[task]} both name the column "
+                             f"{task!r}; --task names the column of each battle's task")
         return reading.in_file(args.scores, lambda: Battles.from_long(
             df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
             ties=[t.strip() for t in args.ties.split(",")], weight=args.weight,
