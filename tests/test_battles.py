@@ -174,6 +174,10 @@ def test_bad_weights_counts_and_a_single_player():
     with pytest.raises(ValueError, match="home.wins has 1 counts.*negative.*row 2"):
         ie.Battles.from_counts(counts, player_a="home.team", player_b="away.team",
                                wins_a="home.wins", wins_b="away.wins")
+    with pytest.raises(TypeError, match=r"ties= of from_counts names the column of tie counts, "
+                                        r"got \['tie'\]; .* from_long's ties="):  # unhashable
+        ie.Battles.from_counts(counts, player_a="home.team", player_b="away.team",
+                               wins_a="home.wins", wins_b="away.wins", ties=["tie"])
     one = pd.DataFrame({"a": ["x"], "b": ["y"], "winner": ["x"]})
     with pytest.raises(ValueError, match=r"only 1 player \('x'\) in a and b"):  # said
         ie.Battles.from_long(one.assign(b="x"), player_a="a", player_b="b",  # "against

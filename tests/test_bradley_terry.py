@@ -286,6 +286,11 @@ def test_task_hierarchy_arguments():
         ie.models.bradley_terry(scores, likelihood="pairwise", hierarchy="round")
     with pytest.raises(ValueError, match="no task for"):
         ie.models.bradley_terry(scores, hierarchy={"task0-split0": "t"})
+    with pytest.raises(TypeError, match="hierarchy= is 'round' or a mapping from round to "
+                                        "task .*, got a list"):  # was "no task for rounds"
+        ie.models.bradley_terry(scores, hierarchy=list(tasks.values()))
+    with pytest.raises(TypeError, match=r"reference= is one player's label, got \['p0'\]"):
+        ie.models.bradley_terry(scores, reference=["p0"])  # was "unhashable type: 'list'"
     per_row = pd.Series(tasks).repeat(3)  # a long table's column: a round per row, was
     repeated = ie.models.bradley_terry(scores, hierarchy=per_row)  # pandas' reindex error
     assert repeated.coords["task"] == model.coords["task"]

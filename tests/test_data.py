@@ -112,6 +112,12 @@ def test_bad_long_input_names_the_problem(mutate, message):
                             value="correct")
 
 
+def test_a_list_where_a_column_is_named_is_refused_by_its_keyword():
+    with pytest.raises(TypeError, match=r"respondent= names one column, got a list: \['model'\]"):
+        Responses.from_long(long_frame(), respondent=["model"], item="instance",
+                            value="correct")  # was pandas' "unhashable type: 'list'"
+
+
 def test_values_other_than_0_1_are_located():
     wide = pd.DataFrame({"a": [1, 2], "b": [0, 1]}, index=pd.Index(["x", "y"], name="instance"))
     with pytest.raises(ValueError, match=r"found 1 other value, e.g. 2 \(model 'a', "

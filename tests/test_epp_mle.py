@@ -62,6 +62,9 @@ def test_wald_test_refuses_one_player_twice_unknown_players_and_tables_without_c
         ie.wald_test(vtab_mle, "VAE", "VAE")
     with pytest.raises(ValueError, match=r"unknown player 'nope'; the players are e.g. \["):
         ie.wald_test(vtab_mle, "nope", "VAE")
+    with pytest.raises(TypeError, match=r"give two players, one label each; got \['VAE', "
+                                        r"'Jigsaw'\] \(for every pair at once"):
+        ie.wald_test(vtab_mle, ["VAE", "Jigsaw"], "Rotation")  # was "unhashable type"
     with pytest.raises(ValueError, match=r"unknown player 'Jigsw'.*did you mean 'Jigsaw'\?$"):
         ie.wald_test(vtab_mle, "Jigsw", "VAE")  # a typo: the nearest label, not 5 others
     read_back = vtab_mle.copy()  # as from a CSV: no covariance

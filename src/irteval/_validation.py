@@ -8,6 +8,7 @@ import difflib
 import logging
 import sys
 import warnings
+from collections.abc import Hashable
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -248,6 +249,8 @@ def check_columns(df, named, optional=()):
     given) is in ``df``, once, and no two keywords name the same column."""
     named = {k: col for k, col in named.items() if col is not None or k not in optional}
     for key, col in named.items():
+        if not isinstance(col, Hashable):  # pandas: "unhashable type: 'list'"
+            raise TypeError(f"{key}= names one column, got a {type(col).__name__}: {col!r}")
         if col not in df.columns and col is not None and col in df.index.names:
             raise ValueError(f"{col!r} is the data frame's index, not a column; pass "
                              "df.reset_index() (it makes the index a column)")

@@ -190,6 +190,10 @@ class Battles:
         {returns_battles}
         """
         check_frame(df)
+        if isinstance(ties, (list, tuple)):
+            raise TypeError(f"ties= of from_counts names the column of tie counts, got "
+                            f"{ties!r}; the markers of a tie in a winner column are "
+                            "from_long's ties=")
         check_columns(df, {"player_a": player_a, "player_b": player_b, "wins_a": wins_a,
                            "wins_b": wins_b, "ties": ties, "round": round},
                       optional=("ties", "round"))

@@ -9,6 +9,7 @@ players and looping only over rounds.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -289,6 +290,8 @@ def pair_table(players, i, j, matches, wins_i, ties, **more) -> pd.DataFrame:
 def check_reference(reference, players):
     """Refuse a ``reference=`` that is not one of ``players``, offering some and a near
     spelling."""
+    if reference is not None and not isinstance(reference, Hashable):
+        raise TypeError(f"reference= is one player's label, got {reference!r}")
     if reference is not None and reference not in players:
         raise ValueError(f"reference {reference!r} is not a player; choose one of "
                          f"{[plain(x) for x in players[:5]]}..."

@@ -15,6 +15,7 @@ identified; across components they are not).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -44,6 +45,9 @@ def elo(epp):
 def check_two_players(a, b, players):
     """Refuse ``a``, ``b`` unless they are two different labels of ``players``."""
     for player in (a, b):
+        if not isinstance(player, Hashable):  # pandas: "unhashable type: 'list'"
+            raise TypeError(f"give two players, one label each; got {player!r} (for every "
+                            "pair at once: pairwise_probabilities)")
         if player not in players:
             raise ValueError(f"unknown player {player!r}; the players are e.g. "
                              f"{[plain(x) for x in players[:5]]}"

@@ -302,6 +302,9 @@ def _tasks(scores, hierarchy):
             raise ValueError(f"hierarchy={hierarchy!r}: use 'round' (every round its own "
                              "task) or a mapping from round to task (dict or pandas Series)")
         return np.arange(scores.n_rounds), scores.rounds
+    if not isinstance(hierarchy, (dict, pd.Series)):  # a list read as rounds 0, 1, ...
+        raise TypeError(f"hierarchy= is 'round' or a mapping from round to task (dict or "
+                        f"pandas Series indexed by round), got a {type(hierarchy).__name__}")
     task = pd.Series(hierarchy)
     if task.index.has_duplicates:  # (an empty cell among a round's rows says nothing)
         task = task[task.notna() | ~task.index.duplicated(keep=False)]
