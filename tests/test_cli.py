@@ -577,7 +577,13 @@ def test_robustness_command_on_the_users_own_predictions(tmp_path, capsys):
         "scc"], scc)
     perturbed.iloc[1:].to_csv(tmp_path / "short.csv")  # refused before the fit
     assert main([*args[:5], str(tmp_path / "short.csv"), "--out", str(tmp_path / "o2")]) == 2
-    assert "1 of the fit's items missing: ['NA']" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "1 of the fit's items missing: ['NA']" in err
+    assert "give --responses and --predictions a row for each of the same instances" in err
+    assert "subset(" not in err  # Python's advice
+    perturbed.iloc[:, 1:].to_csv(tmp_path / "fewer.csv")  # a model short
+    assert main([*args[:5], str(tmp_path / "fewer.csv"), "--out", str(tmp_path / "o2")]) == 2
+    assert "give both --predictions files the same model columns" in capsys.readouterr().err
     perturbed.replace({"cat": 0, "dog": 1, "bird": 2}).to_csv(tmp_path / "codes.csv")
     assert main([*args[:5], str(tmp_path / "codes.csv"), "--out", str(tmp_path / "o2")]) == 2
     assert "its classes are written differently in the clean and the perturbed" in \
@@ -689,6 +695,10 @@ def test_robustness_csv_problems_are_said_before_any_training(tmp_path, capsys):
     err = capsys.readouterr().err  # said to impute the ids, before
     assert "missing values in columns ['id']" in err and "pass --id id (its labels" in err
     data.assign(label=rng.normal(size=12)).to_csv(tmp_path / "real.csv", index=False)
+    assert main(["robustness", "--csv", str(tmp_path / "ids.csv"), "--target", "label", "--id",
+                 "id", "--nominal", "x,colour"]) == 2
+    assert "ids.csv: --nominal names ['colour'], which are not feature columns; the features " \
+           "are ['x'] (--target and --id are not)" in capsys.readouterr().err  # "not in X"
     assert main(["robustness", "--csv", str(tmp_path / "real.csv"), "--target", "label",
                  "--id", "id"]) == 2
     err = capsys.readouterr().err
@@ -962,7 +972,9 @@ def test_leaderboard_task_scheme_on_scores_and_battles(tmp_path, capsys):
     rows.to_csv(path, index=False)
     assert main(["leaderboard", str(path), "--player", "model", "--round", "split", "--score",
                  "acc", "--task", "task", "--out", str(out), "--overwrite"]) == 2
-    assert "task has 1 missing label (line 5" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "task has 1 missing label (line 5" in err
+    assert err.strip().endswith("fill in the labels (an empty cell)")  # not pandas' keywords
 
 
 def test_portfolio_lower_is_better_turns_errors_around(tmp_path, capsys):

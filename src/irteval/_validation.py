@@ -270,6 +270,11 @@ def check_columns(df, named, optional=()):
         seen[col] = k
 
 
+#: why a label may read as missing, in Python's words (the commands read only an empty cell so)
+NA_LABELS = (" (in Python, pandas.read_csv reads labels such as 'NA', 'nan' or 'null' as "
+             "missing unless given keep_default_na=False, na_values=[''])")
+
+
 def check_labels(labels: pd.Series, name, index=None, *, mixed=False):
     """No missing label, no tuple and (unless ``mixed``) not text beside numbers: netCDF,
     nutpie and xarray's coordinates take text or numbers, one type a coordinate;
@@ -279,9 +284,7 @@ def check_labels(labels: pd.Series, name, index=None, *, mixed=False):
     if na.any():
         raise ValueError(f"{name} has {plural(int(na.sum()), 'missing label')} "
                          f"({where(index, np.flatnonzero(na))}); drop those rows or fill in the "
-                         "labels (in Python, pandas.read_csv reads labels such as 'NA', 'nan' or "
-                         "'null' as missing unless given keep_default_na=False, "
-                         "na_values=[''])")
+                         f"labels{NA_LABELS}")
     tuples = np.fromiter((isinstance(x, tuple) for x in labels), bool, len(labels))
     if tuples.any():
         raise ValueError(f"{name} has {int(tuples.sum())} tuple labels (e.g. "

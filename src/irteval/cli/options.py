@@ -108,14 +108,20 @@ def as_flags(message):
 
 def _python_advice():
     """{advice in Python's words: the command line's} for the fixes that name no keyword."""
+    from .._validation import NA_LABELS
     from ..data.responses import PARTIAL_CREDIT, TEXT_LEVELS
     from ..data.scores import LOWER_IS_BETTER_FIX
     from ..irt.new_model import ASK_ACROSS, ASK_SAMPLE
     from ..models.continuous_irt import MODES_FIX
     from ..models.onepl import CENTRED_FIX, EXTREMES_FIX, UNCENTRED_FIX
+    from ..robustness.scc import SAME_INSTANCES, SAME_MODELS
 
     stratified = "irteval select-items with its default --strategy stratified"
-    return {TEXT_LEVELS: "write text levels in the file as integers in their order (low 1, mid "
+    return {NA_LABELS: " (an empty cell)",
+            SAME_INSTANCES: "give --responses and --predictions a row for each of the same "
+                            "instances",
+            SAME_MODELS: "give both --predictions files the same model columns",
+            TEXT_LEVELS: "write text levels in the file as integers in their order (low 1, mid "
                          "2, high 3, ...)",
             ASK_ACROSS: stratified, ASK_SAMPLE: stratified,
             LOWER_IS_BETTER_FIX: "pass --lower-is-better if lower is better",

@@ -143,6 +143,11 @@ def data(args):
         X = df.drop(columns=[c for c in (target, args.id) if c]).set_axis(
             pd.Index(labels, name=name))
         y = df[target].set_axis(X.index)
+        unknown = [c for c in nominal if c not in X.columns]
+        if unknown:  # check_data's "not in X" names a frame the command line never showed
+            raise ValueError(f"{args.csv}: --nominal names {unknown}, which are not feature "
+                             f"columns; the features are {listed(X.columns)} (--target and "
+                             "--id are not)")
         try:  # before any work
             reading.in_file(args.csv, lambda: check_data(X, y, nominal))
         except ValueError as err:

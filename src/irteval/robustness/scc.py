@@ -194,6 +194,13 @@ def _checked_grid(idata, proportions, n_bins, caller):
     return np.sort(proportions)  # the curves run from clean to all perturbed
 
 
+#: the fixes of mismatched predictions, in Python's words (the command line has its own)
+SAME_INSTANCES = ("predict the instances the difficulty was fitted on, or fit it on the "
+                  "predicted ones, e.g. responses.subset(items=...)")
+SAME_MODELS = ("keep the models both have, e.g. models = clean.columns.intersection("
+               "perturbed.columns); clean[models], perturbed[models]")
+
+
 def _check_instances(items, index, what):
     """``index`` holds the fit's ``items``, each once."""
     if index.hasnans:
@@ -211,8 +218,7 @@ def _check_instances(items, index, what):
                f"{spelling_hint(only_here, items)}{_type_hint(only_here, items)}; "
                if len(only_here) else "")
             + (f"repeated: {list(repeated[:5])}; " if len(repeated) else "")
-            + "every instance of the fit once: predict the instances the difficulty was fitted "
-            "on, or fit it on the predicted ones, e.g. responses.subset(items=...))")
+            + f"every instance of the fit once: {SAME_INSTANCES})")
 
 
 def _type_hint(unknown, items):
@@ -250,8 +256,7 @@ def matched_predictions(items, clean, perturbed):
                else "")
             + ("repeated names; " if clean.columns.has_duplicates
                or perturbed.columns.has_duplicates else "")
-            + "keep the models both have, e.g. models = clean.columns.intersection("
-            "perturbed.columns); clean[models], perturbed[models]")
+            + SAME_MODELS)
     clean, perturbed = clean.loc[items], perturbed.loc[items, clean.columns]
     for name, frame in (("clean", clean), ("perturbed", perturbed)):
         if frame.isna().to_numpy().any():
