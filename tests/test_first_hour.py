@@ -90,6 +90,11 @@ def test_a_log_likelihood_added_later_keeps_the_cell_labels():
     assert later.log_likelihood["obs_item"].values[0] in resp.items
     with pytest.raises(ValueError, match="log_likelihood must be 'auto', True or False"):
         ie.fit(ie.models.onepl(resp), log_likelihood="yes")
+    with pytest.raises(ValueError, match="log_likelihood must be 'auto', True or False, got 1"):
+        ie.fit(ie.models.onepl(resp), log_likelihood=1)  # was taken as "auto"
+    for keyword in ("collapse", "keep_warmup", "progressbar"):  # the text "False" was true
+        with pytest.raises(TypeError, match=f"{keyword}= is True or False, got 'False'"):
+            ie.fit(ie.models.onepl(resp), **{keyword: "False"})
 
 
 def test_warm_up_draws_are_dropped_unless_asked():

@@ -153,8 +153,11 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     """
     spec = _spec(model)
     draws = spec.default_draws if draws is None else draws
-    if isinstance(posterior_predictive, np.bool_):
-        posterior_predictive = bool(posterior_predictive)
+    posterior_predictive, log_likelihood = (
+        bool(v) if isinstance(v, np.bool_) else v for v in (posterior_predictive, log_likelihood))
+    collapse, keep_warmup, progressbar = (
+        _true_or_false(v, k) for k, v in (("collapse", collapse), ("keep_warmup", keep_warmup),
+                                          ("progressbar", progressbar)))
     _check_arguments(model, spec, method, posterior_predictive, log_likelihood, sample_kwargs,
                      draws=draws, chains=chains, tune=tune, advi_iterations=advi_iterations,
                      target_accept=target_accept)
@@ -439,12 +442,19 @@ def _sample_keywords():
     return frozenset(named - {"self", "kwargs", "vars", "model"} | {"nuts"})
 
 
+def _true_or_false(value, name):
+    """``value`` as a bool, refusing anything else (the text "False" is true)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name}= is True or False, got {value!r}")
+
+
 def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, sample_kwargs,
                      *, draws, chains, tune, advi_iterations, target_accept):
     """Every argument check before any work."""
     if method not in METHODS:
         raise ValueError(f"method={method!r} is not one of {METHODS}")
-    if log_likelihood not in ("auto", True, False):
+    if not (log_likelihood is True or log_likelihood is False or log_likelihood == "auto"):
         raise ValueError(f"log_likelihood must be 'auto', True or False, got {log_likelihood!r}")
     if method == "map" and log_likelihood is True:
         raise ValueError("log_likelihood=True with method='map': az.loo / az.compare need "
