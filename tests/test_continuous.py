@@ -66,7 +66,7 @@ def test_scales():
 
 
 @pytest.mark.parametrize("frame, kwargs, message", [
-    ({"a": [0.5, 0.5, 0.5], "b": [0.1, 0.2, 0.3]}, {}, "have one value only"),
+    ({"a": [0.5, 0.5, 0.5], "b": [0.1, 0.2, 0.3]}, {}, "1 algorithm has one value only"),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": (1, 0)}, "upper bound <= lower"),
     ({"a": [0.5, 1.5, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": (0, 1)},  # where, by dataset
      r"1 value lies outside their bounds, e.g. 1.5 \(algorithm 'a', dataset 1\)"),

@@ -81,7 +81,7 @@ def test_subset_and_long_round_trip():
      r"model has 1 missing label .*keep_default_na=False, na_values=\[''\]"),
     (lambda d: d.assign(instance=[1, np.nan, 1, 2, 1]), "instance has 1 missing label"),
     (lambda d: pd.concat([d, d.iloc[[0]].assign(correct=0)]),
-     r"1 \(model, instance\) pairs appear more than once with different 'correct'"),
+     r"1 \(model, instance\) pair appears more than once with different 'correct'"),
     (lambda d: d.assign(correct=[1, 0, 2, 1, 0]),
      r"must be 0/1 .* found 1 other value, e.g. 2 \(row 2 \(0-based"),
     (lambda d: d.assign(correct=[1, 0, 0.5, 1, 0]),

@@ -72,7 +72,7 @@ def test_pair_table_is_vectorised_over_players():
     (lambda d: d[d.model == "a"], "only 1 model"),
     (lambda d: d.assign(split=range(6)), "no split has two models"),
     (lambda d: pd.concat([d, d.iloc[[0]].assign(auc=0.1)], ignore_index=True),
-     r"1 \(model, split\) pairs appear more than once with different 'auc' values, e\.g\. "
+     r"1 \(model, split\) pair appears more than once with different 'auc' values, e\.g\. "
      r"\('a', 1\) at rows 0, 6 \(0-based positions\)"),
     (lambda d: d.assign(model=["a", None, "c", "a", "b", "c"]), "model has 1 missing label"),
     (lambda d: d.drop(columns="auc"), "no column 'auc': the columns are"),
@@ -98,5 +98,5 @@ def test_missing_and_repeated_scores_follow_the_responses_policy():
 
 def test_rounds_with_one_player_warn():
     df = pd.concat([frame(), pd.DataFrame({"model": ["a"], "split": [3], "auc": [0.5]})])
-    with pytest.warns(UserWarning, match="1 splits have fewer than two models"):
+    with pytest.warns(UserWarning, match="1 split has fewer than two models"):
         Scores.from_long(df, player="model", round="split", score="auc")

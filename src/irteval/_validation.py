@@ -221,11 +221,13 @@ def long_cells(df, first, second, value, fix):
         if conflict.any():
             k = np.flatnonzero(conflict)[0]
             rows = np.flatnonzero((cell == cell[k]).to_numpy())
+            repeated = plural(cell[conflict].nunique(), f"({first}, {second}) pair appears",
+                              f"({first}, {second}) pairs appear")
             raise ValueError(
-                f"{cell[conflict].nunique()} ({first}, {second}) pairs appear more than once "
-                f"with different {value!r} values, e.g. ({plain(a_labels[a_idx[k]])!r}, "
-                f"{plain(b_labels[b_idx[k]])!r}) at {where(kept.index, rows)}; keep one row "
-                "per pair (aggregate repeats first, e.g. by averaging or majority vote)")
+                f"{repeated} more than once with different {value!r} values, e.g. "
+                f"({plain(a_labels[a_idx[k]])!r}, {plain(b_labels[b_idx[k]])!r}) at "
+                f"{where(kept.index, rows)}; keep one row per pair (aggregate repeats first, "
+                "e.g. by averaging or majority vote)")
         warn_user(f"{int((~keep).sum())} duplicate ({first}, {second}) rows with identical "
                   "values were kept once; drop duplicates first to silence this warning")
     return a_idx[keep], a_labels, b_idx[keep], b_labels, values[keep]

@@ -84,10 +84,11 @@ def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondent
     flat = upper <= lower
     if flat.any() and isinstance(bounds, str):
         raise ValueError(
-            f"{int(flat.sum())} {item_name}s have one value only, e.g. "
-            f"{list(pd.Index(items)[flat][:5])}: with bounds={bounds!r} their lower and upper "
-            f"bounds are equal (a constant {item_name} carries no information); drop those "
-            f"{item_name}s or give the bounds explicitly")
+            plural(int(flat.sum()), f"{item_name} has", f"{item_name}s have")
+            + f" one value only, e.g. {list(pd.Index(items)[flat][:5])}: with "
+            f"bounds={bounds!r} their lower and upper bounds are equal (a constant "
+            f"{item_name} carries no information); drop those {item_name}s or give the bounds "
+            "explicitly")
     if flat.any():
         k = np.flatnonzero(flat)[0]
         raise ValueError(

@@ -21,7 +21,8 @@ from scipy.sparse.csgraph import connected_components
 from .._docs import fill_doc, matrix_df
 from .._repr import counted
 from .._validation import (axis_names, check_columns, check_frame, labelled_matrix, long_cells,
-                           numeric_matrix, percent, plain, spelling_hint, warn_user)
+                           numeric_matrix, percent, plain, plural, spelling_hint,
+                           warn_user)
 
 
 SCORE_FIX = "scores must be numbers (an accuracy, AUC, error, run time)"
@@ -173,8 +174,9 @@ class Scores:
                 f"no {round} has two {player}s with a score, so there is no match to learn "
                 "from; check the round labels")
         if not useful.all():
-            warn_user(f"{int((~useful).sum())} {round}s have fewer than two {player}s with a "
-                  f"score and hold no match (e.g. {list(wide.columns[~useful][:3])})")
+            warn_user(plural(int((~useful).sum()), f"{round} has", f"{round}s have")
+                      + f" fewer than two {player}s with a score and hold no match (e.g. "
+                      f"{list(wide.columns[~useful][:3])})")
         return cls(matrix=mat if higher_is_better else -mat,
                    players=pd.Index(wide.index, name=player, tupleize_cols=False),
                    rounds=pd.Index(wide.columns, name=round, tupleize_cols=False),
