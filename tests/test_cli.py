@@ -203,7 +203,7 @@ def test_score_new_warnings_name_the_command():
     from irteval.models.continuous_irt import MODES_FIX
     from irteval.models.onepl import EXTREMES_FIX
 
-    assert as_flags(EXTREMES_FIX).endswith("leave them out of the file if they should not count")
+    assert as_flags(EXTREMES_FIX).endswith("leave them out of the data if they should not count")
     assert as_flags(MODES_FIX).startswith("rerun with another --seed; posterior.nc keeps every")
     from irteval.models.onepl import CENTRED_FIX, UNCENTRED_FIX
 
@@ -212,6 +212,11 @@ def test_score_new_warnings_name_the_command():
     from irteval.data.responses import PARTIAL_CREDIT
 
     assert "with irteval portfolio --bounds 0,1" in as_flags(PARTIAL_CREDIT)
+    from irteval.inference.fit import ADD_LATER  # the log-likelihood: no model in a shell
+
+    assert as_flags(f"fit with log_likelihood=True for az.loo{ADD_LATER}") == (
+        "fit with --log-likelihood for az.loo (or, in Python, irteval.add_log_likelihood("
+        "posterior, model) with the model built again from the same data)")
 
 
 def test_difficulty_command_on_a_long_csv(difficulty_run):

@@ -110,6 +110,7 @@ def _python_advice():
     """{advice in Python's words: the command line's} for the fixes that name no keyword."""
     from .._validation import NA_LABELS
     from ..data.responses import PARTIAL_CREDIT, TEXT_LEVELS
+    from ..inference.fit import ADD_LATER
     from ..data.scores import LOWER_IS_BETTER_FIX
     from ..irt.new_model import ASK_ACROSS, ASK_SAMPLE
     from ..models.continuous_irt import MODES_FIX
@@ -118,6 +119,8 @@ def _python_advice():
 
     stratified = "irteval select-items with its default --strategy stratified"
     return {NA_LABELS: " (an empty cell)",
+            ADD_LATER: " (or, in Python, irteval.add_log_likelihood(posterior, model) with the "
+                       "model built again from the same data)",
             SAME_INSTANCES: "give --responses and --predictions a row for each of the same "
                             "instances",
             SAME_MODELS: "give both --predictions files the same model columns",
@@ -129,7 +132,7 @@ def _python_advice():
                             "or fit it as a performance between 0 and 1 with irteval portfolio "
                             "--bounds 0,1 (AIRT: a row per dataset)",
             EXTREMES_FIX: EXTREMES_FIX.replace("Responses.subset drops them",
-                                               "leave them out of the file"),
+                                               "leave them out of the data"),
             CENTRED_FIX: "rerun with --centred", UNCENTRED_FIX: "rerun without --centred",
             MODES_FIX: "rerun with another --seed; posterior.nc keeps every chain (in Python, "
                        "idata.sel(chain=[...]) keeps those in the best mode)"}

@@ -449,6 +449,10 @@ def _true_or_false(value, name):
     raise TypeError(f"{name}= is True or False, got {value!r}")
 
 
+#: how to get a log-likelihood that a fit did not store, in Python's words
+ADD_LATER = ", or add it later with irteval.add_log_likelihood(idata, model)"
+
+
 def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, sample_kwargs,
                      *, draws, chains, tune, advi_iterations, target_accept):
     """Every argument check before any work."""
@@ -543,8 +547,7 @@ def _store_log_likelihood(log_likelihood, method, model, spec, idata):
     warn_user(f"the pointwise log-likelihood was not stored: {n_draws} draws x "
               f"{size // n_draws} observations would take {_megabytes(size * 8)}, above the "
               f"{_megabytes(LOG_LIKELIHOOD_MAX * 8)} stored by default; fit with "
-              "log_likelihood=True for az.loo / "
-              "az.compare, or add it later with irteval.add_log_likelihood(idata, model)")
+              f"log_likelihood=True for az.loo / az.compare{ADD_LATER}")
     return False
 
 

@@ -28,7 +28,7 @@ import pymc as pm
 import pytensor.tensor as pt
 
 from .._draws import evenly_spaced
-from .._validation import plain, warn_user
+from .._validation import plain, quiet_pymc, warn_user
 from ..exceptions import IdentificationWarning
 
 #: replicated cells (observations x draws) that posterior predictive checks keep at most: the
@@ -172,10 +172,12 @@ class FitSpec:
             draw=evenly_spaced(idata.posterior.sizes["draw"], per_chain)))
         # var_names given: without them PyMC 5.28 appends the observed variables to
         # model.observed_RVs a second time (when the InferenceData has observed_data), which
-        # breaks the model's log density for any later fit
-        pm.sample_posterior_predictive(thinned, model=model, random_seed=random_seed,
-                                       var_names=[v.name for v in model.observed_RVs],
-                                       extend_inferencedata=True, progressbar=False)
+        # breaks the model's log density for any later fit; its "Sampling: [rank]" line, which
+        # names a variable of the model and not the data, silenced
+        with quiet_pymc():
+            pm.sample_posterior_predictive(thinned, model=model, random_seed=random_seed,
+                                           var_names=[v.name for v in model.observed_RVs],
+                                           extend_inferencedata=True, progressbar=False)
         replicated = thinned.posterior_predictive.map(_compact)
         idata.add_groups(posterior_predictive=replicated.assign_attrs(
             thinned.posterior_predictive.attrs))
