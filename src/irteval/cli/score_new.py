@@ -149,7 +149,7 @@ def report(args):
           f"{score.n_items} (the accuracy on the rest is the IRT's extrapolation)")
     print(f"posterior mean, sd and {label(score.ci_prob, score.ci_kind)}; naive: the accuracy "
           f"on the answered {name}s")
-    print(table.round(4).to_string())
+    print(table.to_string(float_format="{:.3f}".format))  # 0.45 beside 0.0738: all 3 decimals
     writer = Writer(args.out, "score_new")
     # the counts and the person fit in the file too (load_results reads no attrs)
     writer.table("score.csv", table.assign(**{k: table.attrs[k] for k in (
