@@ -83,6 +83,11 @@ def test_scales():
      r"1.03 \(algorithm 'a', dataset 1\); widen the bounds"),
     ({"a": [50, 103, 20], "b": [10, 20, 0.3]}, {"bounds": (0, 1)},  # percent, one above 100
      r"may be percent: divide them by 100"),
+    ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"bounds": {"a": (0, 1), "b": ("lo", 1)}},
+     r"bounds for algorithm 'b' must be a pair of numbers \(lo, hi\), got \('lo', 1\)"),
+    ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]},  # was pandas' "could not convert"
+     {"bounds": pd.DataFrame({"lower": [0, "lo"], "upper": [1, 1]}, index=["a", "b"])},
+     r"bounds for algorithm 'b' must be numbers, got \('lo', 1\)"),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"transform": "probit"}, "transform="),
     ({"a": [0.5, 0.7, 0.2], "b": [0.1, 0.2, 0.3]}, {"clip": 0.7}, "clip must lie"),
     ({"a": [0.5, np.inf, 0.2], "b": [0.1, 0.2, 0.3]}, {}, "infinite values"),

@@ -284,8 +284,12 @@ def test_bounds_tables_name_each_item_once_as_a_pair():
     table = pd.DataFrame({"lower": [0, 0, 0], "upper": [1, 2, 2]}, index=["s2", "s1", "s1"])
     with pytest.raises(ValueError, match=r"bounds name items \['s1'\] more than once"):
         Responses.from_wide(wide, kind="continuous", bounds=table)
-    with pytest.raises(ValueError, match=r"bounds for item 's1' must be a pair \(lo, hi\)"):
+    with pytest.raises(ValueError, match=r"bounds for item 's1' must be a pair of numbers \(lo, "
+                                         r"hi\)"):
         Responses.from_wide(wide, kind="continuous", bounds={"s1": (0, 1, 5), "s2": (0, 2)})
+    as_series = pd.Series([(0, 2), (0, 1)], index=["s1", "s2"])  # its repr was the message
+    assert Responses.from_wide(wide, kind="continuous", bounds=as_series).upper.tolist() == [
+        2.0, 1.0]
     with pytest.raises(ValueError, match="needs the columns 'lower' and 'upper'"):
         Responses.from_wide(wide, kind="continuous", bounds=pd.DataFrame({"lo": [0]}))
     ok = Responses.from_wide(wide, kind="continuous", bounds=table.iloc[:2])

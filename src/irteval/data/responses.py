@@ -35,10 +35,10 @@ RESPONSES_BUILD_DOCS = {
 bounds : {"column", "global"}, tuple or dict, default "column"
     ``kind="continuous"``: each item's bounds (lo, hi) on the performance:
     ``"column"`` (the item's observed min and max), ``"global"`` (the min and max of
-    all values), one pair ``(lo, hi)`` for every item, or ``{item: (lo, hi)}`` (or a
-    DataFrame indexed by item with columns ``lower``, ``upper``); a value outside its
-    bounds is refused (:func:`irteval.data.scaling.resolve_bounds`). Performances read
-    higher-is-better: for error rates or run times, call :meth:`Responses.reflected` on
+    all values), one pair ``(lo, hi)`` for every item, or ``{item: (lo, hi)}`` (a Series
+    of pairs, or a DataFrame indexed by item with columns ``lower``, ``upper``); a value
+    outside its bounds is refused (:func:`irteval.data.scaling.resolve_bounds`).
+    Performances read higher-is-better: for error rates or run times, call :meth:`Responses.reflected` on
     the result (the command line's ``--lower-is-better``).
 transform : {"logit", "airt"}, default "logit"
     ``kind="continuous"``: the map to the model scale :attr:`z`

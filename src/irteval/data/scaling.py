@@ -28,10 +28,17 @@ def column_range(values, item_idx, n_items):
     return lower, upper
 
 
+def _number_pair(value):
+    """Whether ``value`` is a pair of real numbers (lo, hi)."""
+    return (np.ndim(value) == 1 and len(value) == 2
+            and all(isinstance(v, (int, float, np.integer, np.floating))
+                    and not isinstance(v, (bool, np.bool_)) for v in value))
+
+
 def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondents=None):
     """Per-item (lower, upper) arrays from ``bounds``: ``"column"`` (each item's observed
     min and max), ``"global"`` (min and max of all values), a pair ``(lo, hi)`` for every
-    item, or a dict / DataFrame {item: (lo, hi)} (columns ``lower``, ``upper``).
+    item, or a dict / Series / DataFrame {item: (lo, hi)} (columns ``lower``, ``upper``).
     ``respondents``: (respondent of each value, its name) to say where a value out of bounds
     is."""
     n = len(items)
@@ -43,20 +50,24 @@ def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondent
         else:
             raise ValueError(f"bounds={bounds!r}: use 'column', 'global', a pair (lo, hi) or "
                              "a dict {item: (lo, hi)}")
-    elif isinstance(bounds, (dict, pd.DataFrame)):
-        if isinstance(bounds, dict):
-            bad = {k: v for k, v in bounds.items() if np.ndim(v) != 1 or len(v) != 2}
+    elif isinstance(bounds, (dict, pd.Series, pd.DataFrame)):
+        if isinstance(bounds, (dict, pd.Series)):  # a Series of pairs as a dict
+            bad = {k: v for k, v in dict(bounds).items() if not _number_pair(v)}
             if bad:
                 k = next(iter(bad))
-                raise ValueError(f"bounds for {item_name} {k!r} must be a pair (lo, hi), got "
-                                 f"{bad[k]!r}")
-            table = pd.DataFrame(bounds, index=["lower", "upper"]).T
+                raise ValueError(f"bounds for {item_name} {plain(k)!r} must be a pair of "
+                                 f"numbers (lo, hi), got {bad[k]!r}")
+            table = pd.DataFrame(dict(bounds), index=["lower", "upper"]).T.astype(float)
         else:
             missing = [c for c in ("lower", "upper") if c not in bounds.columns]
             if missing:
                 raise ValueError(f"a bounds table needs the columns 'lower' and 'upper' (one "
                                  f"row per {item_name}); it lacks {missing}")
             table = bounds[["lower", "upper"]]
+            bad = ~table.apply(pd.to_numeric, errors="coerce").notna().all(axis=1)
+            if bad.any():
+                raise ValueError(f"bounds for {item_name} {plain(table.index[bad][0])!r} must be "
+                                 f"numbers, got {tuple(map(plain, table[bad].iloc[0]))!r}")
         twice = table.index[table.index.duplicated()].unique()
         if len(twice):
             raise ValueError(f"bounds name {item_name}s {list(twice[:5])} more than once; give "
