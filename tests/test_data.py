@@ -105,6 +105,12 @@ def test_subset_and_long_round_trip():
     (lambda d: d.assign(correct=np.nan), "has no observed values"),
     (lambda d: d.drop(columns="correct").assign(**{f"c{k}": 0 for k in range(12)}),
      r"no column 'correct': the columns are \['model', 'instance', 'c0', .*'c7'\] and 4 more; "),
+    (lambda d: d.assign(correct=pd.to_datetime(["2020-01-01"] * 5)),  # was "found 1 other
+     r"correct holds dates, dtype datetime64.*, which irteval does not read as numbers"),  # value"
+    (lambda d: d.assign(correct=pd.to_timedelta([1, 2, 3, 4, 5], unit="s")),
+     r"correct holds durations \(as seconds: \.dt\.total_seconds\(\)\)"),
+    (lambda d: d.assign(correct=np.array([1, 0, 1, 1, 0]) + 0j),  # cut to their real parts
+     r"correct holds complex numbers"),
 ])
 def test_bad_long_input_names_the_problem(mutate, message):
     with pytest.raises(ValueError, match=message):

@@ -379,6 +379,18 @@ def labelled_matrix(df, row_name, col_name, names=None, swap=None):
 RIGHT_WORDS = {"correct", "right", "yes", "pass", "passed", "success", "ok", "y", "t"}
 
 
+def _odd_dtype(dtype):
+    """What a column of ``dtype`` holds where it is a type of numbers irteval does not read
+    (dates, durations, complex numbers), with how to convert it; "" otherwise."""
+    if pd.api.types.is_datetime64_any_dtype(dtype):
+        return "dates"
+    if pd.api.types.is_timedelta64_dtype(dtype):
+        return "durations (as seconds: .dt.total_seconds())"
+    if pd.api.types.is_complex_dtype(dtype):
+        return "complex numbers (their real parts: np.real)"
+    return ""
+
+
 def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)",
                    index=None, missing=True) -> np.ndarray:
     """A column as floats (NaN = missing); values that are not numbers or are infinite are a
@@ -386,6 +398,10 @@ def numeric_values(col: pd.Series, name, fix="convert them to 0/1 (correct = 1)"
     (``missing``: whether the caller takes NaN for a missing value)."""
     if pd.api.types.is_bool_dtype(col):
         return col.to_numpy(dtype=float)
+    odd = _odd_dtype(col.dtype)
+    if odd:  # dates read as nanoseconds, complex numbers cut to their real parts
+        raise ValueError(f"{name} holds {odd}, dtype {col.dtype}, which irteval does not "
+                         f"read as numbers; {fix}")
     index = pd.RangeIndex(len(col)) if index is None else index
     converted = pd.to_numeric(col, errors="coerce")
     bad = (converted.isna() & col.notna()).to_numpy()
@@ -425,7 +441,7 @@ def numeric_matrix(df, fix="convert them to 0/1 (correct = 1)", label_hint=None
     single number looks like the row labels: the message then gives ``label_hint`` (the
     keywords that name them; ``{name}``: the column's), as does a warning about a column
     that counts up like row numbers or ids."""
-    if all(pd.api.types.is_numeric_dtype(t) for t in df.dtypes):
+    if all(pd.api.types.is_numeric_dtype(t) and not _odd_dtype(t) for t in df.dtypes):
         mat = df.to_numpy(dtype=float)
         if not np.isinf(mat).any():
             if label_hint:

@@ -38,8 +38,8 @@ bounds : {"column", "global"}, tuple or dict, default "column"
     all values), one pair ``(lo, hi)`` for every item, or ``{item: (lo, hi)}`` (a Series
     of pairs, or a DataFrame indexed by item with columns ``lower``, ``upper``); a value
     outside its bounds is refused (:func:`irteval.data.scaling.resolve_bounds`).
-    Performances read higher-is-better: for error rates or run times, call :meth:`Responses.reflected` on
-    the result (the command line's ``--lower-is-better``).
+    Performances read higher-is-better: for error rates or run times, call
+    :meth:`Responses.reflected` on the result (the command line's ``--lower-is-better``).
 transform : {"logit", "airt"}, default "logit"
     ``kind="continuous"``: the map to the model scale :attr:`z`
     (:func:`irteval.data.scaling.to_z`): ``"logit"``, the logit of the value scaled
