@@ -118,6 +118,14 @@ def test_bad_long_input_names_the_problem(mutate, message):
                             value="correct")
 
 
+def test_rows_of_an_index_that_repeats_labels_are_located_by_position():
+    first = pd.DataFrame({"m": ["a", "b"], "q": ["x", "x"], "v": [1, 0]})
+    second = pd.DataFrame({"m": ["a", "b"], "q": ["x", "y"], "v": [0, 1]})
+    with pytest.raises(ValueError, match=r"\('a', 'x'\) at rows 0, 2 \(0-based positions\)"):
+        Responses.from_long(pd.concat([first, second]), respondent="m", item="q",
+                            value="v")  # "at rows labelled 0, 0"
+
+
 def test_a_list_where_a_column_is_named_is_refused_by_its_keyword():
     with pytest.raises(TypeError, match=r"respondent= names one column, got a list: \['model'\]"):
         Responses.from_long(long_frame(), respondent=["model"], item="instance",

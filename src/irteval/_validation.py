@@ -174,14 +174,16 @@ def listed(labels, first=10):
 
 def where(index, positions):
     """Rows as the user counts them: "lines 5, 9" for a frame the CLI read (its index is named
-    ``line`` and holds file line numbers), "rows labelled 'd3', 'd7'" for a labelled index,
-    else "rows 3, 7 (0-based positions)"."""
+    ``line`` and holds file line numbers), "rows labelled 'd3', 'd7'" for a labelled index
+    whose labels are unique, else "rows 3, 7 (0-based positions)" (an index that repeats
+    labels, as pd.concat leaves one: "rows labelled 0, 0" said nothing)."""
     positions = np.asarray(positions)
     s = "s" * (len(positions) > 1)
     more = " ..." if len(positions) > 5 else ""
     if index.name == "line":
         return f"line{s} {', '.join(str(plain(x)) for x in index[positions[:5]])}{more}"
-    if isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1:
+    if (isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1) \
+            or not index.is_unique:
         return f"row{s} {', '.join(map(str, positions[:5]))}{more} (0-based positions)"
     return f"row{s} labelled {', '.join(repr(plain(x)) for x in index[positions[:5]])}{more}"
 
