@@ -90,4 +90,5 @@ def test_robustness_command_on_a_small_odd_csv(tmp_path, capsys):
     # a nominal column that does not exist: named before any work, in the flag's words
     assert main(["robustness", "--csv", str(tmp_path / "odd.csv"), "--target", "label",
                  "--nominal", "shape", "--out", str(tmp_path / "o2")]) == 2
-    assert "odd.csv: nominal columns ['shape'] are not in X" in capsys.readouterr().err
+    assert "odd.csv: --nominal names ['shape'], which are not feature columns" in \
+        capsys.readouterr().err  # was "are not in X", a frame the command line never showed
