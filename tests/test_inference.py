@@ -506,3 +506,19 @@ def test_a_laplace_fit_too_wide_for_its_data_says_so():
     assert any("the Laplace approximation is too wide for these data" in m
                and "sigma_theta overflow" in m for m in messages), messages
     assert not any(issubclass(w.category, RuntimeWarning) for w in caught), messages
+
+
+def test_failed_checks_read_from_a_fit_read_back(tmp_path):
+    """netCDF gives the attrs back as NumPy scalars: '"s" * (np.int64(2) > 1)' crashed
+    score-new and compare_models on fits read from files; a NaN ESS hid a low one."""
+    from irteval.inference.diagnostics import failed_checks
+
+    idata = az.from_dict(posterior={"x": np.random.default_rng(0).normal(size=(4, 300))})
+    idata.attrs.update(max_rhat=1.02, divergences=2, min_ess_bulk=float("nan"),
+                       min_ess_tail=150.0)
+    idata.to_netcdf(tmp_path / "fit.nc")
+    assert failed_checks(az.from_netcdf(tmp_path / "fit.nc")) == (
+        "max R-hat 1.020, 2 divergences, smallest ESS 150")
+    idata.attrs.update(max_rhat=1.0, divergences=0, min_ess_tail=900.0)
+    assert failed_checks(idata) == ""
+    assert failed_checks(az.from_dict(posterior={"x": np.zeros((1, 5))})) == ""  # (MAP: none)

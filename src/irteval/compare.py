@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import warn_user
+from .exceptions import ConvergenceWarning
 from .inference.diagnostics import failed_checks
 
 
@@ -120,10 +121,12 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
         scores = {name: criterion(idata, pointwise=True, scale=kwargs.get("scale"))
                   for name, idata in fits.items()}
         table = az.compare(scores, ic=ic, **kwargs)  # each fit's LOO computed once
-    caveats = [f"{name}: its fit failed the NUTS diagnostics ({failed}), so its elpd comes "
-               "from draws that may not represent the posterior; refit it (more draws, a "
-               "higher target_accept=) before reading the ranking"
-               for name, failed in ((n, failed_checks(f)) for n, f in fits.items()) if failed]
+    unconverged = [f"{name}: its fit failed the NUTS diagnostics ({failed}), so its elpd "
+                   "comes from draws that may not represent the posterior; refit it (more "
+                   "draws, a higher target_accept=) before reading the ranking"
+                   for name, failed in ((n, failed_checks(f)) for n, f in fits.items())
+                   if failed]
+    caveats = []
     for name, loo in scores.items():
         if "pareto_k" not in loo:  # WAIC: ArviZ's own test, the log-likelihood's variance
             ll = fits[name].log_likelihood
@@ -146,6 +149,8 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
                 "there (observations that alone move the posterior much: an instance or a "
                 "model with few answers, a player seen in few rounds); read elpd as "
                 "approximate, or refit without those terms (az.reloo)")
+    for caveat in unconverged:
+        warn_user(caveat, ConvergenceWarning)
     for caveat in caveats:
         warn_user(caveat)
     for w in caught:  # anything else az.compare said, as it said it (not the deprecations of
@@ -155,5 +160,5 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
         if not any(said in str(w.message) for said in ("Pareto", "shape parameter",
                                                         "log predictive densities exceeds")):
             warn_user(str(w.message), w.category)
-    table.attrs["caveats"] = caveats
+    table.attrs["caveats"] = unconverged + caveats
     return table

@@ -8,7 +8,7 @@ import numpy as np
 from scipy import fft
 from scipy.special import ndtri
 
-from .._validation import count, seeded_rng, warn_user
+from .._validation import count, plural, seeded_rng, warn_user
 from ..exceptions import ConvergenceWarning
 
 
@@ -287,10 +287,12 @@ def failed_checks(idata):
     failed = []
     if attrs.get("max_rhat", 1.0) > RHAT_MAX:
         failed.append(f"max R-hat {as_compared(attrs['max_rhat'], RHAT_MAX)}")
-    if attrs.get("divergences", 0):
-        failed.append(f"{attrs['divergences']} divergence" + "s" * (attrs["divergences"] > 1))
+    divergences = int(attrs.get("divergences", 0))  # (numpy's int64 once read from netCDF)
+    if divergences:
+        failed.append(plural(divergences, "divergence"))
     chains = idata.posterior.sizes.get("chain", 1) if "posterior" in idata.groups() else 1
-    low = min(attrs.get("min_ess_bulk", np.inf), attrs.get("min_ess_tail", np.inf))
+    low = min((float(attrs[k]) for k in ("min_ess_bulk", "min_ess_tail")
+               if np.isfinite(attrs.get(k, np.nan))), default=np.inf)
     if low < ESS_PER_CHAIN * chains:
         failed.append(f"smallest ESS {low:.0f}")
     return ", ".join(failed)
