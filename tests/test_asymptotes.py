@@ -36,8 +36,8 @@ def test_bad_input_is_named():
     with pytest.raises(ValueError, match="centred= sets the form.*pass discrimination=True"):
         ie.models.onepl(resp, centred=True)
     for centred in ("yes", None):
-        with pytest.raises(TypeError, match=r"centred= is True or False \(default False\), "
-                                            f"got {centred!r}"):
+        with pytest.raises(TypeError, match=f"centred= is True or False, got {centred!r} "
+                                            r"\(default False\)"):
             ie.models.onepl(resp, discrimination=True, centred=centred)
     for centred in (True, None):
         with pytest.raises(ValueError, match="centred= sets the form of the one-skill.*drop it"):

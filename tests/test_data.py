@@ -124,6 +124,10 @@ def test_rows_of_an_index_that_repeats_labels_are_located_by_position():
     with pytest.raises(ValueError, match=r"\('a', 'x'\) at rows 0, 2 \(0-based positions\)"):
         Responses.from_long(pd.concat([first, second]), respondent="m", item="q",
                             value="v")  # "at rows labelled 0, 0"
+    gap = first.assign(v=[np.nan, 1])  # a row with no value is left out before the search
+    with pytest.raises(ValueError, match=r"\('b', 'x'\) at rows 1, 2 \(0-based positions\)"):
+        Responses.from_long(pd.concat([gap, second.assign(m=["b", "a"])]), respondent="m",
+                            item="q", value="v")
 
 
 def test_a_list_where_a_column_is_named_is_refused_by_its_keyword():
@@ -304,6 +308,9 @@ def test_bounds_tables_name_each_item_once_as_a_pair():
     as_series = pd.Series([(0, 2), (0, 1)], index=["s1", "s2"])  # its repr was the message
     assert Responses.from_wide(wide, kind="continuous", bounds=as_series).upper.tolist() == [
         2.0, 1.0]
+    one_pair = pd.Series([0.0, 2.0])  # two numbers: one pair for every item, as a tuple
+    assert Responses.from_wide(wide, kind="continuous", bounds=one_pair).upper.tolist() == [
+        2.0, 2.0]
     with pytest.raises(ValueError, match="needs the columns 'lower' and 'upper'"):
         Responses.from_wide(wide, kind="continuous", bounds=pd.DataFrame({"lo": [0]}))
     ok = Responses.from_wide(wide, kind="continuous", bounds=table.iloc[:2])

@@ -74,6 +74,14 @@ def count(value, name, minimum=1):
     return int(value)
 
 
+def true_or_false(value, name, hint=""):
+    """``value`` as a bool; anything else (the text "False", which is true; 0 or 1) is an
+    error naming the keyword ``name``, with ``hint``."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name}= is True or False, got {value!r}{hint}")
+
+
 def positive(value, name):
     """``value`` as a float, finite and > 0 (a prior's scale); else an error naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)) \
@@ -222,13 +230,13 @@ def long_cells(df, first, second, value, fix):
         conflict = values != first_value
         if conflict.any():
             k = np.flatnonzero(conflict)[0]
-            rows = np.flatnonzero((cell == cell[k]).to_numpy())
+            rows = np.flatnonzero(~missing)[(cell == cell[k]).to_numpy()]  # in df, not kept
             repeated = plural(cell[conflict].nunique(), f"({first}, {second}) pair appears",
                               f"({first}, {second}) pairs appear")
             raise ValueError(
                 f"{repeated} more than once with different {value!r} values, e.g. "
                 f"({plain(a_labels[a_idx[k]])!r}, {plain(b_labels[b_idx[k]])!r}) at "
-                f"{where(kept.index, rows)}; keep one row per pair (aggregate repeats first, "
+                f"{where(df.index, rows)}; keep one row per pair (aggregate repeats first, "
                 "e.g. by averaging or majority vote)")
         warn_user(f"{int((~keep).sum())} duplicate ({first}, {second}) rows with identical "
                   "values were kept once; drop duplicates first to silence this warning")

@@ -25,7 +25,7 @@ import xarray as xr
 
 from .._docs import fill_doc
 from .._idata import assign_coords, model_idata
-from .._validation import count, quiet_pymc, seeded_rng, warn_user
+from .._validation import count, quiet_pymc, seeded_rng, true_or_false, warn_user
 from ..exceptions import ConvergenceWarning, ModelSpecWarning
 from ..models.base import FitSpec
 from . import nuts
@@ -156,7 +156,7 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
     posterior_predictive, log_likelihood = (
         bool(v) if isinstance(v, np.bool_) else v for v in (posterior_predictive, log_likelihood))
     collapse, keep_warmup, progressbar = (
-        _true_or_false(v, k) for k, v in (("collapse", collapse), ("keep_warmup", keep_warmup),
+        true_or_false(v, k) for k, v in (("collapse", collapse), ("keep_warmup", keep_warmup),
                                           ("progressbar", progressbar)))
     _check_arguments(model, spec, method, posterior_predictive, log_likelihood, sample_kwargs,
                      draws=draws, chains=chains, tune=tune, advi_iterations=advi_iterations,
@@ -440,13 +440,6 @@ def _sample_keywords():
     named = {name for f in (pm.sample, pm.NUTS.__init__, BaseHMC.__init__)
              for name in inspect.signature(f).parameters}
     return frozenset(named - {"self", "kwargs", "vars", "model"} | {"nuts"})
-
-
-def _true_or_false(value, name):
-    """``value`` as a bool, refusing anything else (the text "False" is true)."""
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    raise TypeError(f"{name}= is True or False, got {value!r}")
 
 
 #: how to get a log-likelihood that a fit did not store, in Python's words

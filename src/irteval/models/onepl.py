@@ -26,7 +26,7 @@ import xarray as xr
 
 from .._draws import evenly_spaced
 from .._idata import coordinate_index, model_idata
-from .._validation import positive, warn_user
+from .._validation import positive, true_or_false, warn_user
 from ..data import Responses
 from . import onepl_marginal
 from ..exceptions import IdentificationWarning
@@ -120,8 +120,7 @@ class OnePL(BaseModel):
         if (guessing or slip) and batch_size is not None:
             raise ValueError("batch_size= (minibatch ADVI) is for the 1PL/2PL; drop it with "
                              "guessing= or slip=")
-        if not isinstance(centred, (bool, np.bool_)):
-            raise TypeError(f"centred= is True or False (default False), got {centred!r}")
+        true_or_false(centred, "centred", " (default False)")
         if centred and not discrimination:
             raise ValueError("centred= sets the form of the 2PL's discriminations: pass "
                              "discrimination=True with it (or drop centred=)")
@@ -537,10 +536,8 @@ def onepl(responses: Responses, *, discrimination=False, guessing=False, n_optio
 
     for name, flag in (("discrimination", discrimination), ("guessing", guessing),
                        ("slip", slip)):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise TypeError(f"{name}= is True or False, got {flag!r}"
-                            + ("; the floor's prior is set by n_options= (e.g. n_options=4 "
-                               "centres it on 1/4)" if name == "guessing" else ""))
+        true_or_false(flag, name, "; the floor's prior is set by n_options= (e.g. n_options=4 "
+                      "centres it on 1/4)" if name == "guessing" else "")
     if isinstance(anchors, (str, bytes)):
         raise TypeError(f"anchors= is a list of {dims} "
                         f"{getattr(responses, 'item_name', 'item')} labels, one per "
