@@ -107,8 +107,8 @@ def test_a_player_that_wins_everything_or_meets_nobody_is_named():
 def test_an_algorithm_with_constant_performance_is_refused_with_the_fix():
     wide, _ = simulate_airt(n=40, n_items=4, n_negative=0, seed=7)
     wide["flat"] = 0.6
-    with pytest.raises(ValueError, match=r"1 algorithm has one value only.* drop those "
-                                         "algorithms or give the bounds explicitly"):
+    with pytest.raises(ValueError, match=r"1 algorithm has one value only.* drop it or give "
+                                         "the bounds explicitly"):
         ie.Responses.from_wide(wide, respondent="dataset", item="algorithm", kind="continuous")
     # with bounds it is legal data, but the continuous IRT explains it with zero noise (s -> 0,
     # chains in different places): the builder refuses it

@@ -190,7 +190,7 @@ class Battles:
         {returns_battles}
         """
         check_frame(df)
-        if isinstance(ties, (list, tuple)):
+        if isinstance(ties, list):  # (a tuple can be a column's label)
             raise TypeError(f"ties= of from_counts names the column of tie counts, got "
                             f"{ties!r}; the markers of a tie in a winner column are "
                             "from_long's ties=")

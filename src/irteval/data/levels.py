@@ -54,11 +54,12 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
                          f" ({locate(np.flatnonzero(values == low)[:1])} to "
                          f"{locate(np.flatnonzero(values == high)[:1])})")
                 raise ValueError(
-                    f"{value_name}: values from {low:g} to {high:g}{where}, as integer levels "
-                    f"{high - low + 1:.3g} levels, {used} of them used. An ordinal model takes "
-                    "a few ordered levels: bin performances into levels with cuts= (the number "
-                    "of levels, e.g. cuts=5); if the values are codes of levels, recode them "
-                    "as consecutive integers (or pass levels=, the ordered levels)")
+                    f"{value_name}: values from {low:g} to {high:g}{where} would be "
+                    f"{_many(high - low + 1)} integer levels, {used} of them used. An ordinal "
+                    "model takes a few ordered levels: bin performances into levels with "
+                    "cuts= (the number of levels, e.g. cuts=5); if the values are codes of "
+                    "levels, recode them as consecutive integers (or, in Python, pass levels=, "
+                    "the ordered levels)")
         levels = np.arange(low, high + 1)
     if np.ndim(levels) != 1:
         example = (list(range(1, int(levels) + 1)) if isinstance(levels, (int, np.integer))
@@ -99,6 +100,11 @@ def ordinal_codes(values, levels=None, cuts=None, cut_rule="equal_width", value_
         raise ValueError(f"only one level ({_show(levels)}) is used: an ordinal model needs "
                          "at least two" + ("; use fewer cuts=" if cuts is not None else ""))
     return np.searchsorted(levels, values).astype(np.int64), levels, ranges
+
+
+def _many(n):
+    """A large count for a message: 1,001 or 1e+12."""
+    return f"{int(n):,}" if n < 1e15 else f"{n:.3g}"
 
 
 def bin_performance(values, edges):

@@ -35,6 +35,11 @@ def _number_pair(value):
                     and not isinstance(v, (bool, np.bool_)) for v in value))
 
 
+def _plain_pair(value):
+    """A bound pair as plain Python values for a message (not np.float64(0.0))."""
+    return tuple(map(plain, value)) if np.ndim(value) == 1 else plain(value)
+
+
 def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondents=None):
     """Per-item (lower, upper) arrays from ``bounds``: ``"column"`` (each item's observed
     min and max), ``"global"`` (min and max of all values), a pair ``(lo, hi)`` for every
@@ -50,24 +55,29 @@ def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondent
         else:
             raise ValueError(f"bounds={bounds!r}: use 'column', 'global', a pair (lo, hi) or "
                              "a dict {item: (lo, hi)}")
-    elif isinstance(bounds, (dict, pd.Series, pd.DataFrame)):
-        if isinstance(bounds, (dict, pd.Series)):  # a Series of pairs as a dict
-            bad = {k: v for k, v in dict(bounds).items() if not _number_pair(v)}
-            if bad:
-                k = next(iter(bad))
-                raise ValueError(f"bounds for {item_name} {plain(k)!r} must be a pair of "
-                                 f"numbers (lo, hi), got {bad[k]!r}")
-            table = pd.DataFrame(dict(bounds), index=["lower", "upper"]).T.astype(float)
+    elif isinstance(bounds, (dict, pd.DataFrame)) or (isinstance(bounds, pd.Series)
+                                                      and bounds.dtype == object):
+        if not isinstance(bounds, pd.DataFrame):  # {item: (lo, hi)}, or a Series of pairs
+            pairs = pd.Series(bounds, dtype=object)
+            bad = [not _number_pair(v) for v in pairs]
+            if any(bad):
+                k = bad.index(True)
+                raise ValueError(f"bounds for {item_name} {plain(pairs.index[k])!r} must be a "
+                                 f"pair of numbers (lo, hi), got "
+                                 f"{_plain_pair(pairs.iloc[k])!r}")
+            table = pd.DataFrame(pairs.tolist(), index=pairs.index,
+                                 columns=["lower", "upper"], dtype=float)
         else:
             missing = [c for c in ("lower", "upper") if c not in bounds.columns]
             if missing:
                 raise ValueError(f"a bounds table needs the columns 'lower' and 'upper' (one "
                                  f"row per {item_name}); it lacks {missing}")
             table = bounds[["lower", "upper"]]
-            bad = ~table.apply(pd.to_numeric, errors="coerce").notna().all(axis=1)
+            numbers = table.apply(pd.to_numeric, errors="coerce")
+            bad = (numbers.isna() & table.notna()).any(axis=1)  # (NaN: "finite", below)
             if bad.any():
                 raise ValueError(f"bounds for {item_name} {plain(table.index[bad][0])!r} must be "
-                                 f"numbers, got {tuple(map(plain, table[bad].iloc[0]))!r}")
+                                 f"numbers, got {_plain_pair(table[bad].iloc[0])!r}")
         twice = table.index[table.index.duplicated()].unique()
         if len(twice):
             raise ValueError(f"bounds name {item_name}s {list(twice[:5])} more than once; give "
@@ -97,9 +107,10 @@ def resolve_bounds(values, item_idx, items, bounds, item_name="item", respondent
         raise ValueError(
             plural(int(flat.sum()), f"{item_name} has", f"{item_name}s have")
             + f" one value only, e.g. {list(pd.Index(items)[flat][:5])}: with "
-            f"bounds={bounds!r} their lower and upper bounds are equal (a constant "
-            f"{item_name} carries no information); drop those {item_name}s or give the bounds "
-            "explicitly")
+            f"bounds={bounds!r} the lower and upper bounds are equal (a constant "
+            f"{item_name} carries no information); drop "
+            + ("it" if flat.sum() == 1 else f"those {item_name}s")
+            + " or give the bounds explicitly")
     if flat.any():
         k = np.flatnonzero(flat)[0]
         raise ValueError(

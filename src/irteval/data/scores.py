@@ -174,9 +174,11 @@ class Scores:
                 f"no {round} has two {player}s with a score, so there is no match to learn "
                 "from; check the round labels")
         if not useful.all():
+            one = (~useful).sum() == 1
             warn_user(plural(int((~useful).sum()), f"{round} has", f"{round}s have")
-                      + f" fewer than two {player}s with a score and hold no match (e.g. "
-                      f"{list(wide.columns[~useful][:3])})")
+                      + f" fewer than two {player}s with a score and "
+                      + ("holds" if one else "hold")
+                      + f" no match (e.g. {list(wide.columns[~useful][:3])})")
         return cls(matrix=mat if higher_is_better else -mat,
                    players=pd.Index(wide.index, name=player, tupleize_cols=False),
                    rounds=pd.Index(wide.columns, name=round, tupleize_cols=False),

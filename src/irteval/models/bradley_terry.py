@@ -33,6 +33,8 @@ See ``models/bradley_terry.md``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 import pymc as pm
@@ -302,7 +304,7 @@ def _tasks(scores, hierarchy):
             raise ValueError(f"hierarchy={hierarchy!r}: use 'round' (every round its own "
                              "task) or a mapping from round to task (dict or pandas Series)")
         return np.arange(scores.n_rounds), scores.rounds
-    if not isinstance(hierarchy, (dict, pd.Series)):  # a list read as rounds 0, 1, ...
+    if not isinstance(hierarchy, (Mapping, pd.Series)):  # a list read as rounds 0, 1, ...
         raise TypeError(f"hierarchy= is 'round' or a mapping from round to task (dict or "
                         f"pandas Series indexed by round), got a {type(hierarchy).__name__}")
     task = pd.Series(hierarchy)
