@@ -322,10 +322,10 @@ def test_a_large_board_labels_players_spread_over_the_epp_range():
     board = ie.mle_epp(scores)
     ax = ie.plot_epp_vs_score(board, scores)
     labels = [t.get_text() for t in ax.texts]
-    assert len(labels) == 20 and ax.get_title().endswith("; 20 of 80 labelled")
+    assert len(labels) == 30 and ax.get_title().endswith("; 30 of 80 labelled")
     assert {board["epp"].idxmax(), board["epp"].idxmin()} <= set(labels)
     plt.close(ax.figure)
     small, _, _ = simulate_bradley_terry(12, 10, np.random.default_rng(0))
-    ax = ie.plot_epp_vs_score(ie.mle_epp(small), small)  # every one, up to 20
+    ax = ie.plot_epp_vs_score(ie.mle_epp(small), small)  # every one, up to 30
     assert len(ax.texts) == 12 and "labelled" not in ax.get_title()
     plt.close(ax.figure)

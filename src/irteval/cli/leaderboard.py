@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 from functools import partial
 from pathlib import Path
@@ -109,15 +110,17 @@ def read_scores(args):
             f"{player!r}, var_name='round', value_name='score').to_csv('long.csv', "
             "index=False)")
     if battles:
-        named = {args.player_a: "--player-a", args.player_b: "--player-b",
-                 args.winner: "--winner"}
-        if task in named:  # Battles.from_long's round=: "--round" named it, which battles lack
-            raise ValueError(f"{args.scores}: --task and {named[task]} both name the column "
-                             f"{task!r}; --task names the column of each battle's task")
-        return reading.in_file(args.scores, lambda: Battles.from_long(
-            df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
-            ties=[t.strip() for t in args.ties.split(",")], weight=args.weight,
-            round=task, player_name="model")), None if task is None else "round"
+        def read_battles():
+            try:
+                return Battles.from_long(
+                    df, player_a=args.player_a, player_b=args.player_b, winner=args.winner,
+                    ties=[t.strip() for t in args.ties.split(",")], weight=args.weight,
+                    round=task, player_name="model")
+            except ValueError as err:  # its round= is --task here ("--round": of scores)
+                raise ValueError(re.sub(r"\bround=", "task=", str(err))) from err
+
+        return (reading.in_file(args.scores, read_battles),
+                None if task is None else "round")
     hierarchy = None
     if task is not None:  # a task's rounds: its --round values ("task / round" where a
         # round label recurs in several tasks, as split 1 of every dataset)

@@ -13,7 +13,7 @@ EXIT_STRICT = 3
 FLAGS = ("respondent", "item", "value", "player", "round", "score", "bounds", "transform",
          "clip", "nominal", "rows", "noise", "player_a", "player_b", "winner", "ties", "weight",
          "cuts", "cut_rule", "method", "draws", "tune", "chains", "target_accept", "likelihood",
-         "sampler", "log_likelihood", "reference", "prior_scale", "model")
+         "sampler", "log_likelihood", "reference", "prior_scale", "model", "task")
 
 
 def n_jobs(text):
@@ -118,7 +118,7 @@ def _python_advice():
     from ..robustness.scc import SAME_INSTANCES, SAME_MODELS
 
     stratified = "irteval select-items with its default --strategy stratified"
-    return {NA_LABELS: " (an empty cell)",
+    return {NA_LABELS: " (the command reads only an empty cell as missing)",
             ADD_LATER: " (or, in Python, irteval.add_log_likelihood(posterior, model) with the "
                        "model built again from the same data)",
             SAME_INSTANCES: "give --responses and --predictions a row for each of the same "

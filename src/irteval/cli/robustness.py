@@ -146,8 +146,8 @@ def data(args):
         unknown = [c for c in nominal if c not in X.columns]
         if unknown:  # check_data's "not in X" names a frame the command line never showed
             raise ValueError(f"{args.csv}: --nominal names {unknown}, which are not feature "
-                             f"columns; the features are {listed(X.columns)} (--target and "
-                             "--id are not)")
+                             f"columns; the features are {listed(X.columns)} (--target"
+                             + (" and --id are" if args.id else " is") + " not)")
         try:  # before any work
             reading.in_file(args.csv, lambda: check_data(X, y, nominal))
         except ValueError as err:

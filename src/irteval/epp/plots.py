@@ -88,14 +88,14 @@ def plot_leaderboard(board, *, top=None, ax=None, ci_prob=None, ci_kind=None):
 
 #: plot_epp_vs_score labels every player up to this many; past it, players spread evenly
 #: over the EPP range (a column of 80 labels' leader lines fanned out and crossed)
-LABELLED_PLAYERS = 20
+LABELLED_PLAYERS = 30
 
 
 @fill_doc(**BOARD_DOCS)
 def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     """EPP (with its interval) against each player's mean score, as EloML's ranking plot
-    (for :class:`~irteval.Battles`: against the share of battles won). Past 20 players,
-    the 20 nearest to EPPs spread evenly over their range are labelled, the best and the
+    (for :class:`~irteval.Battles`: against the share of battles won). Past 30 players,
+    the 30 nearest to EPPs spread evenly over their range are labelled, the best and the
     worst among them.
 
     Parameters
