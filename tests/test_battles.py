@@ -166,9 +166,19 @@ def test_side_markers_of_other_columns_are_named():
 def test_bad_weights_counts_and_a_single_player():
     rows = battle_rows().assign(n=1.0)
     rows.loc[7, "n"] = 0
-    with pytest.raises(ValueError, match="n has 1 weights that are not positive.*row 7"):
+    with pytest.raises(ValueError, match="n has 1 weight that is not a positive number.*row 7"):
         ie.Battles.from_long(rows, player_a="model_a", player_b="model_b", winner="winner",
                              weight="n")
+    tied_player = rows.copy()  # a player called "tie", in a tie: a warning
+    tied_player.loc[0, ["model_a", "winner"]] = "tie"
+    with warnings.catch_warnings():  # the weights' error before the winners' warning
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="n has 1 weight"):
+            ie.Battles.from_long(tied_player, player_a="model_a", player_b="model_b",
+                                 winner="winner", weight="n")
+    with pytest.warns(UserWarning, match="a tie marker and a player of their battle"):
+        ie.Battles.from_long(tied_player, player_a="model_a", player_b="model_b",
+                             winner="winner")  # (the warning the error now comes before)
     counts = pd.read_csv(DATA / "bt2_baseball.csv")
     counts.loc[2, "home.wins"] = -1
     with pytest.raises(ValueError, match="home.wins has 1 counts.*negative.*row 2"):

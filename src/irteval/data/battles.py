@@ -127,6 +127,7 @@ class Battles:
             raise TypeError(f"ties= is a list of the {winner} values that mean a tie, e.g. "
                             f"ties={[ties] if ties else ['tie']!r} (or ties=[] for none), got "
                             f"{ties!r}")
+        w = np.ones(len(df)) if weight is None else _weights(df, weight)  # before warnings
         tie = won.isin(list(ties)).to_numpy()
         # a player's label wins over the side markers: players may be called "a" or "b"
         label_a = won.to_numpy() == df[player_a].to_numpy()
@@ -161,7 +162,6 @@ class Battles:
                 + _case_hint(won[unknown], [*df[player_a].unique(), *df[player_b].unique(),
                                             "a", "b", player_a, player_b, *ties])
                 + _column_hint(won[unknown], len(df), winner, player_a, player_b))
-        w = np.ones(len(df)) if weight is None else _weights(df, weight)
         score_a = np.where(tie, 0.5, a_won.astype(float))
         return cls._aggregate(a, b, w, w * score_a, w * tie, players, player_name,
                               _rounds(df, round))
@@ -342,8 +342,10 @@ def _weights(df, column):
                        missing=False)
     bad = np.flatnonzero(~(w > 0))
     if len(bad):
-        raise ValueError(f"{column} has {len(bad)} weights that are not positive numbers "
-                         f"({where(df.index, bad)}); drop those battles or fix weight=")
+        what = ("weight that is not a positive number" if len(bad) == 1
+                else "weights that are not positive numbers")
+        raise ValueError(f"{column} has {len(bad)} {what} ({where(df.index, bad)}); drop those "
+                         "battles or fix weight=")
     return w
 
 
