@@ -290,3 +290,20 @@ def test_cli_taxonomy_keeps_the_families_every_dataset_trained(tmp_path, capsys)
     taxonomy_report([tied], tmp_path / "tied", 3)
     assert "robustness taxonomy (1 group, complete linkage on kappa profiles averaged over 1 " \
         "dataset(s)); --groups 3 asked, but the profiles tie:" in capsys.readouterr().out
+
+
+def test_estimators_without_a_random_state_get_the_seed():
+    """The seed reached the folds only: a tree without random_state gave other responses from
+    the same seed (scikit-learn's own cross-validation seeds no estimator either)."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = ie.datasets.load_optdigits(return_X_y=True)
+    X, y = X.iloc[:150], y.iloc[:150]
+    trees = {f"tree{k}": DecisionTreeClassifier(max_depth=4, max_features=0.3)  # random
+             for k in range(2)}  # splits
+    runs = [ie.robustness.cross_val_responses(trees, X, y, cv=3, random_seed=seed,
+                                              progressbar=False).to_wide(rows="item")
+            for seed in (1, 1, 2)]
+    pd.testing.assert_frame_equal(runs[0], runs[1])
+    assert not runs[0].equals(runs[2])
+    assert trees["tree0"].random_state is None  # the user's estimator is left as it was

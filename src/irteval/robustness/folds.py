@@ -96,9 +96,10 @@ def check_data(X, y, nominal=()):
     return X, y
 
 
-def prepare(estimators, X, *, nominal=(), cv=5):
+def prepare(estimators, X, *, nominal=(), cv=5, random_seed=0):
     """The estimators, ready for ``X``: hyper-parameters above what the smallest training fold
-    allows clipped (with one warning naming each change) and nominal columns one-hot encoded
+    allows clipped (with one warning naming each change), a ``random_state`` left None set to
+    ``random_seed`` (an int: the same seed, the same fits) and nominal columns one-hot encoded
     in front of each model."""
     if not isinstance(estimators, dict) or not estimators:
         raise ValueError("estimators must be a non-empty dict {name: estimator}")
@@ -113,7 +114,9 @@ def prepare(estimators, X, *, nominal=(), cv=5):
                    for key, value in params.items()
                    if key.rsplit("__", 1)[-1] in BOUNDS and isinstance(value, (int, np.integer))
                    and value > BOUNDS[key.rsplit("__", 1)[-1]](n_train, n_features)}
-        estimator = clone(estimator).set_params(**changes)
+        unseeded = {key: random_seed for key, value in params.items()
+                    if key.rsplit("__", 1)[-1] == "random_state" and value is None}
+        estimator = clone(estimator).set_params(**changes, **unseeded)
         if changes:
             said = ", ".join(f"{k.rsplit('__', 1)[-1]} {params[k]} -> {v}"
                              for k, v in changes.items())

@@ -96,7 +96,8 @@ def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), integer_noise=
     ----------
     {noisy_training}
     random_seed : int, numpy.random.Generator or None, default 0
-        Seeds the folds and the noise; the same seed gives the same predictions.
+        Seeds the folds, the noise and every estimator whose ``random_state`` is None; the
+        same seed gives the same predictions.
     n_jobs : int, optional
         Workers for the (model, fold) fits, through joblib: ``None`` runs in this process
         unless a ``joblib.parallel_config`` says otherwise (a Dask or Ray backend scales it
@@ -113,7 +114,7 @@ def noisy_predictions(estimators, X, y, *, noise=0.2, nominal=(), integer_noise=
     check_noise(noise)
     check_integer_noise(integer_noise)
     X, y = check_data(X, y, nominal)
-    ready = prepare(estimators, X, nominal=nominal, cv=cv)
+    ready = prepare(estimators, X, nominal=nominal, cv=cv, random_seed=random_seed)
     task = partial(_fit_predict_twice, X=X, y=y, noise=noise, nominal=list(nominal),
                    integer_noise=integer_noise,
                    seeds=np.random.SeedSequence(random_seed).spawn(cv))
@@ -161,7 +162,8 @@ def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_
         Nominal columns of ``X``, one-hot encoded in front of every model.
     {cv}
     random_seed : int, numpy.random.Generator or None, default 0
-        Seeds the folds (shuffled); the same seed gives the same responses.
+        Seeds the folds (shuffled) and every estimator whose ``random_state`` is None; the
+        same seed gives the same responses.
     n_jobs : int, optional
         Workers for the (estimator, fold) fits, through joblib: ``None`` runs in this
         process unless a ``joblib.parallel_config`` says otherwise, ``-1`` uses every core.
@@ -181,7 +183,7 @@ def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_
     if isinstance(estimators, dict) and len(estimators) == 1:  # before any training
         raise ValueError("one estimator makes a response matrix of one model: an IRT model "
                          "compares two at least; give more (robustness.families())")
-    ready = prepare(estimators, X, nominal=nominal, cv=cv)
+    ready = prepare(estimators, X, nominal=nominal, cv=cv, random_seed=random_seed)
     names, results = fold_results(
         partial(_fit_predict, X=X, y=y), ready, y, cv=cv, random_seed=random_seed,
         n_jobs=n_jobs, progressbar=progressbar, description="cross-validating")
