@@ -113,6 +113,13 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     assert ("answers.csv: 2 instance(s) in 'instance' (--item) are not in the fit, e.g. ['nope', "
             "'I16 '] on lines 5, 6; the fit has 40") in err
     assert "'I16 ' differs from 'i16' only in case or spaces" in err
+    unconverged = az.from_netcdf(out / "posterior.nc")
+    unconverged.attrs["max_rhat"] = 1.05
+    unconverged.to_netcdf(tmp_path / "unconverged.nc")
+    assert main(["score-new", str(tmp_path / "unconverged.nc"), str(tmp_path / "answers.csv"),
+                 "--out", str(tmp_path / "new"), "--overwrite"]) == 2
+    err = capsys.readouterr().err  # the answers' error alone: no warning about the fit first
+    assert "are not in the fit" in err and "NUTS diagnostics" not in err
     assert main(["score-new", str(tmp_path / "answers.csv"), str(tmp_path / "answers.csv"),
                  "--out", str(tmp_path / "new"), "--overwrite"]) == 2  # the CSV as posterior
     assert "answers.csv: not a netCDF file" in capsys.readouterr().err

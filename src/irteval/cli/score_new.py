@@ -124,7 +124,6 @@ def report(args):
                              + (f"; score-new reads a row per answered {name} ({name!r} and "
                                 "'correct' columns, as select-items writes items.csv), not a "
                                 "row of answers: transpose it" if wide else ""))
-    _warn_if_unconverged(idata, args.posterior)
     answers = _answers(df, args, name)
     known = idata.posterior["item"].values
     answers.index = reading.as_labels(answers.index, known)
@@ -136,6 +135,7 @@ def report(args):
             f"in the fit, e.g. {[plain(x) for x in answers.index[unknown][:5]]} on "
             f"{where(lines, range(len(lines)))}; the fit has {len(known)} (e.g. "
             f"{[plain(x) for x in known[:3]]})" + spelling_hint(answers.index[unknown], known))
+    _warn_if_unconverged(idata, args.posterior)  # once the answers are known to be right
     score = reading.in_file(args.answers, lambda: score_new_model(idata, answers,
                                                              random_seed=args.seed))
     table = score.summary()

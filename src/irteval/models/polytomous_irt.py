@@ -109,6 +109,7 @@ class PolytomousIRT(BaseModel):
                 f"{which} one level only on every {r.respondent_name} (e.g. "
                 f"{[plain(x) for x in single[:5]]}): no information on {r.respondent_name} "
                 f"difficulty; {fix}")
+        priors = {"a": positive(prior_a, "prior_a"), "c": positive(prior_c, "prior_c")}
         warn_few_respondents(r, "parameters (discrimination, a threshold per level)")
         if model == "gpcm":
             _warn_skipped_levels(r, low, high)
@@ -127,7 +128,7 @@ class PolytomousIRT(BaseModel):
         self._build_args = ((responses,), {"model": model, "prior_a": prior_a,
                                            "prior_c": prior_c})
         self.responses, self.model_kind = responses, model
-        self.priors = {"a": positive(prior_a, "prior_a"), "c": positive(prior_c, "prior_c")}
+        self.priors = priors
         self.low, self.valid = low, valid
         self.categories, self.mask = x, mask  # for the NumPy density
         pm.Data("lowest_level", low, dims="item")
