@@ -20,10 +20,11 @@ from .outputs import DEMO, files, start_run, warn_earlier_outputs
 DESCRIPTION = """\
 Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
 
-  irteval difficulty   which test instances are hard (1PL IRT on 0/1 responses); writes
-                       difficulty.csv (one row per instance: posterior mean, sd, interval,
-                       bin), abilities.csv (one row per model), curves.csv (accuracy per
-                       difficulty bin for every model), posterior.nc and plots
+  irteval difficulty   which test instances are hard (1PL IRT on 0/1 responses; --model
+                       2pl, 3pl or 4pl adds discrimination, a guessing floor, a ceiling);
+                       writes difficulty.csv (one row per instance: posterior mean, sd,
+                       interval, bin), abilities.csv (one row per model), curves.csv
+                       (accuracy per difficulty bin for every model), posterior.nc and plots
   irteval leaderboard  which model leads a benchmark, with what probability (EPP from
                        scores per round, or pairwise battles with --winner); writes
                        leaderboard.csv (EPP, interval, Elo, P(best), ranks), mle_epp.csv
