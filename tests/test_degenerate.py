@@ -56,16 +56,20 @@ def test_perfect_instances_and_model_are_named_and_get_extreme_estimates():
     assert abs(b[["i0", "i1"]] - post["mu_b"].mean().item()).max() < 3 * sigma_b
 
 
-def test_answers_all_alike_are_refused_by_name():
-    """Every answer 1 (or 0) gave three warnings, each about a part, and a fit of the prior."""
+def test_answers_all_alike_get_one_warning_that_says_so():
+    """Every answer 1 (or 0) gave three warnings, each about a part; the fit is the prior
+    (still a posterior: simulation-based calibration fits such draws of the prior)."""
     wide = pd.DataFrame(1, index=[f"i{k}" for k in range(6)], columns=["m0", "m1", "m2"])
     for value, word in ((1, "right"), (0, "wrong")):
         resp = ie.Responses.from_wide(wide * value, respondent="model", item="instance",
                                       rows="item")
-        with pytest.raises(ValueError, match=f"every one of the 18 answers is {value} "
-                                             fr"\({word}\): they say nothing about which "
-                                             "instances are harder or which models are stronger"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             ie.models.onepl(resp, discrimination=bool(value))
+        assert [str(w.message) for w in caught] == [
+            f"every one of the 18 answers is {value} ({word}): they say nothing about which "
+            "instances are harder or which models are stronger, so the fit returns its prior; "
+            f"check the value column (a conversion that made every answer {value}?)"]
 
 
 def test_a_player_that_never_wins_is_named_and_ranked_last():

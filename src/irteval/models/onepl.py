@@ -569,18 +569,19 @@ def _warn_extremes(responses: Responses):
     """Warn about items every respondent answered correctly (or wrongly) and respondents with
     every answer right (or wrong): the likelihood alone would push their difficulty (ability)
     to infinity, so only the prior keeps it finite. The posterior is still proper, but such
-    estimates mostly restate the prior. Every answer alike is an error: a fit of it is the
-    prior."""
+    estimates mostly restate the prior. Every answer alike gets one warning that says so (a
+    fit of it is its prior, still a posterior: simulation-based calibration fits such draws
+    of the prior)."""
     margins = responses.margins
     right = int(margins["item_sum"].sum())
     if right in (0, responses.n_obs):  # three warnings said it in parts
         value = int(right > 0)
-        raise ValueError(
-            f"every one of the {responses.n_obs} answers is {value} "
-            f"({'right' if value else 'wrong'}): they say nothing about which "
-            f"{responses.item_name}s are harder or which {responses.respondent_name}s are "
-            "stronger, and a fit would return its prior; check the value column (a conversion "
-            f"that made every answer {value}?)")
+        warn_user(f"every one of the {responses.n_obs} answers is {value} "
+                  f"({'right' if value else 'wrong'}): they say nothing about which "
+                  f"{responses.item_name}s are harder or which {responses.respondent_name}s "
+                  "are stronger, so the fit returns its prior; check the value column (a "
+                  f"conversion that made every answer {value}?)", IdentificationWarning)
+        return
     complete = responses.n_obs == responses.n_items * responses.n_respondents
     for labels, key, name, other, what in (
             (responses.items, "item", responses.item_name, responses.respondent_name,
