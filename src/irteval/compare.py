@@ -124,8 +124,7 @@ def compare_models(fits: dict, *, ic="loo", **kwargs) -> pd.DataFrame:
     unconverged = [f"{name}: its fit failed the NUTS diagnostics ({failed}), so its elpd "
                    "comes from draws that may not represent the posterior; refit it (more "
                    "draws, a higher target_accept=) before reading the ranking"
-                   for name, failed in ((n, failed_checks(f)) for n, f in fits.items())
-                   if failed]
+                   for name, idata in fits.items() if (failed := failed_checks(idata))]
     caveats = []
     for name, loo in scores.items():
         if "pareto_k" not in loo:  # WAIC: ArviZ's own test, the log-likelihood's variance
