@@ -51,6 +51,16 @@ def test_a_score_named_like_a_time_or_an_error_warns_when_higher_is_better_by_de
                          round="split", score="top1_accuracy")  # 'top', 'accuracy'
 
 
+def test_higher_is_better_is_true_or_false_before_any_scores_are_read():
+    """The text "False" (true) ranked a table of run times slowest first."""
+    wide = frame().pivot(index="model", columns="split", values="auc")
+    for build in (lambda: Scores.from_long(frame(), player="model", round="split", score="auc",
+                                           higher_is_better="False"),
+                  lambda: Scores.from_wide(wide, higher_is_better="False")):
+        with pytest.raises(TypeError, match="higher_is_better= is True or False, got 'False'"):
+            build()
+
+
 def test_ties_are_counted_in_the_rounds_that_have_them_and_absent_players_never_tie():
     wide = pd.DataFrame({"r1": [1.0, 1.0, 2.0, np.nan, np.nan], "r2": [3.0, 1.0, 2.0, 0.0, 5.0],
                          "r3": [np.nan, np.nan, 1.0, 1.0, 0.0]}, index=list("abcde"))

@@ -22,7 +22,7 @@ from .._docs import fill_doc, matrix_df
 from .._repr import counted
 from .._validation import (axis_names, check_columns, check_frame, labelled_matrix, long_cells,
                            numeric_matrix, percent, plain, plural, spelling_hint,
-                           warn_user)
+                           true_or_false, warn_user)
 
 
 SCORE_FIX = "scores must be numbers (an accuracy, AUC, error, run time)"
@@ -108,11 +108,12 @@ class Scores:
         """
         check_frame(df)
         check_columns(df, {"player": player, "round": round, "score": score})
+        higher_is_better = _higher_is_better(score, higher_is_better)
         p_idx, players, r_idx, rounds, values = long_cells(df, player, round, score, SCORE_FIX)
         mat = np.full((len(players), len(rounds)), np.nan)
         mat[p_idx, r_idx] = values
         return cls._build(pd.DataFrame(mat, index=players, columns=rounds), player, round,
-                          _higher_is_better(score, higher_is_better))
+                          higher_is_better)
 
     @classmethod
     @fill_doc(**SCORES_BUILD_DOCS)
@@ -138,6 +139,7 @@ class Scores:
         {returns_scores}
         """
         check_frame(df)
+        higher_is_better = true_or_false(higher_is_better, "higher_is_better")
         if rows not in ("player", "round"):
             raise ValueError(f"rows must be 'player' or 'round', got {rows!r}")
         own = ({} if None not in (player, round) else axis_names(
@@ -155,8 +157,6 @@ class Scores:
 
     @classmethod
     def _build(cls, wide, player, round, higher_is_better):
-        if not isinstance(higher_is_better, (bool, np.bool_)):
-            raise TypeError("higher_is_better must be True or False")
         mat = wide.to_numpy(dtype=float)
         if mat.shape[0] < 2:
             raise ValueError(
@@ -222,7 +222,7 @@ def _higher_is_better(score, given):
     """``given``, or True with a warning where the name of the ``score`` column reads as
     lower-is-better."""
     if given is not None:
-        return given
+        return true_or_false(given, "higher_is_better")
     words = sorted(set(re.findall(r"[a-z]+", str(score).lower())) & LOWER_IS_BETTER_WORDS)
     if words:
         warn_user(f"score {score!r} reads as lower-is-better ({words[0]!r}), and higher is "
