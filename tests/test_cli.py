@@ -343,6 +343,18 @@ def test_the_help_examples_run_in_order_without_colliding():
     assert len(outs) == len(set(outs)) == len(lines) - 1
 
 
+def test_each_command_writes_to_its_own_folder_by_default():
+    """All wrote to irteval-output/: a leaderboard after a difficulty run stopped (posterior.nc
+    exists), and with --overwrite replaced the posterior that select-items reads."""
+    parse = commands.parser().parse_args
+    outs = {name: parse([name, *args]).out for name, args in (
+        ("difficulty", ["r.csv"]), ("leaderboard", ["s.csv"]), ("portfolio", ["p.csv"]),
+        ("robustness", ["--dataset", "optdigits"]), ("select-items", ["p.nc"]),
+        ("score-new", ["p.nc", "a.csv"]))}
+    assert outs == {name: Path("irteval-output") / name for name in outs}
+    assert parse(["demo"]).out == Path("irteval-output")  # its parts in sub-folders
+
+
 def test_existing_outputs_are_kept_without_overwrite(difficulty_run, tmp_path, capsys):
     path, out, _ = difficulty_run
     before = {f: (out / f).stat().st_mtime_ns for f in written(out)}

@@ -53,9 +53,10 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
 
 posterior.nc files hold the posterior draws in float32 or, where that loses under 1% of
 a posterior sd, packed to 16 bits (arviz.from_netcdf reads them);
-irteval.load_results(folder) reads a whole output folder back. Existing outputs are never
-replaced without --overwrite. Every fit prints its diagnostics (divergences, R-hat, ESS);
-with --strict a failed check stops the command with exit status 3.
+irteval.load_results(folder) reads a whole output folder back. A command writes to
+irteval-output/COMMAND unless --out names another folder (the demo: irteval-output/), and
+never replaces existing outputs without --overwrite. Every fit prints its diagnostics
+(divergences, R-hat, ESS); with --strict a failed check stops the command with exit status 3.
 
 examples (the files: irteval examples --out .; each run writes to its own --out folder):
   irteval demo
@@ -71,7 +72,8 @@ examples (the files: irteval examples --out .; each run writes to its own --out 
   irteval leaderboard battles.csv --winner winner --task category --out out/tasks   # Model/Task
   irteval portfolio perf.csv --bounds global --transform airt --draws 4000 --out out/portfolio
   irteval portfolio levels.csv --levels --out out/levels   # ordered levels; --cuts C bins them
-  irteval robustness --dataset optdigits letter wall_robot_navigation --out out/robustness
+  irteval robustness --dataset wall_robot_navigation --families knn_3,cart_depth10,naive_bayes \\
+      --out out/robustness   # three families on one bundled dataset: ~15 s
   irteval robustness --csv data.csv --target class --nominal colour,shape --out out/own_data
   irteval robustness --responses matrix.csv --predictions clean.csv perturbed.csv --out out/own
 """
@@ -98,7 +100,7 @@ def parser():
                                       "OUT/minizinc_portfolio and OUT/arena_leaderboard.")
     options.add_fit_options(demo, draws=500, defaults=(
         "500 draws and the models' warm-up; the portfolio at least 4000 draws and 2000 "
-        "warm-up steps, the arena at least 1000 draws"))
+        "warm-up steps, the arena at least 1000 draws"), out="irteval-output")
     examples = sub.add_parser("examples", help="write small CSV files to try the commands on",
                               description="Small CSV files from the bundled data, one for "
                                           "each layout the commands read (the README runs "

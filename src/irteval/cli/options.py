@@ -55,8 +55,10 @@ def at_least(minimum, kind=int):
     return parse
 
 
-def add_output_options(p, out="irteval-output"):
-    """--out (default ``out``), --seed and --overwrite."""
+def add_output_options(p, out=None):
+    """--out (default ``out``, else irteval-output/COMMAND: the commands' defaults do not
+    collide), --seed and --overwrite."""
+    out = out or f"irteval-output/{p.prog.split()[-1]}"
     p.add_argument("--out", type=Path, default=Path(out),
                    help=f"output folder (default: {out})")
     p.add_argument("--seed", type=at_least(0, int), default=0, help="random seed (default: 0)")
@@ -64,10 +66,11 @@ def add_output_options(p, out="irteval-output"):
                    help="replace existing output files (default: refuse to)")
 
 
-def add_fit_options(p, draws=None, defaults="the model's: 1000 draws, 1000 warm-up steps"):
-    """The output options, the sampler's settings and --strict; ``defaults``: the command's
-    draws and warm-up steps in words, for the help."""
-    add_output_options(p)
+def add_fit_options(p, draws=None, defaults="the model's: 1000 draws, 1000 warm-up steps",
+                    out=None):
+    """The output options (``out``: the default folder), the sampler's settings and --strict;
+    ``defaults``: the command's draws and warm-up steps in words, for the help."""
+    add_output_options(p, out)
     p.add_argument("--sampler", choices=["pymc", "nutpie", "numpyro"], default=None,
                    help="NUTS implementation (default: the model's choice, mostly nutpie; "
                         "numpyro needs pip install 'irteval[numpyro]')")
