@@ -318,7 +318,16 @@ def test_settings_map_ignores_are_said(files, capsys):
     assert "--method map ignores them" in err
     assert "--strict" not in err  # it stops on any non-NUTS convergence warning too
     assert "this fit is one point" not in err  # asked for: the report's own note says it
-    assert "MAP, a point estimate: no interval" in captured.out
+    assert "MAP, a point estimate: no sd or interval" in captured.out
+    assert "diagnostics: --method map gives one point: no divergences, R-hat or ESS" \
+        in captured.out
+    # one point has no spread: empty cells, not widths of 0 that read as certainty
+    for name, spread in (("difficulty", ["sd", "hdi_lower", "hdi_upper", "p_bin"]),
+                         ("abilities", ["sd", "hdi_lower", "hdi_upper"]),
+                         ("curves", ["accuracy_lower", "predicted_upper"])):
+        table = pd.read_csv(files / "m" / f"{name}.csv")
+        assert table[spread].isna().all().all() and table["mean" if name != "curves"
+                                                          else "predicted"].notna().all()
 
 
 def test_keywords_in_messages_become_flags():

@@ -120,33 +120,33 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     idata = fitting.fit(models.onepl(resp, **keywords), args, method=method)
     if method == "map":  # asked for, and said below: not each summary's warning again
         warnings.filterwarnings("ignore", message=r".*this fit is one point \(MAP\)")
-    table = difficulty(idata, n_bins=bins)
     point = method == "map"  # one draw: no sd, no interval
+    table = without_spread(difficulty(idata, n_bins=bins), point)
     print(f"\nhardest {resp.item_name}s (difficulty b; "
-          + ("MAP, a point estimate: no interval, sd 0; --method nuts for the posterior):"
+          + ("MAP, a point estimate: no sd or interval; --method nuts for the posterior):"
              if point else f"{label(table.attrs['ci_prob'], table.attrs['ci_kind'])}):"))
-    print(table.sort_values("mean", ascending=False).head(10).round(3).to_string())
+    print(shown(table.sort_values("mean", ascending=False).head(10), point))
     print(f"\ndifficulty distribution ({'MAP' if point else 'posterior means'}):")
     print(table["mean"].describe(percentiles=[.1, .25, .5, .75, .9]).round(3).to_string())
     if not point:  # the plot's legend: b's spread within each draw, wider than the means'
         mean, sd = moment_draws(idata.posterior["b"])
         print(f"per posterior draw: mean {float(mean.mean()):.3f}, sd over {resp.item_name}s "
               f"{float(sd.mean()):.3f} (averaged over draws; the posterior means above shrink)")
-    print("\nper bin of the posterior means (0 = easiest; curves.csv bins each draw, so its "
-          "b_mean differs):")
+    print(f"\nper bin of the {'MAP difficulties' if point else 'posterior means'} (0 = "
+          "easiest; curves.csv bins each draw, so its b_mean differs):")
     per_bin = table.groupby("bin").agg(n=("mean", "size"), b_mean=("mean", "mean"),
                                        accuracy=("accuracy", "mean"),
-                                       p_bin=("p_bin", "mean"))
+                                       **({} if point else {"p_bin": ("p_bin", "mean")}))
     print(per_bin.round(3).to_string())
-    skills = abilities(idata)
+    skills = without_spread(abilities(idata), point)
     interval = "MAP" if point else label(skills.attrs["ci_prob"], skills.attrs["ci_kind"])
     print(f"\nstrongest {resp.respondent_name}s (ability theta; {interval}):")
-    print(skills.head(5).round(3).to_string())
+    print(shown(skills.head(5), point))
     writer = Writer(out, "difficulty")
     curves = characteristic_curves(idata, n_bins=bins)
     writer.table("difficulty.csv", table)
     writer.table("abilities.csv", skills)
-    writer.table("curves.csv", curves)
+    writer.table("curves.csv", without_spread(curves, point))
     fitting.save(idata, writer, {
         "difficulty_distribution.png": partial(plot_difficulty_distribution,
                                                {name or resp.item_name + "s": idata}),
@@ -154,3 +154,18 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
         "characteristic_curves.png": partial(plot_characteristic_curves, curves)})
     print(f"\n{writer.summary()}")
     return idata
+
+
+def without_spread(table, point):
+    """``table``, and for a fit of one point (MAP) without its sd, interval bounds and
+    probability of a bin: one point has none, and widths of 0 would read as certainty."""
+    if not point:
+        return table
+    spread = [c for c in table.columns
+              if c in ("sd", "p_bin") or str(c).endswith(("_lower", "_upper"))]
+    return table.assign(**dict.fromkeys(spread, float("nan")))
+
+
+def shown(table, point):
+    """``table`` for the terminal: 3 decimals, and a point fit's empty columns left out."""
+    return (table.dropna(axis=1, how="all") if point else table).round(3).to_string()

@@ -41,6 +41,12 @@ def fit(model, args, **kwargs):
         print(f"diagnostics: divergences {attrs['divergences']:.0f}, max_rhat "
               f"{as_compared(attrs['max_rhat'], RHAT_MAX)}, min_ess_bulk "
               f"{attrs['min_ess_bulk']:.0f}, min_ess_tail {attrs['min_ess_tail']:.0f}")
+    elif not nuts:
+        method = kwargs["method"]
+        print(f"diagnostics: --method {method} gives "
+              + ("one point" if method == "map" else "an approximation, not a sampler's draws")
+              + ": no divergences, R-hat or ESS (--method nuts has them); only whether the "
+              + ("ADVI loss" if method == "advi" else "optimiser") + " converged is checked")
     if failed and args.strict:  # the error says it: not as a warning too
         raise StrictError(f"--strict: {'; '.join(failed)}; the outputs of this fit were not "
                           "written")
