@@ -121,7 +121,7 @@ def test_bad_model_arguments():
     scores, _ = simulate(5, 3)
     with pytest.raises(ValueError, match="likelihood='glm' is not one of"):
         ie.models.bradley_terry(scores, likelihood="glm")
-    with pytest.raises(ValueError, match="reference 'x' is not a player"):
+    with pytest.raises(ValueError, match="reference='x' is not a player"):
         ie.models.bradley_terry(scores, reference="x")
     for build in (ie.models.bradley_terry, ie.mle_epp, ie.bootstrap_epp):
         with pytest.raises(TypeError, match="expected irteval.Scores.*build one with Scores"):

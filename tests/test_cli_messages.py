@@ -341,12 +341,14 @@ def test_the_2pl_without_a_laplace_approximation_says_which_methods_instead(file
     # fit() refuses it before any work
     assert main(["difficulty", str(files / "long.csv"), "--out", str(files / "l"), "--model",
                  "2pl", "--method", "laplace"]) == 2
-    err = capsys.readouterr().err.strip()
-    assert err.endswith("Use --method nuts or --method advi")  # was "--method nuts or 'advi'"
+    err = capsys.readouterr().err.strip()  # (was Python's keywords: batch_size=, sigma_b)
+    assert err.endswith("--method laplace fits the 1PL only: use --model 1pl, or --method map "
+                        "(1PL, 2PL), advi or nuts (the default)")
     assert main(["difficulty", str(files / "long.csv"), "--out", str(files / "l"), "--model",
                  "3pl", "--method", "map"]) == 2
     err = capsys.readouterr().err.strip()
-    assert "not available for the 3PL/4PL" in err and "--method nuts" in err
+    assert err.endswith("--method map fits the 1PL and 2PL only: use --model 1pl or 2pl, or "
+                        "--method advi or nuts (the default)")
 
 
 def test_files_that_are_not_plain_csv_are_named(files, capsys):

@@ -510,7 +510,7 @@ def test_unknown_labels_that_differ_in_case_or_spaces_are_said():
     scores = Scores.from_long(pd.DataFrame({"model": list("ABCABC"), "round": [1] * 3 + [2] * 3,
                                             "score": [3, 2, 1, 1, 3, 2]}),
                               player="model", round="round", score="score")
-    with pytest.raises(ValueError, match="reference 'a' is not a player.*'a' differs from 'A'"):
+    with pytest.raises(ValueError, match="reference='a' is not a player.*'a' differs from 'A'"):
         ie.mle_epp(scores, reference="a")
 
 

@@ -95,7 +95,7 @@ def test_a_player_that_never_wins_is_named_and_ranked_last():
     with pytest.warns(UserWarning, match=r"the reference 'p5' is one of them, so every EPP "
                                          "measured from it carries its prior-wide"):
         ie.models.bradley_terry(scores, reference="p5")
-    with pytest.raises(ValueError, match=r"reference 'P0' is not a player; choose one of "
+    with pytest.raises(ValueError, match=r"reference='P0' is not a player; choose one of "
                                          r"\['p0'.*'P0' differs from 'p0' only in case"):
         ie.models.bradley_terry(scores, reference="P0")
     # (test_bradley_terry checks the Plackett-Luce fit of such a player; here the tie model)

@@ -89,6 +89,12 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     if centred and model == "1pl":
         raise ValueError("--centred sets the form of the 2PL's discriminations: pass --model "
                          "2pl (or 3pl, 4pl) with it (or drop --centred)")
+    if (method, model) in (("laplace", "2pl"), ("laplace", "3pl"), ("laplace", "4pl"),
+                           ("map", "3pl"), ("map", "4pl")):
+        raise ValueError(f"--method {method} fits " + (
+            "the 1PL only: use --model 1pl, or --method map (1PL, 2PL), advi" if method ==
+            "laplace" else "the 1PL and 2PL only: use --model 1pl or 2pl, or --method advi")
+            + " or nuts (the default)")
     if n_options is not None and model not in ("3pl", "4pl"):
         raise ValueError(f"--options {n_options} sets the prior of the 3PL's guessing floor: "
                          "pass --model 3pl (or 4pl) with it (or drop --options)")

@@ -297,7 +297,7 @@ def check_reference(reference, players):
     if reference is not None and not isinstance(reference, Hashable):
         raise TypeError(f"reference= is one player's label, got {reference!r}")
     if reference is not None and reference not in players:
-        raise ValueError(f"reference {reference!r} is not a player; choose one of "
+        raise ValueError(f"reference={reference!r} is not a player; choose one of "
                          f"{[plain(x) for x in players[:5]]}..."
                          + spelling_hint([reference], players, nearest=True))
 

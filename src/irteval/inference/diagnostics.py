@@ -318,8 +318,8 @@ def check_nuts(idata, var_names=None, rhat_max=RHAT_MAX, ess_per_chain=ESS_PER_C
     if diag["chains"] > 1 and diag["max_rhat"] > rhat_max:
         problems.append(
             f"max R-hat {as_compared(diag['max_rhat'], rhat_max)} > {rhat_max} ({worst_rhat}): "
-            "chains disagree; run "
-            "longer (more tune/draws) and compare the chains (az.plot_trace) for separate modes")
+            "chains disagree; run longer (more tune= and draws=) and compare the chains "
+            "(az.plot_trace) for separate modes")
     need = ess_per_chain * diag["chains"]
     low = min((v for v in (diag["min_ess_bulk"], diag["min_ess_tail"]) if v == v), default=need)
     undefined, checked = diag["undefined"]
