@@ -184,6 +184,7 @@ def test_small_fit_keeps_labels_reflects_and_gives_metrics(model, tmp_path):
     assert table.loc["a3", "p_anomalous"] > 0.5  # truth a = -1.2
     assert (table["n_obs"] == resp.margins["item_n"]).all()
     assert (table["consistency_lower"] <= table["consistency"]).all()
+    assert table.columns[0] == "a_mean" and "a" not in table  # a bare name is a median
     assert np.corrcoef(post["theta"].mean(("chain", "draw")), truth["theta"])[0, 1] > 0.7
     # the observed cells alone (missing ones were level 0 with log-likelihood 0: az.loo
     # counted them, az.plot_ppc showed made-up lowest levels), labelled by the user's labels

@@ -42,16 +42,17 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
     -------
     pandas.DataFrame
         One row per algorithm (index named as the fit names its items). For the continuous
-        IRT: posterior means of ``alpha`` (discrimination), ``beta`` (difficulty) and
-        ``gamma`` (scaling); ``p_anomalous`` = P(alpha < 0); ``n_obs`` (the datasets with a
-        performance of the algorithm); medians and intervals of alpha,
-        beta and gamma (``{name}_median``, ``{name}_lower``, ``{name}_upper``); posterior
-        medians and intervals of ``consistency`` = 1/|alpha| and ``difficulty_limit`` =
-        -beta. (beta = -tau/gamma is heavy-tailed when gamma is near 0; read its median and
-        interval rather than its mean.) For the polytomous IRT instead: ``a`` (mean
-        discrimination), ``p_anomalous`` = P(a < 0), ``n_obs``, and medians and intervals of ``a``
-        (``a_median``), ``consistency`` = 1/|a|, ``difficulty_limit`` = -d of the item's top
-        step and ``difficulty_limit_first`` = -d_1 (airt's printed difficulty limit).
+        IRT: posterior means, medians and intervals of ``alpha`` (discrimination), ``beta``
+        (difficulty) and ``gamma`` (scaling) (``{name}_mean``, ``{name}_median``,
+        ``{name}_lower``, ``{name}_upper``); ``p_anomalous`` = P(alpha < 0); ``n_obs`` (the
+        datasets with a performance of the algorithm); posterior medians and intervals of
+        ``consistency`` = 1/|alpha| and ``difficulty_limit`` = -beta (the bare names are
+        medians). (beta = -tau/gamma is heavy-tailed when gamma is near 0; read its median and
+        interval rather than its mean.) For the polytomous IRT instead: the mean, median and
+        interval of the discrimination ``a`` (``a_mean``, ...), ``p_anomalous`` = P(a < 0),
+        ``n_obs``, and medians and intervals of ``consistency`` = 1/|a|, ``difficulty_limit``
+        = -d of the item's top step and ``difficulty_limit_first`` = -d_1 (airt's printed
+        difficulty limit).
         ``attrs`` holds ``ci_prob`` and ``ci_kind``.
     """
     check_idata(idata, AIRT_FAMILIES, "algorithm_metrics")
@@ -60,7 +61,7 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
     if fit_family(idata) == "polytomous_irt":
         return _polytomous_metrics(idata, prob, kind)
     draws = {v: stacked_draws(idata, v) for v in ("alpha", "beta", "gamma")}
-    table = {v: draws[v].mean(axis=0) for v in ("alpha", "beta", "gamma")}
+    table = {f"{v}_mean": draws[v].mean(axis=0) for v in ("alpha", "beta", "gamma")}
     table["p_anomalous"] = (draws["alpha"] < 0).mean(axis=0)
     table["n_obs"] = _observed_per_algorithm(idata)
     derived = {"consistency": 1 / np.abs(draws["alpha"]), "difficulty_limit": -draws["beta"]}
@@ -75,7 +76,7 @@ def algorithm_metrics(idata, *, ci_prob=None, ci_kind=None, hdi_prob=None) -> pd
 
 
 def _polytomous_metrics(idata, prob, kind):
-    """The polytomous IRT's metrics: mean ``a`` (discrimination), ``p_anomalous`` = P(a < 0),
+    """The polytomous IRT's metrics: ``a_mean`` (discrimination), ``p_anomalous`` = P(a < 0),
     posterior medians and intervals of ``consistency`` = 1/|a|, ``difficulty_limit`` =
     -d of the item's top step (the threshold of its highest level, the paper's definition)
     and ``difficulty_limit_first`` = -d_1 (the threshold out of its lowest level: the number
@@ -83,7 +84,7 @@ def _polytomous_metrics(idata, prob, kind):
     a = stacked_draws(idata, "a")
     d = stacked_draws(idata, "d")
     top = np.isfinite(d[0]).sum(axis=1) - 1  # each item's last step
-    table = {"a": a.mean(axis=0), "p_anomalous": (a < 0).mean(axis=0),
+    table = {"a_mean": a.mean(axis=0), "p_anomalous": (a < 0).mean(axis=0),
              "n_obs": _observed_per_algorithm(idata)}
     derived = {"a": a, "consistency": 1 / np.abs(a),
                "difficulty_limit": -d[:, np.arange(d.shape[1]), top],

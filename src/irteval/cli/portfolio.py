@@ -92,14 +92,15 @@ def report(perf, args, out, epsilon=0.01):
     if perf.kind == "ordinal":
         idata = fitting.fit(reading.in_file(source, lambda: models.polytomous_irt(
             perf, model=getattr(args, "model", "gpcm"))), args)
-        cols = ["a", "p_anomalous", "consistency", "difficulty_limit", "difficulty_limit_first"]
+        cols = ["a_mean", "p_anomalous", "consistency", "difficulty_limit",
+                "difficulty_limit_first"]
         metrics_note += ("; difficulty_limit = -d of the top level, difficulty_limit_first = "
                          "-d of the first step (what airt prints)")
         report_name, heatmap = "portfolio_levels", "category_curves.png"
         plot_model = plot_category_curves
     else:
         idata = fitting.fit(reading.in_file(source, lambda: models.continuous_irt(perf)), args)
-        cols = ["alpha", "beta_median", "gamma", "p_anomalous", "consistency",
+        cols = ["alpha_mean", "beta_median", "gamma_mean", "p_anomalous", "consistency",
                 "difficulty_limit"]
         metrics_note += ", as beta is heavy-tailed"
         report_name, heatmap, plot_model = "portfolio", "crm_heatmap.png", plot_crm_heatmap
