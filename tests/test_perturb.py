@@ -69,6 +69,9 @@ def test_seeds_rows_and_zero_noise(frames):
     some = perturb(test, train, nominal=["colour"], rows=np.arange(10), random_seed=3)
     assert (some["x"].iloc[10:] == 0).all() and (some["x"].iloc[:10] != 0).all()
     assert (perturb(test, train, noise=0, nominal=["colour"])["x"] == 0).all()
+    # seeded by default, as every other random function (was a new noise at every call)
+    pd.testing.assert_frame_equal(perturb(test, train, nominal=["colour"]),
+                                  perturb(test, train, nominal=["colour"], random_seed=0))
 
 
 def test_real_benchmark_columns():

@@ -196,6 +196,11 @@ def model_goodness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_s
     """How well the model describes each algorithm: the area under the ECDF of its absolute
     scaled residuals (AUCDF, 1 = perfect) and their MSE.
 
+    With x_ij the performance scaled to [0, 1] and p_ij = logistic(gamma_j (theta_i - beta_j))
+    the prediction: AUCDF_j = integral over k in [0, 1] of the share of datasets with
+    |p_ij - x_ij| <= k, MSE_j = mean over datasets of (p_ij - x_ij)^2, per posterior draw (the
+    polytomous IRT's, in levels: :mod:`irteval.airt.goodness`).
+
     {curve_summary_parameters}
 
     Returns
@@ -219,6 +224,10 @@ def effectiveness(idata, *, ci_prob=None, ci_kind=None, max_draws=200, random_se
                   hdi_prob=None) -> pd.DataFrame:
     """Actual and predicted effectiveness of each algorithm: the areas under its effectiveness
     curves (AUAEC, AUPEC).
+
+    AEC_j(l) = the share of datasets with x_ij >= 1 - l, PEC_j(l) the same of the prediction
+    p_ij (:func:`model_goodness`), for tolerances l in [0, 1]; AUAEC and AUPEC are their areas
+    (the polytomous IRT's, in levels: :mod:`irteval.airt.goodness`).
 
     {curve_summary_parameters}
 

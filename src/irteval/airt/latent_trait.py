@@ -113,7 +113,8 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
     chosen with ``random_seed``. Over dataset difficulty delta = -theta, h_j(delta) is a
     smoothing spline of algorithm j's performance; j is strong where h_j >= max_k h_k -
     epsilon and weak where h_j <= min_k h_k + epsilon; its latent trait occupancy is the share
-    of datasets where it is strong, and the portfolio the algorithms with occupancy > 0.
+    of datasets where it is strong; :func:`portfolio` keeps the algorithms with
+    P(occupancy > 0) > 0.5 over the draws.
 
     Parameters
     ----------

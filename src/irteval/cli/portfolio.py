@@ -60,7 +60,7 @@ def add_parser(sub):
                            "response")
     port.add_argument("--epsilon", type=options.at_least(0.0, float), default=0.01,
                       help="performance (levels: level) within epsilon of the best counts as "
-                           "strong (0.01)")
+                           "strong (default: 0.01)")
     options.add_fit_options(port, defaults="the model's: 2000 draws and 2000 warm-up steps for "
                                       "the continuous IRT, 1000 and 1000 for --levels")
     return port

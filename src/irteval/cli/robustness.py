@@ -54,7 +54,9 @@ def add_parser(sub):
                      help="comma-separated families (knn) or their representatives (knn_3) "
                           "(default: all 17; see irteval.robustness.families())")
     rob.add_argument("--noise", type=options.at_least(0.0, float), default=None,
-                     help="noise magnitude (default: 0.2)")
+                     help="noise magnitude eps (default: 0.2): Gaussian noise of sd eps x "
+                          "the feature's training sd; nominal values redrawn with "
+                          "probability 1 - exp(-eps)")
     rob.add_argument("--integer-noise", choices=["redraw", "gaussian"], default=None,
                      help="integer columns (optdigits' and letter's features): redrawn from "
                           "their training values like nominal ones, as the paper's code "

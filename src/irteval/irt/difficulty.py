@@ -186,10 +186,10 @@ def difficulty_moments(idata, *, ci_prob=None, ci_kind=None, varied_only=False,
     Returns
     -------
     pandas.DataFrame
-        Rows ``mean`` and ``sd``; columns ``estimate`` (the statistic of the posterior-mean
-        difficulties, the classical number), ``posterior_mean``, ``{ci_kind}_lower``,
-        ``{ci_kind}_upper``. ``attrs`` holds ``n_items`` (the items used), ``ci_prob`` and
-        ``ci_kind``.
+        Rows ``mean`` and ``sd`` (index named ``statistic``); columns ``estimate`` (the
+        statistic of the posterior-mean difficulties, the classical number),
+        ``posterior_mean``, ``{ci_kind}_lower``, ``{ci_kind}_upper``. ``attrs`` holds
+        ``n_items`` (the items used), ``ci_prob`` and ``ci_kind``.
     """
     check_idata(idata, FAMILY, "difficulty_moments")
     warn_if_point(idata, "difficulty_moments")
@@ -208,7 +208,7 @@ def difficulty_moments(idata, *, ci_prob=None, ci_kind=None, varied_only=False,
         lower, upper = _intervals.interval(draws, prob, kind)
         rows[stat] = {"estimate": float(classical), "posterior_mean": float(per_draw.mean()),
                       f"{kind}_lower": float(lower), f"{kind}_upper": float(upper)}
-    table = pd.DataFrame(rows).T
+    table = pd.DataFrame(rows).T.rename_axis("statistic")
     table.attrs["n_items"] = len(point)
     return _intervals.record(table, prob, kind)
 

@@ -22,15 +22,17 @@ from .folds import check_features, check_noise, check_nominal
 
 
 def perturb(X, X_train, *, noise=0.2, nominal=(), integer_noise="redraw", rows=None,
-            random_seed=None, eps=None, random_state=None) -> pd.DataFrame:
+            random_seed=0, eps=None, random_state=None) -> pd.DataFrame:
     """A noisy copy of ``X``, with noise scaled by the statistics of ``X_train``.
 
     Parameters
     ----------
     X, X_train : DataFrame
         Instances to perturb and the training data of the same columns.
-    noise : float
-        Noise magnitude eps (the paper uses 0.2).
+    noise : float, default 0.2
+        Noise magnitude eps (the paper's): numeric values get Gaussian noise of sd eps times
+        the column's training sd; nominal (and redrawn integer) values are redrawn from the
+        training distribution with probability 1 - exp(-eps).
     nominal : sequence of column names
         Columns redrawn from their training distribution instead of getting Gaussian noise.
     integer_noise : {"redraw", "gaussian"}
@@ -38,12 +40,18 @@ def perturb(X, X_train, *, noise=0.2, nominal=(), integer_noise="redraw", rows=N
         ones (the reference code's rule, the default) or with Gaussian noise like floats.
     rows : boolean mask or integer positions, optional
         Perturb only these rows of ``X`` (default: all).
-    random_seed : int or numpy Generator
+    random_seed : int or numpy Generator, default 0
+        Seeds the noise (the same seed, the same noisy copy).
     eps, random_state
         Old names of ``noise`` and ``random_seed``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``X`` with the noise, the same index and columns (only ``rows`` changed).
     """
     noise = renamed(noise, eps, "eps", "noise", default=0.2)
-    random_seed = renamed(random_seed, random_state, "random_state", "random_seed")
+    random_seed = renamed(random_seed, random_state, "random_state", "random_seed", 0)
     for name, frame in (("X", X), ("X_train", X_train)):
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")

@@ -131,7 +131,15 @@ def zoo(population=False):
 
 
 def families():
-    """One fresh representative estimator per family (the paper's SCC models)."""
+    """One fresh representative estimator per family (the paper's SCC models):
+    ``zoo(population=False)``.
+
+    Returns
+    -------
+    dict
+        {configuration name (e.g. ``"knn_3"``; :func:`family_of` gives its family): unfitted
+        scikit-learn estimator}, one per family of ``FAMILIES``.
+    """
     return zoo(population=False)
 
 
