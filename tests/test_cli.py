@@ -728,6 +728,19 @@ def test_robustness_csv_problems_are_said_before_any_training(tmp_path, capsys):
                  "--id", "id"]) == 2
     err = capsys.readouterr().err
     assert "real.csv: no class of --target 'label' has 5 rows (the largest has 1)" in err
+    # an integer id among the features: the models learnt from it and the noise perturbed it,
+    # said only as "1 integer columns redrawn as nominal ones"
+    data.assign(id=range(1001, 1013), label=rng.normal(size=12)).to_csv(tmp_path / "n.csv",
+                                                                        index=False)
+    assert main(["robustness", "--csv", str(tmp_path / "n.csv"), "--target", "label"]) == 2
+    assert "n.csv: column 'id' (consecutive distinct integers 1001-1012) looks like the " \
+           "instances' labels, and is used as a feature" in capsys.readouterr().err
+    pd.DataFrame({"m1": [0, 1] * 6, "m2": [1, 1, 0] * 4}, index=data["id"]).to_csv(
+        tmp_path / "answers.csv")
+    assert main(["robustness", "--responses", str(tmp_path / "answers.csv"), "--predictions",
+                 str(tmp_path / "no.csv"), str(tmp_path / "ids.csv")]) == 2
+    assert capsys.readouterr().err.strip().endswith(  # which of the files is missing
+        "(--predictions, the clean predictions)")
     assert "12 distinct values in 12 rows, like a continuous target" in err
 
 

@@ -25,16 +25,17 @@ def read_text_columns(path, names, text, **kwargs):
                        na_values={c: [""] if c in text else NA_TEXT for c in names}, **kwargs)
 
 
-def read_csv(path, labels=()):
+def read_csv(path, labels=(), flag=None):
     """A UTF-8 CSV with a header line; a missing, unreadable or malformed file is a ValueError
-    naming the file and, where it can be told, the line. ``labels``: the columns that hold
+    naming the file and, where it can be told, the line (and ``flag``, the option that named
+    a missing file, where a command reads several). ``labels``: the columns that hold
     labels (or a function of the header's names giving them), read as text as written
     ("0001", "1.10", "NA" and "True" stay themselves; only an empty field is missing)."""
     import pandas as pd
 
     if not path.is_file():
-        raise ValueError(f"{path} is a folder, not a CSV file" if path.is_dir()
-                         else f"no such file: {path}")
+        raise ValueError((f"{path} is a folder, not a CSV file" if path.is_dir()
+                          else f"no such file: {path}") + (f" ({flag})" if flag else ""))
     try:
         check_text(path)
         header = pd.read_csv(path, header=None, nrows=1, dtype=str, keep_default_na=False,

@@ -164,6 +164,8 @@ def data(args):
             raise ValueError(f"{err}; if {ids[0]!r} labels the instances, pass --id "
                              f"{ids[0]} (its labels are then read as written, 'NA' "
                              "included)") from err
+        if not args.id:
+            warn_id_feature(X, nominal, args.csv)
         largest = y.value_counts().max()
         if largest < FOLDS:
             looks = (f"; it has {y.nunique()} distinct values in {len(y)} rows, like a "
@@ -204,7 +206,7 @@ def read_response_matrix(path, like=(), item=None):
     from .._validation import plain, where
     from ..data import Responses
 
-    wide = reading.read_csv(path, labels=lambda columns: columns[:1])
+    wide = reading.read_csv(path, labels=lambda columns: columns[:1], flag="--responses")
     check_labels_first(wide, path, "--responses")
     lines = wide.index.to_numpy()  # as the file numbers them
     wide = wide.set_index(wide.columns[0])
@@ -261,10 +263,11 @@ def own_predictions(args):
                          + " (nothing is trained)")
     resp = read_response_matrix(args.responses)
     frames = []
-    for path in args.predictions:
+    for path, which in zip(args.predictions, ("clean", "perturbed")):
         # every column as text (a column of digits beside one with a word would be read as
         # numbers and as text), then as_classes reads both files' columns alike
-        wide = reading.read_csv(path, labels=lambda columns: columns)
+        wide = reading.read_csv(path, labels=lambda columns: columns,
+                                flag=f"--predictions, the {which} predictions")
         check_labels_first(wide, path, "--predictions")
         labels = reading.as_labels(wide.iloc[:, 0], resp.items)  # matched by text
         frames.append(wide.iloc[:, 1:].set_axis(pd.Index(labels, name=resp.item_name)))
@@ -273,6 +276,28 @@ def own_predictions(args):
         "--predictions (clean: {}, perturbed: {})".format(*args.predictions),
         lambda: matched_predictions(resp.items, *frames))
     return args.responses.stem, None, None, [], resp, (clean, perturbed)
+
+
+def warn_id_feature(X, nominal, path):
+    """Warn of a feature that looks like the instances' labels (named id, index, ... or
+    consecutive distinct integers, e.g. 1001-1300): the models would learn from it and the
+    noise perturb it, where --id would label the instances by it."""
+    import pandas as pd
+
+    for column in X.columns:
+        values = X[column].dropna()
+        named = re.fullmatch(r"(.*[_ ])?(id|index|row|instance)", str(column), re.IGNORECASE)
+        counted = (column not in nominal and pd.api.types.is_integer_dtype(values)
+                   and len(values) > 10 and values.is_unique
+                   and values.max() - values.min() == len(values) - 1)
+        if named or counted:
+            what = (f"consecutive distinct integers {values.min()}-{values.max()}" if counted
+                    else "named like an id")
+            print(f"irteval: warning: {path}: column {column!r} ({what}) looks like the "
+                  "instances' labels, and is used as a feature, which the models learn from "
+                  f"and the noise perturbs; if it labels the instances, pass --id {column}",
+                  file=sys.stderr)
+            return
 
 
 def check_labels_first(wide, path, flag):
