@@ -516,3 +516,18 @@ def test_a_score_named_seconds_asks_for_lower_is_better(files, capsys):
                  "split", "--score", "seconds", "--lower-is-better", "--draws", "100",
                  "--tune", "100", "--out", str(files / "times2")]) == 0
     assert "reads as lower-is-better" not in capsys.readouterr().err
+
+
+def test_a_format_that_contradicts_the_file_says_to_drop_it(files, capsys):
+    """--format long on a matrix blamed --respondent; --format wide on a long file said only
+    "duplicate row labels"."""
+    pd.read_csv(files / "long.csv").pivot(index="instance", columns="model",
+                                          values="correct").to_csv(files / "wide.csv")
+    err = error(capsys, ["difficulty", str(files / "wide.csv"), "--format", "long"])
+    assert "--format long reads the answers from a column 'correct' (--value), which it " \
+           "lacks" in err and err.endswith("if it is a matrix, drop --format long, else name " \
+                                          "that column with --value")
+    err = error(capsys, ["difficulty", str(files / "long.csv"), "--format", "wide"])
+    assert "duplicate row labels" in err and "if long.csv is a long table (a row per answer), " \
+           "drop --format wide and name its value column with --value" in err
+

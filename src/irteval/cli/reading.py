@@ -309,6 +309,13 @@ def read_responses(args, path=None, **kwargs):
         else [label if label in columns else columns[0]]))
     if is_long(df.columns):
         defaults = args.label_defaults
+        if args.format == "long" and names["value"] not in df.columns:
+            raise ValueError(f"{path}: --format long reads the answers from a column "
+                             f"{names['value']!r} (--value"
+                             + spelling_hint([names["value"]], df.columns, nearest=True)
+                             + f"), which it lacks (its columns: {listed(df.columns)}); if it "
+                             "is a matrix, drop --format long, else name that column with "
+                             "--value")
         if (names["respondent"], names["item"]) == (defaults["item"], defaults["respondent"]):
             raise ValueError(f"{path}: --respondent names column {names['respondent']!r} and "
                              f"--item column {names['item']!r}, but here each "
@@ -386,8 +393,9 @@ def read_responses(args, path=None, **kwargs):
         if "duplicate row labels" in str(err):
             repeated = first.duplicated(keep=False).to_numpy().nonzero()[0]
             hint = f" ({where(pd.Index(lines, name='line'), repeated)})"
-        if "duplicate row labels" in str(err) and args.format == "auto":
+        if "duplicate row labels" in str(err) and args.format != "long":
             columns = ([] if df.index.name == "line" else [df.index.name]) + list(df.columns)
-            hint += (f"; if {path.name} is a long table (a row per answer), name its value "
-                     f"column with --value (its columns: {columns[:10]})")
+            hint += (f"; if {path.name} is a long table (a row per answer), "
+                     + ("drop --format wide and " if args.format == "wide" else "")
+                     + f"name its value column with --value (its columns: {columns[:10]})")
         raise ValueError(f"{path}: {err}{hint}") from err
