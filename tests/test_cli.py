@@ -990,8 +990,9 @@ def test_leaderboard_task_scheme_on_scores_and_battles(tmp_path, capsys):
     assert main(["leaderboard", str(tmp_path / "battles.csv"), "--winner", "winner", "--task",
                  "category", "--out", str(out), *fast]) == 0
     assert "Model/Task scheme: 2 tasks" in capsys.readouterr().out
-    assert set(ie.load_results(out)["task_leaderboards"].index.get_level_values(0)) == {
-        "chat", "code"}
+    boards = ie.load_results(out)["task_leaderboards"]  # named by the user's --task column
+    assert boards.index.names[0] == "category"
+    assert set(boards.index.get_level_values(0)) == {"chat", "code"}
     assert main(["leaderboard", str(tmp_path / "battles.csv"), "--winner", "winner",
                  "--round", "category", "--out", str(out), "--overwrite"]) == 2
     assert "pass --task category" in capsys.readouterr().err

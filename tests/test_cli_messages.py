@@ -531,3 +531,19 @@ def test_a_format_that_contradicts_the_file_says_to_drop_it(files, capsys):
     assert "duplicate row labels" in err and "if long.csv is a long table (a row per answer), " \
            "drop --format wide and name its value column with --value" in err
 
+
+def test_ci_prob_sets_every_interval_of_a_command(files, capsys):
+    """Every table and printout had 94% intervals, with no flag to ask for others."""
+    widths = {}
+    for prob in ("0.5", None):
+        out = files / f"ci{prob}"
+        assert main(["difficulty", str(files / "long.csv"), "--method", "advi", "--bins", "2",
+                     "--out", str(out)] + (["--ci-prob", prob] if prob else [])) == 0
+        assert f"b; {'50' if prob else '94'}% HDI)" in capsys.readouterr().out
+        table = pd.read_csv(out / "difficulty.csv")
+        widths[prob] = (table["hdi_upper"] - table["hdi_lower"]).mean()
+    assert widths["0.5"] < widths[None] / 2
+    with pytest.raises(SystemExit):  # argparse's own refusal
+        main(["difficulty", str(files / "long.csv"), "--ci-prob", "94"])
+    assert "--ci-prob: must lie between 0 and 1, got 94" in capsys.readouterr().err
+

@@ -6,6 +6,7 @@ demo of the first four. One module per workflow (:mod:`.difficulty`, :mod:`.lead
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import re
 import sys
@@ -274,6 +275,16 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
     print(f"irteval: warning: {options.as_flags(str(message))}", file=sys.stderr)
 
 
+def intervals(ci_prob):
+    """The context in which every summary's default interval has probability ``ci_prob``
+    (--ci-prob; ArviZ's default where None)."""
+    if ci_prob is None:
+        return contextlib.nullcontext()
+    import arviz as az
+
+    return az.rc_context({"stats.ci_prob": ci_prob})
+
+
 def main(argv=None):
     """Run the command; returns the exit status: 0, 2 (bad input: a one-line message) or 3
     (--strict and a fit failed its diagnostics)."""
@@ -281,7 +292,7 @@ def main(argv=None):
     start_run()
     try:
         check_outputs(args)
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), intervals(getattr(args, "ci_prob", None)):
             warnings.showwarning = _show_warning
             run(args)
         warn_earlier_outputs(read=[v for v in vars(args).values() if isinstance(v, Path)])

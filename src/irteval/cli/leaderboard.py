@@ -169,7 +169,8 @@ def report(scores, args, out, likelihood=None, hierarchy=None):
     print(f"\nleaderboard (EPP = logit of P(beats {versus}); "
           f"{label(board.attrs['ci_prob'], board.attrs['ci_kind'])}):")
     print(board.round(3).to_string())
-    tasks = None if hierarchy is None else task_boards(idata)
+    tasks = (None if hierarchy is None
+             else task_boards(idata, getattr(args, "task", None) or "task"))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SeparationWarning)
         mle = mle_epp(scores, reference=reference)
@@ -213,8 +214,9 @@ def report(scores, args, out, likelihood=None, hierarchy=None):
     print(f"\n{writer.summary()}")
 
 
-def task_boards(idata):
-    """Every task's leaderboard of a Model/Task fit, indexed by (task, player); prints tau."""
+def task_boards(idata, name="task"):
+    """Every task's leaderboard of a Model/Task fit, indexed by (task, player), the tasks'
+    level called ``name`` (the --task column's); prints tau."""
     import pandas as pd
 
     from .. import _intervals
@@ -222,7 +224,7 @@ def task_boards(idata):
     from ..epp import leaderboard
 
     tasks = idata.posterior["task"].values
-    boards = pd.concat({task: leaderboard(idata, task=task) for task in tasks}, names=["task"])
+    boards = pd.concat({task: leaderboard(idata, task=task) for task in tasks}, names=[name])
     prob, kind = _intervals.resolve(None, None)
     tau = stacked_draws(idata, "tau")
     low, high = _intervals.interval(tau[:, None], prob, kind)

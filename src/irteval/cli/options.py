@@ -66,11 +66,20 @@ def add_output_options(p, out=None):
                    help="replace existing output files (default: refuse to)")
 
 
+def add_interval_option(p):
+    """--ci-prob: the probability of every interval the command prints, writes and draws."""
+    p.add_argument("--ci-prob", type=between(0, 1), default=None, metavar="P",
+                   help="probability of every interval in the tables, plots and printout, "
+                        "in (0, 1) (default: 0.94, ArviZ's)")
+
+
 def add_fit_options(p, draws=None, defaults="the model's: 1000 draws, 1000 warm-up steps",
                     out=None):
-    """The output options (``out``: the default folder), the sampler's settings and --strict;
-    ``defaults``: the command's draws and warm-up steps in words, for the help."""
+    """The output options (``out``: the default folder), --ci-prob, the sampler's settings
+    and --strict; ``defaults``: the command's draws and warm-up steps in words, for the
+    help."""
     add_output_options(p, out)
+    add_interval_option(p)
     p.add_argument("--sampler", choices=["pymc", "nutpie", "numpyro"], default=None,
                    help="NUTS implementation (default: the model's choice, mostly nutpie; "
                         "numpyro needs pip install 'irteval[numpyro]')")

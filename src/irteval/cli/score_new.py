@@ -45,6 +45,7 @@ def add_parser(sub):
     new.add_argument("--value", default="correct",
                      help="column with the 0/1 answer (default: 'correct')")
     options.add_output_options(new)
+    options.add_interval_option(new)
     return new
 
 
