@@ -323,6 +323,12 @@ def test_airt_readme_example_c_is_anomalous():
     assert {"alpha_mean", "beta_median", "consistency", "consistency_lower"} <= set(metrics)
     assert not {"alpha", "beta", "gamma"} & set(metrics)
     lto = ie.portfolio(ie.latent_trait(idata, epsilon=0))["lto"]
+    # the fit itself, as the AIRT plots take it (was a TypeError)
+    pd.testing.assert_frame_equal(ie.portfolio(idata), ie.portfolio(ie.latent_trait(idata)))
+    with pytest.raises(TypeError, match=r"portfolio takes the result of "
+                                        r"irteval.latent_trait\(idata\), or the fit; got "
+                                        "DataFrame"):
+        ie.portfolio(metrics)
     # airt 0.2.3 recomputed: D 0.855, C 0.075, A 0.07 (its smoother differs slightly)
     assert lto["D"] == pytest.approx(0.855, abs=0.03) and lto["C"] == pytest.approx(0.075, abs=0.03)
 

@@ -195,6 +195,18 @@ def latent_trait(idata, epsilon=0.01, *, n_grid=80, ci_prob=None, ci_kind=None, 
                                           float(np.nanmax(performance))))
 
 
+def as_latent_trait(lt, caller):
+    """``lt``, a :class:`LatentTrait`, or :func:`latent_trait` with its defaults when given
+    the fit; anything else is refused, naming ``caller``."""
+    if isinstance(lt, LatentTrait):
+        return lt
+    if hasattr(lt, "posterior"):
+        check_idata(lt, AIRT_FAMILIES, caller)  # the error names the caller
+        return latent_trait(lt)
+    raise TypeError(f"{caller} takes the result of irteval.latent_trait(idata), or the fit; "
+                    f"got {type(lt).__name__}")
+
+
 def portfolio(lt: LatentTrait) -> pd.DataFrame:
     """The airt portfolio: algorithms strong somewhere on the difficulty spectrum.
 
@@ -203,8 +215,9 @@ def portfolio(lt: LatentTrait) -> pd.DataFrame:
 
     Parameters
     ----------
-    lt : LatentTrait
-        The result of :func:`latent_trait`; anything else is refused.
+    lt : LatentTrait or arviz.InferenceData
+        The result of :func:`latent_trait`, or the fit (then :func:`latent_trait` with its
+        defaults); anything else is refused.
 
     Returns
     -------
@@ -216,8 +229,7 @@ def portfolio(lt: LatentTrait) -> pd.DataFrame:
         interval of its LTO (``lto_mean``, ``lto_lower``, ``lto_upper``). ``attrs`` holds
         ``epsilon``, ``ci_prob`` and ``ci_kind``.
     """
-    if not isinstance(lt, LatentTrait):
-        raise TypeError(f"expected the result of irteval.latent_trait, got {type(lt).__name__}")
+    lt = as_latent_trait(lt, "portfolio")
     occ = lt.occupancy
     out = pd.DataFrame({"lto": occ["lto"], "in_portfolio": occ["p_strength"] > 0.5,
                         "p_in_portfolio": occ["p_strength"], "lto_mean": occ["lto_mean"],

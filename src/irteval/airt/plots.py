@@ -21,7 +21,7 @@ from ..models.polytomous_irt import category_logp
 from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_figure, label_line_ends,
                         label_points, ordered_colours, panel_axes, panels, short, short_labels)
 from .goodness import curves_from, effectiveness
-from .latent_trait import LatentTrait, latent_trait
+from .latent_trait import LatentTrait, as_latent_trait
 from .metrics import AIRT_FAMILIES
 
 #: docstring entries of the AIRT plots
@@ -271,7 +271,7 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
 
     {returns_ax}
     """
-    lt = _latent(lt, "plot_latent_trait")
+    lt = as_latent_trait(lt, "plot_latent_trait")
     ax = ensure_axes(ax)
     occ = lt.occupancy.sort_values(["p_strength", "lto_mean"], ascending=False)
     highlight = (list(occ.index[occ["p_strength"] > 0.5]) if algorithms is None
@@ -294,17 +294,6 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     return ax
 
 
-def _latent(lt, plot):
-    """A :class:`LatentTrait`, computed with the defaults when given the fit."""
-    if isinstance(lt, LatentTrait):
-        return lt
-    if hasattr(lt, "posterior"):
-        check_idata(lt, AIRT_FAMILIES, plot)  # the error names the plot, not latent_trait
-        return latent_trait(lt)
-    raise TypeError(f"{plot} takes the result of irteval.latent_trait(idata), or the fit; got "
-                    f"{type(lt).__name__}")
-
-
 @fill_doc(**AIRT_PLOT_DOCS)
 def plot_strengths(lt: LatentTrait, *, ax=None):
     """Where on the difficulty spectrum each algorithm is strong (blue: within epsilon of the
@@ -319,7 +308,7 @@ def plot_strengths(lt: LatentTrait, *, ax=None):
 
     {returns_ax}
     """
-    lt = _latent(lt, "plot_strengths")
+    lt = as_latent_trait(lt, "plot_strengths")
     ax = ensure_axes(ax)
     names = list(lt.smoothed.columns)
     grid = lt.smoothed.index.to_numpy()
