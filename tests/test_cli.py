@@ -728,20 +728,44 @@ def test_robustness_csv_problems_are_said_before_any_training(tmp_path, capsys):
                  "--id", "id"]) == 2
     err = capsys.readouterr().err
     assert "real.csv: no class of --target 'label' has 5 rows (the largest has 1)" in err
-    # an integer id among the features: the models learnt from it and the noise perturbed it,
-    # said only as "1 integer columns redrawn as nominal ones"
-    data.assign(id=range(1001, 1013), label=rng.normal(size=12)).to_csv(tmp_path / "n.csv",
-                                                                        index=False)
-    assert main(["robustness", "--csv", str(tmp_path / "n.csv"), "--target", "label"]) == 2
-    assert "n.csv: column 'id' (consecutive distinct integers 1001-1012) looks like the " \
-           "instances' labels, and is used as a feature" in capsys.readouterr().err
+    assert "12 distinct values in 12 rows, like a continuous target" in err
     pd.DataFrame({"m1": [0, 1] * 6, "m2": [1, 1, 0] * 4}, index=data["id"]).to_csv(
         tmp_path / "answers.csv")
     assert main(["robustness", "--responses", str(tmp_path / "answers.csv"), "--predictions",
                  str(tmp_path / "no.csv"), str(tmp_path / "ids.csv")]) == 2
     assert capsys.readouterr().err.strip().endswith(  # which of the files is missing
         "(--predictions, the clean predictions)")
-    assert "12 distinct values in 12 rows, like a continuous target" in err
+
+
+def test_robustness_csv_warns_of_a_feature_that_labels_the_instances(tmp_path, capsys):
+    """An id among the features: the models learnt from it and the noise perturbed it, said
+    only as "1 integer columns redrawn as nominal ones"."""
+    rng = np.random.default_rng(0)
+    data = pd.DataFrame({"x": rng.normal(size=12), "label": rng.normal(size=12),
+                         "n_rooms": rng.permutation(12) + 1, "colour": list("abcd") * 3})
+    cases = {"id": (range(1001, 1013), "column 'id' (integers counting up from 1001 to 1012) "
+                                       "looks like the instances' labels, and is used as a "
+                                       "feature"),
+             "sample id": ([f"s{i}" for i in range(12)], "column 'sample id' (a distinct value "
+                                                         "in every row) looks like the "
+                                                         "instances' labels"),
+             "Unnamed: 0": (range(12), "its column 'Unnamed: 0' holds pandas' row numbers")}
+    for name, (values, message) in cases.items():
+        data.assign(**{name: values}).to_csv(tmp_path / "d.csv", index=False)
+        nominal = "colour" + (",sample id" if name == "sample id" else "")
+        assert main(["robustness", "--csv", str(tmp_path / "d.csv"), "--target", "label",
+                     "--nominal", nominal]) == 2  # (a continuous target: refused after)
+        err = capsys.readouterr().err
+        assert message in err
+        assert name != "sample id" or "pass --id 'sample id'" in err  # quoted for the shell
+    # ordinary features: a shuffled count, a nominal column, an id repeated, or --id given
+    for extra, flags in (({}, []), ({"row": list("abcd") * 3}, ["--nominal", "colour,row"]),
+                         ({"patient_id": [1, 1, 2, 2, 3, 3] * 2}, []),
+                         ({"id": range(1001, 1013)}, ["--id", "id"])):
+        data.assign(**extra).to_csv(tmp_path / "d.csv", index=False)
+        main(["robustness", "--csv", str(tmp_path / "d.csv"), "--target", "label",
+              *(flags or ["--nominal", "colour"])])
+        assert "looks like the instances' labels" not in capsys.readouterr().err, extra
 
 
 def test_robustness_passes_integer_noise_on(tmp_path, monkeypatch):

@@ -53,8 +53,10 @@ def test_a_score_named_like_a_time_or_an_error_warns_when_higher_is_better_by_de
 
 def test_higher_is_better_is_true_or_false_before_any_scores_are_read():
     """The text "False" (true) ranked a table of run times slowest first."""
-    wide = frame().pivot(index="model", columns="split", values="auc")
-    for build in (lambda: Scores.from_long(frame(), player="model", round="split", score="auc",
+    bad = frame().astype({"auc": object})
+    bad.loc[0, "auc"] = "n/a"  # a score that reading them would refuse first
+    wide = bad.pivot(index="model", columns="split", values="auc")
+    for build in (lambda: Scores.from_long(bad, player="model", round="split", score="auc",
                                            higher_is_better="False"),
                   lambda: Scores.from_wide(wide, higher_is_better="False")):
         with pytest.raises(TypeError, match="higher_is_better= is True or False, got 'False'"):

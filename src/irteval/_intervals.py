@@ -95,7 +95,12 @@ KIND_NAMES = {"hdi": "HDI", "eti": "equal-tailed interval", "wald": "Wald interv
 def label(prob, kind):
     """'94% HDI', '94% equal-tailed interval', '95% Wald interval'...: for titles and printed
     tables."""
-    return f"{prob:.0%} {KIND_NAMES[kind]}"
+    return f"{_percent(prob)} {KIND_NAMES[kind]}"
+
+
+def _percent(prob):
+    """0.94 -> '94%', 0.975 -> '97.5%' (not 98%)."""
+    return f"{100 * prob:.10g}%"
 
 
 def table_kind(table, ci_kind=None, default="hdi"):
@@ -115,12 +120,14 @@ def table_label(table, ci_prob=None, ci_kind=None):
     kind = table_kind(table, ci_kind, default=None)
     name = KIND_NAMES.get(kind, "interval")
     prob = (getattr(table, "attrs", None) or {}).get("ci_prob", ci_prob)
-    return name if prob is None else f"{prob:.0%} {name}"
+    return name if prob is None else f"{_percent(prob)} {name}"
 
 
 def is_point(lower, upper):
-    """Whether every interval has width 0: a table of a fit of one point (MAP)."""
-    return bool(np.all(np.asarray(lower) == np.asarray(upper)))
+    """Whether every interval has width 0, or none has bounds (a MAP fit's CSV from the
+    command line): a table of a fit of one point."""
+    lower, upper = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
+    return bool(np.all((lower == upper) | (np.isnan(lower) & np.isnan(upper))))
 
 
 def note(interval, point, what="band", scale=""):

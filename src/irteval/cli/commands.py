@@ -55,9 +55,10 @@ Bayesian evaluation of ML models with IRT and Bradley-Terry (EPP) models.
 posterior.nc files hold the posterior draws in float32 or, where that loses under 1% of
 a posterior sd, packed to 16 bits (arviz.from_netcdf reads them);
 irteval.load_results(folder) reads a whole output folder back. A command writes to
-irteval-output/COMMAND unless --out names another folder (the demo: irteval-output/), and
-never replaces existing outputs without --overwrite. Every fit prints its diagnostics
-(divergences, R-hat, ESS); with --strict a failed check stops the command with exit status 3.
+irteval-output/COMMAND unless --out names another folder (the demo: irteval-output/;
+examples: examples/), and never replaces existing outputs without --overwrite. Every fit
+prints its diagnostics (divergences, R-hat, ESS); with --strict a failed check stops the
+command with exit status 3.
 
 examples (the files: irteval examples --out .; each run writes to its own --out folder):
   irteval demo

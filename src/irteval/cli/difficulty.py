@@ -89,12 +89,6 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
     if centred and model == "1pl":
         raise ValueError("--centred sets the form of the 2PL's discriminations: pass --model "
                          "2pl (or 3pl, 4pl) with it (or drop --centred)")
-    if (method, model) in (("laplace", "2pl"), ("laplace", "3pl"), ("laplace", "4pl"),
-                           ("map", "3pl"), ("map", "4pl")):
-        raise ValueError(f"--method {method} fits " + (
-            "the 1PL only: use --model 1pl, or --method map (1PL, 2PL), advi" if method ==
-            "laplace" else "the 1PL and 2PL only: use --model 1pl or 2pl, or --method advi")
-            + " or nuts (the default)")
     if n_options is not None and model not in ("3pl", "4pl"):
         raise ValueError(f"--options {n_options} sets the prior of the 3PL's guessing floor: "
                          "pass --model 3pl (or 4pl) with it (or drop --options)")
@@ -108,7 +102,7 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
               f"--bins {max(1, resp.n_items // 2)}", file=sys.stderr)
     if method != "nuts":  # what only NUTS reads (MAP: one point), given anyway
         nuts_only = {"tune": None, "sampler": None, "target_accept": None,
-                     **({"draws": None, "chains": 4, "log_likelihood": None}
+                     **({"draws": None, "chains": 4, "log_likelihood": None, "ci_prob": None}
                         if method == "map" else {})}
         given = [options.flag(k) for k, default in nuts_only.items()
                  if getattr(args, k, default) != default]
@@ -139,7 +133,8 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
         print(f"per posterior draw: mean {float(mean.mean()):.3f}, sd over {resp.item_name}s "
               f"{float(sd.mean()):.3f} (averaged over draws; the posterior means above shrink)")
     print(f"\nper bin of the {'MAP difficulties' if point else 'posterior means'} (0 = "
-          "easiest; curves.csv bins each draw, so its b_mean differs):")
+          + ("easiest):" if point else "easiest; curves.csv bins each draw, so its b_mean "
+             "differs):"))
     per_bin = table.groupby("bin").agg(n=("mean", "size"), b_mean=("mean", "mean"),
                                        accuracy=("accuracy", "mean"),
                                        **({} if point else {"p_bin": ("p_bin", "mean")}))

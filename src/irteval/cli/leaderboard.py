@@ -169,8 +169,7 @@ def report(scores, args, out, likelihood=None, hierarchy=None):
     print(f"\nleaderboard (EPP = logit of P(beats {versus}); "
           f"{label(board.attrs['ci_prob'], board.attrs['ci_kind'])}):")
     print(board.round(3).to_string())
-    tasks = (None if hierarchy is None
-             else task_boards(idata, getattr(args, "task", None) or "task"))
+    tasks = None if hierarchy is None else task_boards(idata, args.task)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SeparationWarning)
         mle = mle_epp(scores, reference=reference)
@@ -214,7 +213,7 @@ def report(scores, args, out, likelihood=None, hierarchy=None):
     print(f"\n{writer.summary()}")
 
 
-def task_boards(idata, name="task"):
+def task_boards(idata, name):
     """Every task's leaderboard of a Model/Task fit, indexed by (task, player), the tasks'
     level called ``name`` (the --task column's); prints tau."""
     import pandas as pd

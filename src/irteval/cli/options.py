@@ -70,7 +70,8 @@ def add_interval_option(p):
     """--ci-prob: the probability of every interval the command prints, writes and draws."""
     p.add_argument("--ci-prob", type=between(0, 1), default=None, metavar="P",
                    help="probability of every interval in the tables, plots and printout, "
-                        "in (0, 1) (default: 0.94, ArviZ's)")
+                        "in (0, 1) (default: ArviZ's stats.ci_prob, 0.94 unless your arvizrc "
+                        "says otherwise)")
 
 
 def add_fit_options(p, draws=None, defaults="the model's: 1000 draws, 1000 warm-up steps",
@@ -122,6 +123,7 @@ def _python_advice():
     """{advice in Python's words: the command line's} for the fixes that name no keyword."""
     from .._validation import NA_LABELS
     from ..data.responses import PARTIAL_CREDIT, TEXT_LEVELS
+    from ..inference.approximations import ADVI_FIX
     from ..inference.fit import ADD_LATER
     from ..data.scores import LOWER_IS_BETTER_FIX
     from ..irt.new_model import ASK_ACROSS, ASK_SAMPLE
@@ -131,6 +133,7 @@ def _python_advice():
 
     stratified = "irteval select-items with its default --strategy stratified"
     return {NA_LABELS: " (the command reads only an empty cell as missing)",
+            ADVI_FIX: "use --method nuts (the default), or in Python raise advi_iterations=",
             ADD_LATER: " (or, in Python, irteval.add_log_likelihood(posterior, model) with the "
                        "model built again from the same data)",
             SAME_INSTANCES: "give --responses and --predictions a row for each of the same "

@@ -340,20 +340,25 @@ def read_responses(args, path=None, **kwargs):
                          f"columns are {listed(df.columns)}. Name the value column of a long "
                          "file with --value, or pass --format wide for a matrix")
     kind = "item" if rows == "respondent" else "respondent"
+    # what reads it as a long table (a row per answer): the flag dropped, its column named
+    drop = "drop --format wide" if args.format == "wide" else ""
+    value = "name its value column with --value" if names["value"] not in df.columns else ""
+    as_long = " and ".join(filter(None, (drop, value)))
     if label not in df.columns and df.columns[0] == names[kind]:
         fix = (f"pass --rows {kind}" if hasattr(args, "rows")
                else f"transpose the file (a row per {label}, a column per {names[kind]})")
         reads = (f"--rows {rows}{' (the default)' if rows == 'item' else ''} reads"
                  if hasattr(args, "rows") else "this command reads")
         repeated = df.iloc[:, 0].duplicated(keep=False).to_numpy().nonzero()[0]
-        if len(repeated) and args.format == "auto":  # a long table without its --value
+        if len(repeated):  # a long table read as wide
             raise ValueError(
                 f"{path}: its first column {names[kind]!r} repeats its labels (e.g. "
                 f"{plain(df.iloc[repeated[0], 0])!r} on "
                 f"{where(df.index, repeated[df.iloc[repeated, 0] == df.iloc[repeated[0], 0]])}"
-                f"): if {path.name} is a long table (a row per answer), name its value column "
-                f"with --value and its {label} column with {flag(rows)} (its columns: "
-                f"{listed(df.columns)}); if it is a matrix, {fix}")
+                f"): if {path.name} is a long table (a row per answer), "
+                + " and ".join(filter(None, (drop, f"{value} and its" if value else "name its")))
+                + f" {label} column with {flag(rows)} (its columns: {listed(df.columns)}); if "
+                f"it is a matrix, {fix}")
         raise ValueError(f"{path}: its first column is {names[kind]!r} ({flag(kind)}), but "
                          f"{reads} a row per {label}; {fix}, or rename that column")
     if len(df.columns) < 2:
@@ -393,9 +398,8 @@ def read_responses(args, path=None, **kwargs):
         if "duplicate row labels" in str(err):
             repeated = first.duplicated(keep=False).to_numpy().nonzero()[0]
             hint = f" ({where(pd.Index(lines, name='line'), repeated)})"
-        if "duplicate row labels" in str(err) and args.format != "long":
+        if "duplicate row labels" in str(err) and as_long:
             columns = ([] if df.index.name == "line" else [df.index.name]) + list(df.columns)
-            hint += (f"; if {path.name} is a long table (a row per answer), "
-                     + ("drop --format wide and " if args.format == "wide" else "")
-                     + f"name its value column with --value (its columns: {columns[:10]})")
+            hint += (f"; if {path.name} is a long table (a row per answer), {as_long} (its "
+                     f"columns: {columns[:10]})")
         raise ValueError(f"{path}: {err}{hint}") from err

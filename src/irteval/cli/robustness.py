@@ -165,7 +165,7 @@ def data(args):
                              f"{ids[0]} (its labels are then read as written, 'NA' "
                              "included)") from err
         if not args.id:
-            warn_id_feature(X, nominal, args.csv)
+            warn_id_feature(X, args.csv)
         largest = y.value_counts().max()
         if largest < FOLDS:
             looks = (f"; it has {y.nunique()} distinct values in {len(y)} rows, like a "
@@ -278,26 +278,37 @@ def own_predictions(args):
     return args.responses.stem, None, None, [], resp, (clean, perturbed)
 
 
-def warn_id_feature(X, nominal, path):
-    """Warn of a feature that looks like the instances' labels (named id, index, ... or
-    consecutive distinct integers, e.g. 1001-1300): the models would learn from it and the
-    noise perturb it, where --id would label the instances by it."""
+def warn_id_feature(X, path):
+    """Warn of a feature that looks like the instances' labels, a distinct value in every row
+    that is named id, index, ... or counts up row by row (1001, 1002, ...): the models would
+    learn from it and the noise perturb it, where --id would label the instances by it (pandas'
+    own row numbers, ``Unnamed: 0``, are no labels: the file is better written without)."""
+    import shlex
+
     import pandas as pd
 
     for column in X.columns:
         values = X[column].dropna()
+        if len(values) <= 10 or not values.is_unique:  # (a nominal id is an id too)
+            continue
         named = re.fullmatch(r"(.*[_ ])?(id|index|row|instance)", str(column), re.IGNORECASE)
-        counted = (column not in nominal and pd.api.types.is_integer_dtype(values)
-                   and len(values) > 10 and values.is_unique
-                   and values.max() - values.min() == len(values) - 1)
-        if named or counted:
-            what = (f"consecutive distinct integers {values.min()}-{values.max()}" if counted
-                    else "named like an id")
+        counted = (pd.api.types.is_integer_dtype(values) and values.is_monotonic_increasing
+                   and values.iloc[-1] - values.iloc[0] == len(values) - 1)
+        if str(column).startswith("Unnamed: ") and counted:
+            print(f"irteval: warning: {path}: its column {column!r} holds pandas' row numbers "
+                  "(df.to_csv(path) without index=False), and is used as a feature, which the "
+                  "models learn from and the noise perturbs; write the file with "
+                  "index=False, or drop that column", file=sys.stderr)
+        elif named or counted:
+            what = (f"integers counting up from {values.iloc[0]} to {values.iloc[-1]}"
+                    if counted else "a distinct value in every row")
             print(f"irteval: warning: {path}: column {column!r} ({what}) looks like the "
                   "instances' labels, and is used as a feature, which the models learn from "
-                  f"and the noise perturbs; if it labels the instances, pass --id {column}",
-                  file=sys.stderr)
-            return
+                  "and the noise perturbs; if it labels the instances, pass --id "
+                  f"{shlex.quote(str(column))}", file=sys.stderr)
+        else:
+            continue
+        return
 
 
 def check_labels_first(wide, path, flag):

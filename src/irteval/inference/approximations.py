@@ -20,6 +20,10 @@ from .._validation import percent, quiet_pymc, warn_user
 from ..exceptions import ConvergenceWarning
 
 
+#: the advice of an ADVI fit whose loss still moved
+ADVI_FIX = "raise advi_iterations="
+
+
 def advi(model, n_draws, iterations, seed, progressbar):
     """Mean-field ADVI for ``iterations`` steps, then ``n_draws`` draws (one chain); warns
     when the loss still moved more than 1% over the last tenth of the steps."""
@@ -34,7 +38,7 @@ def advi(model, n_draws, iterations, seed, progressbar):
     if rel_change > 0.01:
         warn_user(
             f"ADVI has not converged: the loss still changed by {rel_change:.1%} over the last "
-            f"10% of {iterations} iterations; raise advi_iterations", ConvergenceWarning)
+            f"10% of {iterations} iterations; {ADVI_FIX}", ConvergenceWarning)
     return idata
 
 

@@ -340,12 +340,15 @@ class OnePL(BaseModel):
         if self.asymptotes:
             return ("MAP/Laplace are not available for the 3PL/4PL (the EM mode is the 2PL's); "
                     "use method='nuts' (the default) or method='advi'")
+        if self.variant == "2pl" and not self.is_minibatch:  # (method: laplace)
+            return ("a Laplace approximation of the 2PL is not available yet (its per-item "
+                    "Gaussians under-cover: 73% in a 90% interval); use method='map' (its "
+                    "EM mode, one point), method='advi' or method='nuts' (the default)")
         return ("MAP/Laplace need a posterior mode, and the joint density of this hierarchical "
                 "model has none (it grows without bound as its scale sigma_b -> 0). "
                 "MAP and Laplace are available for the 1PL without batch_size= (through its "
-                "collapsed model), MAP for the 2PL (EM with the abilities integrated out); "
-                "a Laplace approximation of the 2PL is not available yet (its per-item "
-                "Gaussians under-cover: 73% in a 90% interval). Use method='nuts' or method='advi'")
+                "collapsed model), MAP for the 2PL without it (EM with the abilities integrated "
+                "out). Use method='nuts' or method='advi'")
 
     def marginal_mode(self):
         """The 2PL's MAP: EM with the abilities integrated out (:mod:`.onepl_em`)."""
