@@ -109,8 +109,8 @@ def report(resp, args, out, method="nuts", model="1pl", bins=5, name=None):
         if given:
             print(f"irteval: warning: {', '.join(given)} "
                   + ("applies" if len(given) == 1 else "apply") + " to --method nuts"
-                  + (" (--draws, --chains and --log-likelihood to laplace and advi too)"
-                     if method == "map" else "")
+                  + (" (--draws, --chains, --log-likelihood and --ci-prob to laplace and "
+                     "advi too)" if method == "map" else "")
                   + f"; --method {method} ignores " + ("it" if len(given) == 1 else "them"),
                   file=sys.stderr)
         if method == "map":  # one point: no draws to store a log-likelihood for
