@@ -74,6 +74,10 @@ def test_map_is_a_single_draw_without_scale_collapse(sim_1pl, fit_1pl):
 def test_laplace_refuses_models_without_a_mode():
     resp, _ = simulate(20, 4, missing=0.2, seed=10)
     with pytest.raises(ValueError, match="grows without bound as its scale"):
+        ie.fit(ie.models.onepl(resp), method="laplace", collapse=False)  # not collapsed
+    # the 2PL's mode is its EM's: one point, but no Laplace approximation around it
+    with pytest.raises(ValueError, match=r"Laplace approximation of the 2PL is not available "
+                                         r"yet .* use method='map'"):
         ie.fit(ie.models.onepl(resp, discrimination=True), method="laplace")
 
 

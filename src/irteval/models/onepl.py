@@ -346,9 +346,8 @@ class OnePL(BaseModel):
                     "EM mode, one point), method='advi' or method='nuts' (the default)")
         return ("MAP/Laplace need a posterior mode, and the joint density of this hierarchical "
                 "model has none (it grows without bound as its scale sigma_b -> 0). "
-                "MAP and Laplace are available for the 1PL without batch_size= (through its "
-                "collapsed model), MAP for the 2PL without it (EM with the abilities integrated "
-                "out). Use method='nuts' or method='advi'")
+                "MAP and Laplace fit the 1PL through its collapsed model (drop collapse=False); "
+                "or use method='nuts' or method='advi'")
 
     def marginal_mode(self):
         """The 2PL's MAP: EM with the abilities integrated out (:mod:`.onepl_em`)."""
