@@ -294,20 +294,20 @@ def warn_id_feature(X, path):
         named = re.fullmatch(r"(.*[_ ])?(id|index|row|instance)", str(column), re.IGNORECASE)
         counted = (pd.api.types.is_integer_dtype(values) and values.is_monotonic_increasing
                    and values.iloc[-1] - values.iloc[0] == len(values) - 1)
+        used = ("is used as a feature, which the models learn from and the noise perturbs")
         if str(column).startswith("Unnamed: ") and counted:
-            print(f"irteval: warning: {path}: its column {column!r} holds pandas' row numbers "
-                  "(df.to_csv(path) without index=False), and is used as a feature, which the "
-                  "models learn from and the noise perturbs; write the file with "
-                  "index=False, or drop that column", file=sys.stderr)
+            message = (f"its column {column!r} holds pandas' row numbers (df.to_csv(path) "
+                       f"without index=False), and {used}; write the file with index=False, or "
+                       "drop that column")
         elif named or counted:
             what = (f"integers counting up from {values.iloc[0]} to {values.iloc[-1]}"
                     if counted else "a distinct value in every row")
-            print(f"irteval: warning: {path}: column {column!r} ({what}) looks like the "
-                  "instances' labels, and is used as a feature, which the models learn from "
-                  "and the noise perturbs; if it labels the instances, pass --id "
-                  f"{shlex.quote(str(column))}", file=sys.stderr)
+            message = (f"column {column!r} ({what}) looks like the instances' labels, and "
+                       f"{used}; if it labels the instances, pass --id "
+                       f"{shlex.quote(str(column))}")
         else:
             continue
+        print(f"irteval: warning: {path}: {message}", file=sys.stderr)
         return
 
 
