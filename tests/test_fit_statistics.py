@@ -168,6 +168,22 @@ def test_information_bands_and_plot(small):
     plt.close("all")
 
 
+def test_plots_given_the_fit_pass_its_draws_and_seed_on(small):
+    """plot_fit, plot_information and plot_characteristic_curves computed their table with
+    its defaults only (max_draws= was a TypeError), as the other plots given a fit do not."""
+    _, _, idata = small
+    kw = dict(max_draws=20, random_seed=3)
+    for plot, table in ((ie.plot_fit, ie.item_fit), (ie.plot_information, ie.information),
+                        (ie.plot_characteristic_curves, ie.characteristic_curves)):
+        from_fit, from_table = plot(idata, **kw), plot(table(idata, **kw))
+        for a, b in zip(from_fit.get_lines() + from_fit.collections,
+                        from_table.get_lines() + from_table.collections):
+            data = [(x.get_xydata() if hasattr(x, "get_xydata") else x.get_offsets())
+                    for x in (a, b)]
+            np.testing.assert_allclose(*data)
+        plt.close("all")
+
+
 def test_bad_input_is_named(small):
     _, _, idata = small
     with pytest.raises(ValueError, match=r"unknown items \[.nope.\]"):

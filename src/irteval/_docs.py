@@ -47,6 +47,13 @@ max_draws : int or None
 random_seed : int, numpy.random.Generator or None
     Seeds every random choice (the draws kept, replicated data); the same seed gives the
     same result.""",
+    "plot_max_draws": """\
+max_draws : int or None, default 200
+    With a fit: the ``max_draws`` of the table computed from it, the posterior draws used
+    (chosen at random with ``random_seed``; None: all); ignored for a table.""",
+    "plot_random_seed": """\
+random_seed : int, numpy.random.Generator or None, default 0
+    With a fit: the seed of the table computed from it; ignored for a table.""",
     "random_seed_draws": """\
 random_seed : int, numpy.random.Generator or None
     Seeds the random choice of the draws kept; the same seed gives the same result.""",

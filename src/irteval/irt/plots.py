@@ -174,7 +174,7 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=None, ci_prob=None, ci_
 
 @fill_doc
 def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None, ci_prob=None,
-                               ci_kind=None, hdi_prob=None):
+                               ci_kind=None, max_draws=200, random_seed=0, hdi_prob=None):
     """Observed accuracy per difficulty bin (solid, with its band) and the model-implied
     P(correct) (dashed, with interval bars) for the chosen respondents.
 
@@ -192,6 +192,8 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
         are fewer). With a table: refused unless it is the table's number of bins.
     {plot_ci_prob}
     {plot_ci_kind}
+    {plot_max_draws}
+    {plot_random_seed}
     {hdi_prob}
 
     {returns_ax}
@@ -209,7 +211,8 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
         check_idata(curves, FAMILY, "plot_characteristic_curves")
         default = min(5, curves.posterior.sizes["item"])
         table = characteristic_curves(curves, n_bins=default if n_bins is None else n_bins,
-                                      ci_prob=ci_prob, ci_kind=ci_kind, hdi_prob=hdi_prob)
+                                      ci_prob=ci_prob, ci_kind=ci_kind, max_draws=max_draws,
+                                      random_seed=random_seed, hdi_prob=hdi_prob)
     check_table(table, ["accuracy", "accuracy_lower", "accuracy_upper", "predicted",
                         "predicted_lower", "predicted_upper"],
                 "plot_characteristic_curves", "irteval.characteristic_curves(idata)")
@@ -258,7 +261,8 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
 
 
 @fill_doc
-def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
+def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None, max_draws=200,
+             random_seed=0):
     """Infit against outfit mean squares: one point per row, misfitting rows (either
     posterior predictive p-value below 0.05) in red with their intervals, the ``n_labels`` of
     smallest p-value among them labelled; dashed lines at 1 (the model's expectation); both
@@ -274,10 +278,14 @@ def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None):
         Label at most this many misfitting rows, smallest p-value first (0: none).
     {plot_ci_prob}
     {plot_ci_kind}
+    {plot_max_draws}
+    {plot_random_seed}
 
     {returns_ax}
     """
-    table = table_or_fit(table, lambda fit: item_fit(fit, ci_prob=ci_prob, ci_kind=ci_kind),
+    table = table_or_fit(table, lambda fit: item_fit(fit, max_draws=max_draws,
+                                                     random_seed=random_seed, ci_prob=ci_prob,
+                                                     ci_kind=ci_kind),
                          ["infit", "outfit", "ppp", "misfit", "infit_lower", "infit_upper",
                           "outfit_lower", "outfit_upper"], "plot_fit",
                          "irteval.item_fit(idata) or irteval.person_fit(idata)", ci_prob, ci_kind)
@@ -338,7 +346,8 @@ def _mean_square_ticks(ax):
 
 
 @fill_doc
-def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None):
+def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=200,
+                     random_seed=0):
     """Information curves: the test curve (left axis) and any item curves (right axis), each
     with its band.
 
@@ -350,10 +359,14 @@ def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None):
     {ax}
     {plot_ci_prob}
     {plot_ci_kind}
+    {plot_max_draws}
+    {plot_random_seed}
 
     {returns_ax}
     """
-    table = table_or_fit(table, lambda fit: information(fit, ci_prob=ci_prob, ci_kind=ci_kind),
+    table = table_or_fit(table, lambda fit: information(fit, max_draws=max_draws,
+                                                        random_seed=random_seed,
+                                                        ci_prob=ci_prob, ci_kind=ci_kind),
                          ["mean"], "plot_information", "irteval.information(idata)", ci_prob,
                          ci_kind)
     if "curve" not in table.index.names:
