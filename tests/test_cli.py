@@ -291,6 +291,8 @@ def test_load_results_reads_an_output_folder_back(difficulty_run, tmp_path):
         ie.load_results(out / "missing")
     with pytest.raises(ValueError, match="holds no irteval output"):
         ie.load_results(tmp_path)
+    shutil.copytree(out, tmp_path / "output" / "select-items")  # as a command's default folder
+    assert ie.load_results(tmp_path / "output").select_items.tables.keys() == res.tables.keys()
     extra = tmp_path / "extra" / "run"
     shutil.copytree(out, extra)
     (extra / "mine.csv").write_text("a,b\n1,2\n")  # a user's own table: said, not dropped

@@ -80,7 +80,8 @@ def _known_labels(*datasets):
 @dataclass
 class Results:
     """One output folder of the CLI. ``res[name]`` is the sub-folder or table ``name`` (in that
-    order); a sub-folder is also an attribute (``res.vtab_leaderboard``).
+    order); a sub-folder is also an attribute (``res.vtab_leaderboard``; ``res.select_items``
+    for the folder ``select-items``).
 
     Attributes
     ----------
@@ -95,7 +96,8 @@ class Results:
         ``scc.nc`` of a robustness folder: the SCCs per posterior draw.
     folders : dict of str to Results
         Sub-folders holding outputs: one per dataset of ``irteval robustness``, one per part
-        of ``irteval demo``.
+        of ``irteval demo``, one per command under ``irteval-output`` (each command's default
+        ``--out`` is ``irteval-output/COMMAND``).
     """
 
     path: Path
@@ -117,8 +119,9 @@ class Results:
 
     def __getattr__(self, name):
         folders = self.__dict__.get("folders", {})
-        if name in folders:
-            return folders[name]
+        for folder in (name, name.replace("_", "-")):  # select_items: the folder select-items
+            if folder in folders:
+                return folders[folder]
         raise AttributeError(f"{type(self).__name__} has no attribute or sub-folder {name!r}")
 
     def __repr__(self) -> str:
