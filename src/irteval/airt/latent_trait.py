@@ -225,7 +225,7 @@ def portfolio(lt: LatentTrait) -> pd.DataFrame:
         One row per algorithm, most probable members first: ``lto`` (airt's latent trait
         occupancy, of the posterior-mean spectrum: the number to compare with airt's),
         ``in_portfolio`` (``p_in_portfolio`` > 0.5), ``p_in_portfolio`` (share of posterior
-        draws in which the algorithm is strong somewhere), and the posterior mean and
+        draws in which the algorithm is strong on some dataset: LTO > 0), and the posterior mean and
         interval of its LTO (``lto_mean``, ``lto_lower``, ``lto_upper``). ``attrs`` holds
         ``epsilon``, ``ci_prob`` and ``ci_kind``.
     """

@@ -108,7 +108,9 @@ def win_probability(idata, a, b) -> xr.DataArray:
     """Posterior draws of P(a beats b in a new round) = logistic(epp_a - epp_b);
     ``.mean()`` is the posterior predictive probability. Where ties count as half-wins
     (the pairwise likelihood) it is a's expected score against b (a win 1, a tie 1/2), not
-    the chance of an outright win; for the Davidson likelihood, P(a wins | no tie).
+    the chance of an outright win; for the Davidson likelihood, P(a wins | no tie). For a
+    ``hierarchy=`` fit, a round of a typical task (its deviations 0); a new task's spread tau
+    pulls the chance towards 1/2.
 
     Parameters
     ----------
