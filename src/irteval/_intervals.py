@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import arviz as az
 import numpy as np
-from scipy.special import expit
+from scipy.special import expit, logit
 
 from ._validation import warn_user
 
@@ -37,14 +37,14 @@ def resolve(ci_prob=None, ci_kind=None, hdi_prob=None):
     return float(prob), kind
 
 
-def probability_interval(draws, prob, kind, axis=0):
-    """(lower, upper) of probabilities along ``axis``: the interval of their log-odds, mapped
-    back. Equal-tailed intervals are the same either way. An HDI of skewed probabilities
+def probability_interval(draws, prob, kind):
+    """(lower, upper) of probabilities over draws (axis 0): the interval of their log-odds,
+    mapped back. Equal-tailed intervals are the same either way. An HDI of skewed probabilities
     (near 0 or 1; U-shaped where their log-odds are wide) from a few hundred draws jumps
     along a curve, as the draws that set its ends change; on the log-odds, about symmetric,
     it moves smoothly. Probabilities within 1e-12 of 0 or 1 count as that far."""
     p = np.clip(np.asarray(draws, dtype=float), 1e-12, 1 - 1e-12)
-    lower, upper = interval(np.log(p) - np.log1p(-p), prob, kind, axis)
+    lower, upper = interval(logit(p), prob, kind)
     return expit(lower), expit(upper)
 
 
@@ -130,11 +130,11 @@ def is_point(lower, upper):
     return bool(np.all((lower == upper) | (np.isnan(lower) & np.isnan(upper))))
 
 
-def note(interval, point, what="band", scale=""):
+def note(interval, point, scale=""):
     """' (94% HDI band)' for a plot's title or label (``interval``: :func:`label`'s or
     :func:`table_label`'s words; ``scale``: :func:`log_odds_scale`'s), or ' (one point: no
     band)' where the fit is one point (MAP) and no interval is drawn."""
-    return f" (one point: no {what})" if point else f" ({interval} {what}{scale})"
+    return " (one point: no band)" if point else f" ({interval} band{scale})"
 
 
 def check_matches(table, ci_prob, ci_kind, hdi_prob=None):

@@ -138,16 +138,16 @@ def chosen_labels(given, available, what):
     return labels
 
 
-def seeded_rng(random_seed, name="random_seed"):
-    """``np.random.default_rng(random_seed)``, with an error that names the keyword (a bool
-    is refused: True is no seed anyone means)."""
+def seeded_rng(random_seed):
+    """``np.random.default_rng(random_seed)``, with an error that names ``random_seed=`` (a
+    bool is refused: True is no seed anyone means)."""
     if isinstance(random_seed, (bool, np.bool_)):
-        raise TypeError(f"{name} must be None, a non-negative int or a numpy Generator, got "
+        raise TypeError(f"random_seed must be None, a non-negative int or a numpy Generator, got "
                         f"{random_seed!r}")
     try:
         return np.random.default_rng(random_seed)
     except (TypeError, ValueError) as err:
-        raise type(err)(f"{name} must be None, a non-negative int or a numpy Generator, got "
+        raise type(err)(f"random_seed must be None, a non-negative int or a numpy Generator, got "
                         f"{random_seed!r}") from err
 
 

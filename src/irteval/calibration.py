@@ -34,7 +34,7 @@ from .models.bradley_terry import LOG_NU_SCALE, TAU_SCALE, davidson_probabilitie
 from .models.bradley_terry import PRIOR_SCALE as BT_PRIOR_SCALE
 from .models.base import reflection_signs
 from .models.continuous_irt import PRIORS as CONTINUOUS_PRIORS
-from .models.continuous_irt import airt_parameters
+from .models.continuous_irt import airt_parameters, mean_z
 from .models.densities import irt_probability
 from .models.multidimensional import rotate_to_anchors
 from .models.onepl import PRIORS as ONEPL_PRIORS
@@ -219,8 +219,7 @@ def simulate_battles(n_players, n_battles, rng, *, log_nu=-1.5, scale=1.0):
     P(tie) = pi_a : pi_b : nu sqrt(pi_a pi_b), pi = exp(s) (log_nu = -1.5: about 10% ties
     between equal players). Rows ``model_a``, ``model_b``, ``winner`` ("model_a", "model_b",
     "tie"). Returns (Battles, truth {strength, log_nu}, the battle rows)."""
-    strength = rng.normal(0.0, scale, n_players)
-    strength -= strength.mean()
+    strength = _zero_sum_normal(rng, scale, n_players)
     names = np.array([f"model-{k:03d}" for k in range(n_players)])
     rows, battles = _battle_rows(names, *_random_battles(rng, strength, n_battles, log_nu))
     order = battles.players.get_indexer(names)
@@ -272,7 +271,7 @@ def simulate_continuous(n_datasets, n_algorithms, rng):
     while True:
         p = draw_continuous_prior(n_datasets, n_algorithms, rng)
         noise = rng.normal(0.0, 1.0, (n_datasets, n_algorithms))
-        z = p["tau"] + p["theta"][:, None] * p["lam"] + p["s"] * noise
+        z = mean_z(p["tau"], p["lam"], p["theta"]) + p["s"] * noise
         if np.abs(z).max() <= Z_MAX:
             break
         redraws += 1
@@ -357,8 +356,7 @@ def simulate_multidimensional(n_items, n_respondents, dims, rng):
     a = rng.uniform(0.0, 0.4, (n_items, dims))
     main = np.arange(n_items) % dims
     a[np.arange(n_items), main] = np.exp(rng.normal(0.0, 0.3, n_items))
-    theta = rng.normal(0.0, 1.0, (dims, n_respondents))
-    theta -= theta.mean(axis=1, keepdims=True)
+    theta = np.stack([_zero_sum_normal(rng, 1.0, n_respondents) for _ in range(dims)])
     b = rng.normal(0.0, 1.0, n_items)
     p = irt_probability(a @ theta - b[:, None])
     resp = _labelled(_answers(p, rng), item=("instance", "i"), respondent=("model", "m"))

@@ -48,7 +48,7 @@ def can_fork() -> bool:
 _FORKED_FUNC = None
 
 
-def map_processes(func, items, *, n_jobs, progressbar=False, description="chains"):
+def map_processes(func, items, *, n_jobs, progressbar=False):
     """``[func(x) for x in items]`` in ``n_jobs`` worker processes, results in order.
 
     Where :func:`can_fork`, the workers are forked from this process: they start in about
@@ -63,7 +63,7 @@ def map_processes(func, items, *, n_jobs, progressbar=False, description="chains
     items = list(items)
     if not can_fork():
         return map_draws(func, items, n_jobs=n_jobs, progressbar=progressbar,
-                         description=description)
+                         description="chains")
     threads = max(1, cpu_count() // n_jobs)
     _FORKED_FUNC = func
     executor = ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("fork"),
@@ -71,7 +71,7 @@ def map_processes(func, items, *, n_jobs, progressbar=False, description="chains
     try:
         results = executor.map(_call_forked, items)
         if progressbar:
-            results = track(results, total=len(items), description=description)
+            results = track(results, total=len(items), description="chains")
         return list(results)
     except BaseException:
         for process in list(getattr(executor, "_processes", {}).values()):

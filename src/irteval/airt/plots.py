@@ -16,7 +16,7 @@ from .._draws import stacked_draws
 from .._fits import check_idata, check_table
 from .._validation import chosen_labels, count, fixed_seed
 from ..data.levels import level_labels
-from ..models.continuous_irt import mean_z
+from ..models.continuous_irt import cell_logp, mean_z
 from ..models.polytomous_irt import category_logp
 from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_figure, label_line_ends,
                         label_points, ordered_colours, panel_axes, panels, short, short_labels)
@@ -97,8 +97,7 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
         axes = panels(len(names), width=3, sharex=True, sharey=True)
     flat = panel_axes(axes, len(names), "algorithms")
     means = mean_z(tau, lam, theta)  # (theta, algorithm)
-    densities = [np.exp(-0.5 * ((z[:, None] - mean[None, :]) / sd) ** 2) / (sd * np.sqrt(2 * np.pi))
-                 for mean, sd in zip(means.T, s)]
+    densities = [np.exp(cell_logp(z[:, None], mean[None, :], sd)) for mean, sd in zip(means.T, s)]
     top = max(d.max() for d in densities)  # one colour scale for every panel
     for ax, name, density in zip(flat, names, densities):
         image = ax.imshow(density, origin="lower", aspect="auto", cmap="plasma",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.special import expit
+from scipy.special import logit
 
 from .._validation import plain, plural, spelling_hint
 
@@ -144,10 +144,5 @@ def to_z(values, lower, upper, transform="logit", clip=0.01):
         width = upper - lower
         y = np.where(y <= 0, AIRT_NUDGE, np.where(y >= width, width - AIRT_NUDGE, y))
         return np.log(y / (width - y))
-    x = np.clip((values - lower) / (upper - lower), clip, 1 - clip)
-    return np.log(x / (1 - x))
+    return logit(np.clip((values - lower) / (upper - lower), clip, 1 - clip))
 
-
-def from_z(z, lower, upper):
-    """Back from z to the performance scale: lo + (hi - lo) logistic(z) (both transforms)."""
-    return lower + (upper - lower) * expit(z)

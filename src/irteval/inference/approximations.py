@@ -180,11 +180,11 @@ def _mode_and_draws(find, x0, draws, chains, seed, point_only, scales=None):
         chains, draws, n)
 
 
-def laplace(model, draws, chains, seed, point_only, method="CG", start_point=None):
+def laplace(model, draws, chains, seed, point_only, start_point=None):
     """Mode of the log density on the unconstrained space (with Jacobian), and the
     Gaussian N(mode, (-H)^-1) around it. The optimiser starts at ``start_point`` (a dict of
     value-variable values) or the model's initial point."""
-    find, start = mode_finder(model, method)
+    find, start = mode_finder(model)
     x0 = start.data
     if start_point is not None:
         x0 = DictToArrayBijection.map({v.name: start_point[v.name]

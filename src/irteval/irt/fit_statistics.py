@@ -128,8 +128,7 @@ def _fit_table(idata, by, caller, max_draws, random_seed, ci_prob, ci_kind):
     table = (_intervals.quantity_columns(infit, prob, kind, "infit")
              | _intervals.quantity_columns(outfit, prob, kind, "outfit"))
     table |= {"ppp": exceed / n_draws, "ppp_groups": exceed_groups / n_draws, "n_obs": count}
-    name = idata.attrs.get(f"{by}_name", by)
-    frame = pd.DataFrame(table, index=pd.Index(labels, name=name))
+    frame = pd.DataFrame(table, index=pd.Index(labels, name=label_name(idata, by)))
     frame["misfit"] = (frame["ppp"] < MISFIT_P) | (frame["ppp_groups"] < MISFIT_P)
     frame.attrs.update(fit_of=by, posterior_draws=n_draws)
     return _intervals.record(frame, prob, kind)

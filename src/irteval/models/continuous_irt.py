@@ -92,7 +92,8 @@ def marginal_random(tau, lam, s, mask, rng=None, size=None):
 
 
 def cell_logp(z, mean, s):
-    """log N(z | mean, s) of each cell given the drawn traits (for LOO per algorithm)."""
+    """log N(z | mean, s), elementwise: each cell given the drawn traits (LOO per algorithm, the
+    CRM heatmap)."""
     return -0.5 * np.log(2 * np.pi) - np.log(s) - 0.5 * ((z - mean) / s) ** 2
 
 

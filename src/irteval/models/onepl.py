@@ -181,23 +181,28 @@ class OnePL(BaseModel):
                    if self.slip_prior else 1.0)
         if self.asymptotes:  # 3PL / 4PL: P = c + (d - c) logistic(eta)
             self._declare_asymptotes(theta, b, a, floor, ceiling)
-        elif self.batch_size is not None:  # minibatch ADVI: random cells, likelihood scaled up
-            item_idx, respondent_idx, y = pm.Minibatch(
-                r.item_idx, r.respondent_idx, r.values.astype(np.int32),
-                batch_size=self.batch_size)
-            a_obs = a[item_idx] if self.discrimination else a
-            eta = a_obs * (theta[respondent_idx] - b[item_idx])
-            bernoulli_logit_rv("y", eta, observed=y, total_size=r.n_obs)
-        elif self.complete:  # dense matrix: no index gathers, about twice as fast
-            a_col = a[:, None] if self.discrimination else a
-            eta = a_col * (theta[None, :] - b[:, None])
-            bernoulli_logit_rv("y", eta, observed=_answer_matrix(r), dims=("item", "respondent"))
-        else:  # missing cells: the likelihood runs over the observed cells only
-            item_idx = pm.Data("item_idx", r.item_idx, dims="obs")
-            respondent_idx = pm.Data("respondent_idx", r.respondent_idx, dims="obs")
-            a_obs = a[item_idx] if self.discrimination else a
-            eta = a_obs * (theta[respondent_idx] - b[item_idx])
-            bernoulli_logit_rv("y", eta, observed=r.values, dims="obs")
+        else:
+            if self.batch_size is not None:  # minibatch ADVI: random cells, likelihood scaled up
+                *cells, y = pm.Minibatch(r.item_idx, r.respondent_idx,
+                                         r.values.astype(np.int32), batch_size=self.batch_size)
+                where = {"observed": y, "total_size": r.n_obs}
+            else:
+                *cells, observed, dims = self._cells()
+                where = {"observed": observed, "dims": dims}
+            i, j = cells
+            eta = (a[i] if self.discrimination else a) * (theta[j] - b[i])
+            bernoulli_logit_rv("y", eta, **where)
+
+    def _cells(self):
+        """Where the likelihood runs: the items' and respondents' indices, the answers and
+        their dims. A complete matrix as it is (items down, respondents across: no index
+        gathers, about twice as fast), else the observed cells only."""
+        r = self.responses
+        if self.complete:
+            return ((slice(None), None), (None, slice(None)), _answer_matrix(r),
+                    ("item", "respondent"))
+        return (pm.Data("item_idx", r.item_idx, dims="obs"),
+                pm.Data("respondent_idx", r.respondent_idx, dims="obs"), r.values, "obs")
 
     def _declare_asymptotes(self, theta, b, a, c, d):
         """y ~ Bernoulli(c + (d - c) logistic(a (theta - b))), over the dense matrix or the
@@ -205,15 +210,8 @@ class OnePL(BaseModel):
         log p - log(1 - p) with log p = logaddexp(log c, log1p(-c) - softplus(-eta)) and
         log(1 - p) = log1p(-c) - softplus(eta): p itself rounds to 1 for eta above ~37, where
         log(1 - p) of a wrong answer is -inf (ADVI's NaN)."""
-        r = self.responses
         a, c, d = (x * pt.ones_like(b) for x in (a, c, d))  # per item, constants included
-        if self.complete:  # items down, respondents across
-            i, j = (slice(None), None), (None, slice(None))
-            observed, dims = _answer_matrix(r), ("item", "respondent")
-        else:
-            i = pm.Data("item_idx", r.item_idx, dims="obs")
-            j = pm.Data("respondent_idx", r.respondent_idx, dims="obs")
-            observed, dims = r.values, "obs"
+        i, j, observed, dims = self._cells()
         eta = a[i] * (theta[j] - b[i])
         if self.slip_prior is None:
             log1m_c = pt.log1p(-c[i])

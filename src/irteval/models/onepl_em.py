@@ -28,6 +28,7 @@ Laplace approximation is built on this.)
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import logit
 
 from .._validation import warn_user
 from ..exceptions import ConvergenceWarning
@@ -58,7 +59,7 @@ class BinaryIRTEM:
             raise ValueError(f"max_cycles={max_cycles}: at least one EM cycle is needed")
         share = np.clip(self.correct.sum(axis=1) / np.maximum(self.mask.sum(axis=1), 1),
                         0.02, 0.98)
-        b, log_a = -np.log(share / (1 - share)), np.zeros(len(share))
+        b, log_a = -logit(share), np.zeros(len(share))
         mu_b, sigma_b, sigma_log_a = b.mean(), max(b.std(), 0.3), self.priors["sigma_log_a"]
         for cycle in range(1, max_cycles + 1):
             r_q, n_q = self._counts(self._abilities(b, log_a))
@@ -78,7 +79,6 @@ class BinaryIRTEM:
         self.b, self.log_a = b, log_a
         self.mu_b, self.sigma_b, self.sigma_log_a = mu_b, sigma_b, sigma_log_a
         self.pi = self._abilities(b, log_a)
-        self.cycles = cycle
         return self
 
     def _abilities(self, b, log_a):

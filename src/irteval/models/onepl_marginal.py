@@ -32,7 +32,7 @@ import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
 from joblib import cpu_count
-from scipy.special import exprel
+from scipy.special import exprel, logit
 from threadpoolctl import threadpool_limits
 
 from .densities import (Layout, Scratch, log_half_normal, normal_logp, softplus, zerosum_backward,
@@ -104,13 +104,12 @@ def prox_start(rows, iterations=10):
 
     ``rows``: :class:`ItemRows`. Returns a dict of initial values for ``mu_b``, ``sigma_b``,
     ``sigma_theta``, ``theta``."""
-    def logit(right, n):
-        p = np.clip(right / n, 0.5 / n, 1 - 0.5 / n)
-        return np.log(p) - np.log1p(-p)
+    def share(right, n):
+        return np.clip(right / n, 0.5 / n, 1 - 0.5 / n)
 
     item_n = rows.patterns.sum(axis=1)[rows.row_pattern][rows.item_row]
-    l_resp = logit(rows.totals, rows.answered)
-    l_item = logit(rows.row_correct[rows.item_row], item_n)
+    l_resp = logit(share(rows.totals, rows.answered))
+    l_item = logit(share(rows.row_correct[rows.item_row], item_n))
     k = lambda sd: np.sqrt(1 + np.pi * sd**2 / 8)  # noqa: E731
     sigma_b, sigma_theta = l_item.std(), l_resp.std()
     for _ in range(iterations):
