@@ -770,6 +770,24 @@ def test_robustness_csv_warns_of_a_feature_that_labels_the_instances(tmp_path, c
         assert "looks like the instances' labels" not in capsys.readouterr().err, extra
 
 
+def test_robustness_csv_reads_classes_and_categories_as_written(tmp_path):
+    """--target and --nominal columns are labels: "002" stays "002" (not 2), "01" and "1" are
+    two categories (read as numbers they merged in silence) and "NA" is a class."""
+    import argparse
+
+    from irteval.cli import robustness as cli_robustness
+
+    rng = np.random.default_rng(0)
+    (tmp_path / "d.csv").write_text("id,x,colour,class\n" + "".join(
+        f"{i:04d},{rng.normal():.3f},{('01', '1', 'NA')[i % 3]},{('002', 'NA')[i % 2]}\n"
+        for i in range(12)))
+    args = argparse.Namespace(predictions=None, dataset=None, csv=tmp_path / "d.csv",
+                              target="class", id="id", nominal="colour", responses=None)
+    [(_, X, y, nominal, _, _)] = cli_robustness.data(args)
+    assert list(y[:2]) == ["002", "NA"] and list(X.index[:2]) == ["0000", "0001"]
+    assert list(X["colour"][:3]) == ["01", "1", "NA"] and nominal == ["colour"]
+
+
 def test_robustness_passes_integer_noise_on(tmp_path, monkeypatch):
     """--integer-noise reaches noisy_predictions (a dropped keyword would fall back to the
     default in silence)."""

@@ -133,12 +133,13 @@ def data(args):
                          "nominal columns and responses")
     if args.csv:
         target = args.target or "class"
-        df = reading.read_csv(args.csv, labels=[args.id] if args.id else [])
+        nominal = [c.strip() for c in args.nominal.split(",") if c.strip()]
+        # labels, classes and categories as written ("007", "NA"; "01" and "1" are two)
+        df = reading.read_csv(args.csv, labels=[c for c in (args.id, target, *nominal) if c])
         for column, flag in ((target, "--target"), (args.id, "--id")):
             if column is not None and column not in df.columns:
                 raise ValueError(f"{args.csv}: {flag} {column!r} is not a column; its "
                                  f"columns are {listed(df.columns)}")
-        nominal = [c.strip() for c in args.nominal.split(",") if c.strip()]
         labels = (reading.label_column(df, args.id, args.csv, "--id") if args.id
                   else range(len(df)))
         name = args.id if args.id not in (None, "model") else "instance"  # --id's header
