@@ -69,6 +69,12 @@ def read_csv(path, labels=(), flag=None):
     if padded:
         raise ValueError(f"{path}, line 1: column names {padded[:5]} begin or end with spaces "
                          "(a space after each comma?); remove the spaces from the header")
+    blank = [k for k in range(1, len(names)) if names.iloc[k] == ""
+             and df.iloc[:, k].notna().any()]  # (the first: R's row names' header)
+    if blank:
+        raise ValueError(f"{path}, line 1: column {blank[0] + 1} has no name but holds values "
+                         f"(it would be read as {df.columns[blank[0]]!r}); name it in the "
+                         "header")
     if len(df.columns) == 1 and re.search("[;\t|]", str(df.columns[0])):
         sep = re.search("[;\t|]", str(df.columns[0]))[0]
         raise ValueError(f"{path}, line 1: one column named {df.columns[0]!r}: the file looks "
