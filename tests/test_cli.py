@@ -1004,6 +1004,23 @@ def test_difficulty_stores_the_log_likelihood_for_loo(difficulty_run):
         assert args.log_likelihood is given  # None: fit's "auto"
 
 
+def test_leaderboard_warns_of_a_row_whose_task_looks_mistyped(capsys):
+    """Split labels recur in every task (no warning); one row of split s1 under its own task
+    (a typo) was only "1 split has fewer than two models" after the 'other / s1' round."""
+    from irteval.cli.leaderboard import warn_stray_task
+
+    rows = pd.DataFrame([(m, t, s) for m in "abc" for t in ["t1", "t2"] for s in ["s1", "s2"]],
+                        columns=["model", "task", "split"], index=range(2, 14))
+    warn_stray_task(rows, "split", "task", "scores.csv")
+    assert capsys.readouterr().err == ""
+    rows.loc[2, "task"] = "t 1"
+    warn_stray_task(rows, "split", "task", "scores.csv")
+    assert capsys.readouterr().err == (
+        "irteval: warning: scores.csv, line 2: split 's1' has this one row in task 't 1' and 3 "
+        "in another; a typo in column 'task' (--task)? As it stands the row is a split of its "
+        "own, with no match\n")
+
+
 def test_leaderboard_task_scheme_on_scores_and_battles(tmp_path, capsys):
     """--task fits the Model/Task scheme: a task's rounds are its splits (labelled
     "task / split" where split labels recur), battles are grouped by the column; every task's

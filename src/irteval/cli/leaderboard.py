@@ -132,6 +132,7 @@ def read_scores(args):
                 f"be told from), fit without --task (--round {task})")
         reading.in_file(args.scores, lambda: check_labels(df[task], task, df.index))
         if df.groupby(args.round)[task].nunique().max() > 1:
+            warn_stray_task(df, args.round, task, args.scores)
             df = df.assign(**{args.round: df[task] + " / " + df[args.round]})
         hierarchy = dict(zip(df[args.round], df[task]))
     return reading.in_file(args.scores, lambda: Scores.from_long(
@@ -211,6 +212,26 @@ def report(scores, args, out, likelihood=None, hierarchy=None):
         **({"calibration.png": partial(plot_win_calibration, gof)} if whole else {}),
         "rank_distribution.png": partial(plot_rank_distribution, idata)})
     print(f"\n{writer.summary()}")
+
+
+def warn_stray_task(df, round, task, path):
+    """Warn of a round whose label recurs in several tasks with one row in one of them and
+    more in another: likely a typo in the task column (that row would be a round of its own,
+    with no match, and left out)."""
+    import sys
+
+    sizes = df.groupby([round, task]).size()
+    stray = [(label, by_task) for label, by_task in sizes.groupby(level=0)
+             if len(by_task) > 1 and by_task.min() == 1 and by_task.max() > 1]
+    if stray:
+        label, by_task = stray[0]
+        alone = by_task.index[by_task.values == 1][0][1]
+        line = df.index[(df[round] == label) & (df[task] == alone)][0]
+        more = f" (and {len(stray) - 1} more {round}s like it)" if len(stray) > 1 else ""
+        print(f"irteval: warning: {path}, line {line}: {round} {label!r} has this one row in "
+              f"{task} {alone!r} and {by_task.max()} in another{more}; a typo in column "
+              f"{task!r} (--task)? As it stands the row is a {round} of its own, with no match",
+              file=sys.stderr)
 
 
 def task_boards(idata, name):
