@@ -102,7 +102,8 @@ def test_missing_and_repeated_scores_follow_the_responses_policy():
     with pytest.warns(UserWarning, match=r"1 row has a missing 'auc' \(row 0"):
         scores = Scores.from_long(df, player="model", round="split", score="auc")
     assert np.isnan(scores.matrix).sum() == 1
-    with pytest.warns(UserWarning, match="1 duplicate"):
+    with pytest.warns(UserWarning, match=r"1 duplicate \(model, split\) rows with identical "
+                      r"values \(row 6 \(0-based positions\)\) were kept once"):
         again = Scores.from_long(pd.concat([df, df.iloc[[1]]]), player="model", round="split",
                                  score="auc")
     np.testing.assert_array_equal(np.isnan(again.matrix), np.isnan(scores.matrix))

@@ -238,8 +238,10 @@ def long_cells(df, first, second, value, fix):
                 f"({plain(a_labels[a_idx[k]])!r}, {plain(b_labels[b_idx[k]])!r}) at "
                 f"{where(df.index, rows)}; keep one row per pair (aggregate repeats first, "
                 "e.g. by averaging or majority vote)")
-        warn_user(f"{int((~keep).sum())} duplicate ({first}, {second}) rows with identical "
-                  "values were kept once; drop duplicates first to silence this warning")
+        repeats = np.flatnonzero(~missing)[~keep]  # in df: the rows left out
+        warn_user(f"{len(repeats)} duplicate ({first}, {second}) rows with identical values "
+                  f"({where(df.index, repeats)}) were kept once; drop duplicates first to "
+                  "silence this warning")
     return a_idx[keep], a_labels, b_idx[keep], b_labels, values[keep]
 
 
