@@ -420,6 +420,8 @@ def test_strict_stops_on_failed_diagnostics_before_writing(difficulty_run, tmp_p
      r", line 3: not UTF-8 text \(invalid continuation byte\); save the file as UTF-8"),
     (b"\x89PNG\r\n\x1a\n" + bytes(range(256)), r"line 1: not UTF-8 text \(invalid start byte"),
     (b"model,m,m\na,1,0\n", r"line 1: duplicate column names \['m'\]"),
+    (b'model,instance,correct\na, 1, 1\nb, "1,2", 0\n', r"line 3: not a well-formed CSV .*a space "
+                                                          r"after a comma before a quoted field"),
     (b"instance,m1,,m3\ni1,1,0,1\n", r"line 1: column 3 has no name but holds values \(it "
                                        r"would be read as 'Unnamed: 2'\); name it"),
 ])

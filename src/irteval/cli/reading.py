@@ -56,6 +56,9 @@ def read_csv(path, labels=(), flag=None):
         fix = ("; every row needs as many comma-separated fields as the header"
                if "fields" in detail else "; close every opened quote" if "EOF" in detail
                else "")
+        if line and "fields" in detail and _spaced_quote(path, int(line[1])):
+            fix += (' (a space after a comma before a quoted field, as in , "a,b": the quote '
+                    "then does not protect its commas; remove the spaces)")
         raise ValueError(f"{path}{f', line {line[1]}' if line else ''}: not a well-formed CSV "
                          f"({detail}){fix}") from err
     except OSError as err:
@@ -161,6 +164,13 @@ def check_text(path):
         hint = start.splitlines()[0].decode("utf-8-sig")
         raise ValueError(f"{path}, line 1: {hint!r} is Excel's separator hint, not a header; "
                          "delete that line")
+
+
+def _spaced_quote(path, line):
+    """Whether ``line`` (1-based) of the file holds a quoted field after ``, `` (a space)."""
+    with open(path, encoding="utf-8-sig", errors="replace") as f:
+        text = next((t for k, t in enumerate(f, 1) if k == line), "")
+    return re.search(r',[ \t]+"', text) is not None
 
 
 def record_fields(path):
