@@ -264,6 +264,9 @@ def test_tuple_and_multilevel_row_labels_and_one_column_twice_are_refused():
     with pytest.raises(ValueError, match=r"index \(item labels\) mixes text and other labels "
                        r"\(e.g. 5 beside 'i0'; row 2 .*\.astype\(str\)"):
         Responses.from_wide(wide.set_axis(["i0", "i1", 5]), rows="item")
+    with pytest.raises(ValueError, match=r"columns \(item labels\) mixes text and other labels "
+                       r"\(e.g. 5 beside 'i0'; column 2 \(0-based positions\)\)"):  # not row
+        Responses.from_wide(wide.set_axis(["i0", "i1", 5]).T)
     with pytest.raises(ValueError, match=r"model mixes text and other labels \(e.g. 3 beside"):
         Scores.from_long(pd.DataFrame({"model": ["a", "a", 3, 3], "round": [1, 2, 1, 2],
                                        "score": [0.1, 0.2, 0.3, 0.4]}),

@@ -184,15 +184,17 @@ def where(index, positions):
     """Rows as the user counts them: "lines 5, 9" for a frame the CLI read (its index is named
     ``line`` and holds file line numbers), "rows labelled 'd3', 'd7'" for a labelled index
     whose labels are unique, else "rows 3, 7 (0-based positions)" (an index that repeats
-    labels, as pd.concat leaves one: "rows labelled 0, 0" said nothing)."""
+    labels, as pd.concat leaves one: "rows labelled 0, 0" said nothing), or "columns 3, 7
+    (0-based positions)" where ``index`` is named ``column`` (a frame's columns checked)."""
     positions = np.asarray(positions)
     s = "s" * (len(positions) > 1)
     more = " ..." if len(positions) > 5 else ""
     if index.name == "line":
         return f"line{s} {', '.join(str(plain(x)) for x in index[positions[:5]])}{more}"
-    if (isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1) \
-            or not index.is_unique:
-        return f"row{s} {', '.join(map(str, positions[:5]))}{more} (0-based positions)"
+    if index.name == "column" or (isinstance(index, pd.RangeIndex) and index.start == 0
+                                  and index.step == 1) or not index.is_unique:
+        noun = "column" if index.name == "column" else "row"
+        return f"{noun}{s} {', '.join(map(str, positions[:5]))}{more} (0-based positions)"
     return f"row{s} labelled {', '.join(repr(plain(x)) for x in index[positions[:5]])}{more}"
 
 
@@ -367,7 +369,8 @@ def labelled_matrix(df, row_name, col_name, names=None, swap=None):
                          f"one {col_name}: the matrix is the other way round; pass {swap} (or "
                          "df.T)")
     # (types once the label column is out: its name is text beside numbered columns)
-    check_labels(pd.Series(df.columns), f"columns ({col_name} labels)", mixed=True)
+    columns = pd.RangeIndex(df.shape[1], name="column")
+    check_labels(pd.Series(df.columns), f"columns ({col_name} labels)", columns, mixed=True)
     check_unique(df.columns, "column", col_name)  # before a column gives the row labels
     warn_alike(df.columns, f"columns ({col_name} labels)", case=names == col_name)
     if isinstance(df.index, pd.MultiIndex) and row_name not in df.columns:
@@ -377,7 +380,8 @@ def labelled_matrix(df, row_name, col_name, names=None, swap=None):
     if row_name in df.columns:
         check_labels(df[row_name], row_name)
         df = df.set_index(row_name)
-    check_labels(pd.Series(df.columns), f"columns ({col_name} labels)")
+    check_labels(pd.Series(df.columns), f"columns ({col_name} labels)",
+                 pd.RangeIndex(df.shape[1], name="column"))
     check_labels(pd.Series(df.index), f"index ({row_name} labels)")
     check_unique(df.index, "row", row_name)
     warn_alike(df.index, f"index ({row_name} labels)", case=names == row_name)
