@@ -15,7 +15,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
-from .._validation import count, listed, plural, warn_user, where
+from .._validation import count, listed, plain, plural, warn_user, where
 from ..parallel import map_draws
 
 #: hyper-parameters bounded by the data: name -> bound(training rows, features)
@@ -91,8 +91,8 @@ def check_data(X, y, nominal=()):
         raise ValueError(f"the target has {plural(n_missing, 'missing label')} ("
                          f"{where(X.index, np.flatnonzero(y.isna()))}); drop those rows first")
     if y.nunique() < 2:
-        raise ValueError(f"the target has one class only ({y.iloc[0]!r}); a classifier needs "
-                         "two at least")
+        raise ValueError(f"the target has one class only ({plain(y.iloc[0])!r}); a classifier "
+                         "needs two at least")
     return X, y
 
 
