@@ -792,6 +792,15 @@ def test_robustness_csv_reads_classes_and_categories_as_written(tmp_path):
     assert list(X["colour"][:3]) == ["01", "1", "NA"] and nominal == ["colour"]
 
 
+def test_robustness_responses_say_when_labels_differ_in_zeros(tmp_path):
+    from irteval.cli.robustness import read_response_matrix
+
+    (tmp_path / "r.csv").write_text("id,m1,m2\n18,0,1\n46,1,1\n")
+    with pytest.raises(ValueError, match=r"'18' differs from '0018' only in zeros before a "
+                                         r"number"):
+        read_response_matrix(tmp_path / "r.csv", pd.Index(["0018", "0046"]))
+
+
 def test_robustness_passes_integer_noise_on(tmp_path, monkeypatch):
     """--integer-noise reaches noisy_predictions (a dropped keyword would fall back to the
     default in silence)."""

@@ -204,7 +204,7 @@ def read_response_matrix(path, like=(), item=None):
     import numpy as np
     import pandas as pd
 
-    from .._validation import plain, where
+    from .._validation import plain, spelling_hint, where
     from ..data import Responses
 
     wide = reading.read_csv(path, labels=lambda columns: columns[:1], flag="--responses")
@@ -218,7 +218,9 @@ def read_response_matrix(path, like=(), item=None):
                          f"rows of the data (e.g. {[plain(x) for x in wide.index[unknown][:5]]}; "
                          f"{where(pd.Index(lines, name='line'), np.flatnonzero(unknown))}): "
                          "label its rows as --id labels the data's, or as the data rows "
-                         "counted from 0 without --id")
+                         "counted from 0 without --id"
+                         + spelling_hint([str(x) for x in wide.index[unknown]],
+                                         [str(x) for x in like]))
     empty = wide.isna().all(axis=1).to_numpy()  # (from_wide would leave them out; --id
     if empty.any():  # matches the instances to the data's rows, so they are refused here)
         raise ValueError(f"{path}: {int(empty.sum())} instances have no answer "
