@@ -96,8 +96,14 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     twice.to_csv(tmp_path / "twice.csv", index=False)
     assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "twice.csv"),
                  "--out", str(tmp_path / "twice")]) == 2
+    err = capsys.readouterr().err
     assert ("3 instances more than once in 'instance' (--item), e.g. ['i0', 'i4', 'i8'], on "
-            "lines 2, 3, 4, 5, 6 ...") in capsys.readouterr().err
+            "lines 2, 3, 4, 5, 6 ...") in err and "score-new scores one model" not in err
+    twice.assign(model=["a"] * 3 + ["b"] * 3).to_csv(tmp_path / "twice.csv", index=False)
+    assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "twice.csv"),
+                 "--out", str(tmp_path / "twice")]) == 2  # two models' answers
+    assert ("the file holds the answers of 2 'model' values, and score-new scores one model: "
+            "keep the rows of one (e.g. 'a')") in capsys.readouterr().err
     answers.assign(correct="").to_csv(tmp_path / "unfilled.csv", index=False)
     assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "unfilled.csv"),
                  "--out", str(tmp_path / "unfilled")]) == 2

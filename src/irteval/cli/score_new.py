@@ -195,10 +195,17 @@ def _answers(df, args, name):
         f"answers other than 0/1 in {args.value!r} (--value), e.g. {got}, where 1, 0, True, "
         "False are taken,": not_binary,
     }
+    # several models' answers: a column under which no item repeats
+    by = next((c for c in df.columns if c not in (args.item, args.value) and df[c].nunique() > 1
+               and not df.duplicated([c, args.item]).any()), None) if repeated.any() else None
+    several = (f"; the file holds the answers of {df[by].nunique()} {by!r} values, and "
+               f"score-new scores one model: keep the rows of one (e.g. "
+               f"{plain(df[by].iloc[0])!r})" if by is not None else "")
     for what, bad in problems.items():
         if bad.any():
             raise ValueError(f"{args.answers}: {what} on {where(df.index, bad.nonzero()[0])} "
-                             f"(one row per answered {name}, correct = 1)")
+                             f"(one row per answered {name}, correct = 1)"
+                             + (several if bad is repeated else ""))
     if empty.any():
         warn_user(f"{args.answers}: {int(empty.sum())} empty answer(s) left out, on "
                   f"{where(df.index, empty.nonzero()[0])}")
