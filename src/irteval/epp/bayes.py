@@ -299,7 +299,7 @@ def goodness_of_fit(idata, *, by="pair", max_draws=200, random_seed=0, ci_prob=N
     likelihood = idata.attrs.get("likelihood", "plackett_luce")
     if likelihood == "davidson":  # win / loss / tie, expected score P(win) + P(tie) / 2
         probs = davidson_probabilities(diff, post["log_nu"].values[keep, None], xp=np)
-        p = probs[..., 0] + probs[..., 2] / 2
+        p = probs @ OUTCOME_SCORE
         w_rep = rng.multinomial(n.astype(np.int64), probs) @ OUTCOME_SCORE
     elif likelihood == "pairwise":  # (a fit saved before ties were kept: none replicated)
         p = expit(diff)
