@@ -363,6 +363,25 @@ def test_sbc_on_the_default_path_is_uniform(model):
         assert stats.chisquare(pooled).pvalue > 0.001, (name, pooled)
 
 
+@pytest.mark.parametrize("missing", [False, True])
+def test_draws_of_the_levels_take_a_batch_size(missing):
+    """A resized draw (PyMC's change_dist_size: size = the batch) has the batch's shape; the
+    random function took no notice of size, and gave one draw where three were asked."""
+    import pymc as pm
+    from pymc.distributions.shape_utils import change_dist_size
+
+    levels = pd.DataFrame(np.random.default_rng(0).integers(0, 3, (12, 4)),
+                          index=[f"d{i}" for i in range(12)], columns=list("abcd"))
+    if missing:
+        levels.iloc[0, 0] = np.nan
+    model = ie.models.polytomous_irt(ie.Responses.from_wide(
+        levels, kind="ordinal", respondent="dataset", item="algorithm"))
+    one = pm.draw(model["x"], random_seed=0)
+    assert pm.draw(change_dist_size(model["x"], (3,)), random_seed=0).shape == (3, *one.shape)
+    assert set(np.unique(pm.draw(change_dist_size(model["x"], (2, 3)), random_seed=1))) <= {
+        0, 1, 2}
+
+
 def test_an_item_that_skips_a_level_is_named_for_the_gpcm():
     """An algorithm no dataset left at level 2 (counts 4/0/8/48 in a probe): its GPCM
     thresholds crossed and its difficulty limit ranked it below weaker ones, unsaid."""

@@ -163,10 +163,14 @@ class PolytomousIRT(BaseModel):
             return (onehot * per_k).sum(axis=-1)
 
         def random(theta, a, c, *cells, rng=None, size=None):
-            category = draw_levels(category_logp(np.asarray(theta), np.asarray(a),
-                                                 np.asarray(c), valid, model, xp=np), rng)
-            if cells:
-                category = category.reshape(category.shape[:-2] + (-1,))[..., cells[0]]
+            theta, a, c = (np.asarray(x) for x in (theta, a, c))
+            if size is not None:  # a batch of draws: the parameters broadcast to it
+                theta, a, c = (np.broadcast_to(x, (*size, *x.shape[x.ndim - core:]))
+                               for x, core in ((theta, 1), (a, 1), (c, 2)))
+            category = draw_levels(category_logp(theta, a, c, valid, model, xp=np), rng)
+            if cells:  # the same cells in every draw of a batch
+                where = np.asarray(cells[0]).reshape(-1, np.shape(cells[0])[-1])[0]
+                category = category.reshape(category.shape[:-2] + (-1,))[..., where]
             return r.levels[category + lowest].astype(np.int64)
 
         # the cells' positions enter as a parameter: the signature then gives the draws' shape
