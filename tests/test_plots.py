@@ -1,6 +1,8 @@
 """What readers see: figures the plots make keep their labels, a fit of one point (MAP) is
 not drawn or titled as if it had intervals, and crowded labels stay readable."""
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -231,6 +233,27 @@ def test_tables_read_back_and_classical_leaderboards_plot(laplace_fits, tmp_path
     with pytest.raises(ValueError, match="hdi_prob must be a number between 0 and 1, got 2"), \
             pytest.warns(FutureWarning):
         ie.plot_characteristic_curves(table, hdi_prob=2)
+    plt.close("all")
+
+
+def test_plots_refuse_what_is_not_theirs(laplace_fits):
+    """A Figure, text or a number as ax= raised AttributeError from inside matplotlib (after
+    the computation); an IRT table in plot_leaderboard drew instances as a leaderboard; a
+    bad random_seed passed where every draw was kept (latent_trait(random_seed=1.5))."""
+    onepl, fit = laplace_fits
+    for ax, got in ((plt.figure(), "got Figure (a Figure: give fig.gca()"), ("x", "got str"),
+                    (3, "got int")):
+        with pytest.raises(TypeError, match=re.escape(f"ax= takes matplotlib Axes, e.g. fig, "
+                                                      f"ax = plt.subplots(); {got}")):
+            ie.plot_leaderboard(fit, ax=ax)
+    with pytest.raises(TypeError, match="axes= takes matplotlib Axes"):
+        plotting.panel_axes("x", 1, "models")
+    with pytest.raises(ValueError, match="neither 'p_best' nor 'epp' .*: not a leaderboard"):
+        ie.plot_leaderboard(ie.difficulty(onepl))
+    from irteval._draws import thin
+
+    with pytest.raises(TypeError, match="random_seed must be None, a non-negative int"):
+        thin(10, None, random_seed=1.5)  # every draw kept: the seed was not looked at
     plt.close("all")
 
 

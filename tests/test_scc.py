@@ -183,6 +183,7 @@ def test_scc_checks_everything_before_training(pipeline):
     models = {"a": NeverTrained(), "b": NeverTrained()}
     for kwargs, message in (({"proportions": [0, 2]}, "proportions must lie in"),
                             ({"n_bins": 0}, "n_bins"),
+                            ({"max_draws": 0}, "max_draws=0: give a whole number"),
                             ({"X": X.set_axis(X.index + 10**6)}, "do not match")):
         args = {"X": X, "y": y.set_axis(X.index) if "X" not in kwargs else y.to_numpy()}
         args.update(kwargs)

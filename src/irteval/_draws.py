@@ -9,12 +9,13 @@ from ._validation import count, seeded_rng
 
 def thin(n, max_draws, random_seed=0):
     """Sorted positions of at most ``max_draws`` of ``n`` pooled draws (all when None or n is
-    smaller), chosen at random with ``random_seed``."""
+    smaller), chosen at random with ``random_seed`` (both checked, used or not)."""
     if max_draws is not None:
         count(max_draws, "max_draws")
+    rng = seeded_rng(random_seed)
     if max_draws is None or n <= max_draws:
         return np.arange(n)
-    return np.sort(seeded_rng(random_seed).choice(n, max_draws, False))
+    return np.sort(rng.choice(n, max_draws, False))
 
 
 def evenly_spaced(n_total, n):

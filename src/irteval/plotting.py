@@ -7,6 +7,8 @@ import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.ticker import Locator
 
@@ -49,12 +51,21 @@ def ensure_axes(ax, rows=None, square=False):
     """``ax``, or the Axes of a new figure when None: tall enough for ``rows`` labelled rows
     (0.09 inch each, xx-small labels apart), and as wide with ``square`` (a heat map)."""
     if ax is not None:
-        return ax
+        return _checked_axes(ax, "ax")
     width, height = plt.rcParams["figure.figsize"]
     height = max(height, 0.09 * (rows or 0) + 1.5)
     # constrained: long tick labels (player names) stay inside the figure when it is saved
     return plt.subplots(figsize=(max(width, height) if square else width, height),
                         layout="constrained")[1]
+
+
+def _checked_axes(ax, name):
+    """``ax`` where it is a matplotlib Axes; else a TypeError naming ``name=`` and the fix."""
+    if isinstance(ax, Axes):
+        return ax
+    hint = " (a Figure: give fig.gca() or fig.add_subplot())" if isinstance(ax, Figure) else ""
+    raise TypeError(f"{name}= takes matplotlib Axes, e.g. fig, ax = plt.subplots(); got "
+                    f"{type(ax).__name__}{hint}")
 
 
 def row_fontsize(ax, rows, base="small", axis="y"):
@@ -158,7 +169,11 @@ def label_figure(flat, own, *, xlabel=None, ylabel=None, title=None):
 
 def panel_axes(axes, n, what):
     """The flat Axes for ``n`` panels (``what``: "models", "algorithms"), refusing fewer."""
+    if not isinstance(axes, (np.ndarray, list, tuple)):
+        _checked_axes(axes, "axes")
     flat = np.ravel(axes)
+    for ax in flat:
+        _checked_axes(ax, "axes")
     if len(flat) < n:
         raise ValueError(f"{len(flat)} Axes for {n} {what}; give one Axes per panel (or choose "
                          f"fewer {what})")

@@ -32,7 +32,13 @@ def _estimates(board, ci_prob, ci_kind, plot):
     or a fit's (posterior means), or a classical :func:`~irteval.mle_epp` or
     :func:`~irteval.bootstrap_epp` one (the MLE, in the data's order: sorted here, best
     first); ``interval`` names its intervals for an axis label."""
-    columns = getattr(board, "columns", ())  # a fit has none
+    columns = getattr(board, "columns", None)  # a fit has none
+    if columns is not None and "epp" not in columns and "p_best" not in columns:
+        # (difficulty and abilities tables have mean and intervals too: plotted as EPPs)
+        raise ValueError(f"{plot} takes the result of irteval.leaderboard(idata), mle_epp or "
+                         "bootstrap_epp, or the fit; this DataFrame has neither 'p_best' nor "
+                         f"'epp' (it has {list(columns)[:8]}): not a leaderboard")
+    columns = () if columns is None else columns
     point = "epp" if "epp" in columns and "mean" not in columns else "mean"
     kind = _intervals.table_kind(board, ci_kind)
     board = table_or_fit(board, lambda fit: leaderboard(fit, ci_prob=ci_prob, ci_kind=ci_kind),

@@ -22,7 +22,8 @@ from .._compat import renamed
 from .._docs import fill_doc
 from .._draws import equal_count_bins, stacked_draws
 from .._fits import check_idata, warn_if_point
-from .._validation import fixed_seed, listed, matches_as_text, plain, spelling_hint, warn_user
+from .._validation import (count, fixed_seed, listed, matches_as_text, plain, spelling_hint,
+                           warn_user)
 from ..irt.difficulty import check_bins
 from ..parallel import map_draws
 from .folds import check_data
@@ -94,6 +95,8 @@ def scc(idata, estimators, X, y, *, noise=0.2, nominal=(), integer_noise="redraw
     random_seed = fixed_seed(renamed(random_seed, random_state, "random_state", "random_seed", 0))
     # every check on the fit and the grid before the models train
     proportions = _checked_grid(idata, proportions, n_bins, "scc")
+    if max_draws is not None:
+        count(max_draws, "max_draws")
     X, y = check_data(X, y, nominal)
     _check_instances(pd.Index(idata.posterior["item"].values), X.index, "X's rows")
     predictions = noisy_predictions(estimators, X, y, noise=noise, nominal=nominal,
