@@ -74,6 +74,15 @@ def test_replicated_data_added_later_equal_those_of_the_fit():
                                    **names)
     with pytest.raises(ValueError, match="the model's observed 'y' is not the fit's"):
         ie.add_log_likelihood(fresh, ie.models.onepl(other))
+    # another model of the same data: xarray's KeyError 'a_z' (or 'strength')
+    with pytest.raises(ValueError, match=r"the fit's posterior has no \['sigma_log_a', 'a_z'\] "
+                       r"of this model; the fit was made with irteval_model='1pl' \(this "
+                       r"model: '2pl'\)"):
+        ie.add_log_likelihood(fresh, ie.models.onepl(resp, discrimination=True))
+    vtab = ie.models.bradley_terry(ie.datasets.load_vtab())
+    with pytest.raises(ValueError, match="the fit is a binary_irt fit and the model a "
+                                         "bradley_terry one"):
+        ie.add_posterior_predictive(fresh, vtab)
 
 
 def test_a_log_likelihood_added_later_keeps_the_cell_labels():

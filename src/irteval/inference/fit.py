@@ -281,6 +281,15 @@ def _check_new_group(idata, model, spec, group, why):
     if spec.is_minibatch:
         raise ValueError("a minibatch model (batch_size=) sees random batches of cells, not "
                          "the data: build the model without batch_size=")
+    family = idata.attrs.get("irteval_family")
+    if family is not None and family != getattr(model, "family", family):
+        raise ValueError(f"the fit is a {family} fit and the model a {model.family} one: build "
+                         "the model the fit was made of")
+    absent = [rv.name for rv in model.free_RVs if rv.name not in idata.posterior]
+    if absent:  # (the same family with other options: the 2PL's a_z in a 1PL fit)
+        raise ValueError(f"the fit's posterior has no {absent} of this model"
+                         f"{_other_options(idata, model)}: build the model with the options "
+                         "the fit was made with")
     _check_same_data(idata, model)
 
 
