@@ -142,8 +142,14 @@ def test_bad_arguments():
         ie.fit(model, nuts_sampler="numpyro")  # was pymc.sample's 'multiple values'
     with pytest.raises(TypeError, match="sets pymc.sample's compute_convergence_checks="):
         ie.fit(model, compute_convergence_checks=True)
-    with pytest.warns(UserWarning, match="sampler= applies to method='nuts' only; method='map'"):
+    with pytest.warns(UserWarning, match="method='map' finds one point and ignores sampler="):
         ie.fit(model, method="map", sampler="numpyro")  # was accepted without a word
+    with pytest.warns(UserWarning, match="method='map' finds one point and ignores draws=, "
+                                         "chains=, keep_warmup="):
+        ie.fit(model, method="map", draws=100, chains=3, keep_warmup=True)  # 1 chain x 1 draw
+    with pytest.warns(UserWarning, match="method='advi' draws from an approximation, not a "
+                                         "sampler, and ignores tune="):
+        ie.fit(model, method="advi", tune=100, advi_iterations=200, draws=10)
     start = {"b": np.zeros(len(model.coords["item"]))}
     with pytest.raises(ValueError, match="initvals=: this 1PL is sampled in its collapsed"):
         ie.fit(model, sampler="pymc", initvals=start)  # was KeyError: 'b' inside PyMC

@@ -28,7 +28,9 @@ def fit(model, args, **kwargs):
         kwargs.setdefault("log_likelihood", "auto" if given is None else given)
         # the command runs its own checks; irteval.add_posterior_predictive adds the group
         kwargs.setdefault("posterior_predictive", False)
-        idata = fit_model(model, draws=args.draws, tune=args.tune, chains=args.chains,
+        point = kwargs.get("method") == "map"  # settings a method ignores are not passed
+        idata = fit_model(model, draws=None if point else args.draws,
+                          tune=args.tune if nuts else None, chains=4 if point else args.chains,
                           random_seed=args.seed, sampler=args.sampler if nuts else None,
                           target_accept=args.target_accept if nuts else None, **kwargs)
     failed = [as_flags(str(w.message)) for w in caught

@@ -152,6 +152,9 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         when one fails.
     """
     spec = _spec(model)
+    _warn_ignored(method, draws=draws is not None, tune=tune is not None, chains=chains != 4,
+                  sampler=sampler is not None, target_accept=target_accept is not None,
+                  keep_warmup=keep_warmup is True)
     draws = spec.default_draws if draws is None else draws
     posterior_predictive, log_likelihood = (
         bool(v) if isinstance(v, np.bool_) else v for v in (posterior_predictive, log_likelihood))
@@ -372,14 +375,25 @@ def _label_cells(idata, spec):
             values, skipna=False) == "string") for name, values in coords.items()})
 
 
+#: what each approximation leaves unused: its draws come from no sampler (and MAP is one point)
+IGNORED = {"map": ("draws", "tune", "chains", "sampler", "target_accept", "keep_warmup"),
+           "laplace": ("tune", "sampler", "target_accept", "keep_warmup"),
+           "advi": ("tune", "sampler", "target_accept", "keep_warmup")}
+
+
+def _warn_ignored(method, **given):
+    """Warn of the settings ``given`` (name: whether passed) that ``method`` does not use."""
+    unused = [f"{name}=" for name in IGNORED.get(method, ()) if given[name]]
+    if unused:
+        warn_user(f"method={method!r} "
+                  + ("finds one point" if method == "map" else
+                     "draws from an approximation, not a sampler,")
+                  + f" and ignores {', '.join(unused)}")
+
+
 def _run_settings(spec, method, collapse, sampler, tune, target_accept, sample_kwargs):
     """(the marginal form to fit or None, sampler, tune, target_accept): the model's defaults
     where None, checked together before any work."""
-    if method != "nuts" and (sampler, target_accept) != (None, None):
-        given = [k for k, v in (("sampler", sampler), ("target_accept", target_accept)) if v]
-        warn_user(f"{'= and '.join(given)}= appl{'y' if len(given) > 1 else 'ies'} to "
-                  f"method='nuts' only; method={method!r} ignores "
-                  f"{'them' if len(given) > 1 else 'it'}")
     marginal = spec.marginal(method) if collapse and method != "advi" else None
     sampler = sampler or nuts.default_sampler(
         "nutpie" if marginal is not None else spec.preferred_sampler())
