@@ -184,6 +184,7 @@ def test_scc_checks_everything_before_training(pipeline):
     for kwargs, message in (({"proportions": [0, 2]}, "proportions must lie in"),
                             ({"n_bins": 0}, "n_bins"),
                             ({"max_draws": 0}, "max_draws=0: give a whole number"),
+                            ({"n_jobs": 0}, r"n_jobs=0: give None \(this process\)"),
                             ({"X": X.set_axis(X.index + 10**6)}, "do not match")):
         args = {"X": X, "y": y.set_axis(X.index) if "X" not in kwargs else y.to_numpy()}
         args.update(kwargs)

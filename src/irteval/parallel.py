@@ -7,6 +7,7 @@ import multiprocessing
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+import numpy as np
 from joblib import Parallel, cpu_count, delayed
 from joblib.parallel import BACKENDS, get_active_backend
 from rich.progress import track
@@ -31,7 +32,20 @@ def map_draws(func, items, *, n_jobs=None, progressbar=False, description="poste
 def imap(func, items, *, n_jobs=None):
     """``func(x)`` for each of ``items`` through :class:`joblib.Parallel`, as a generator of
     the results in order (as :func:`map_draws`, without collecting them)."""
+    checked_n_jobs(n_jobs)
     return Parallel(n_jobs=n_jobs, return_as="generator")(delayed(func)(x) for x in items)
+
+
+def checked_n_jobs(n_jobs):
+    """``n_jobs`` where joblib takes it (None, or a whole number other than 0; -1: every core),
+    else an error naming the keyword (joblib's said "n_jobs == 0 in Parallel has no
+    meaning", and took the text "2")."""
+    if n_jobs is not None and (isinstance(n_jobs, (bool, np.bool_))
+                               or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0):
+        raise (ValueError if n_jobs == 0 else TypeError)(
+            f"n_jobs={n_jobs!r}: give None (this process), a number of workers, or -1 (every "
+            "core)")
+    return n_jobs
 
 
 def can_fork() -> bool:
