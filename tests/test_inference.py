@@ -197,6 +197,17 @@ def test_diagnostics_on_a_subset_of_a_long_dimension(small):
     assert part["min_ess_bulk"] >= full["min_ess_bulk"] and part["max_rhat"] <= full["max_rhat"]
     assert len({ie.diagnostics(idata, max_per_dim=10, random_seed=seed)["min_ess_bulk"]
                 for seed in range(4)}) > 1  # random_seed picks the subset
+    assert ie.diagnostics(idata, subset={"item": range(10)})["diagnostics_subset"] == \
+        "item: 10 of 60"
+    # xarray's KeyError, 'int' object is not iterable, numpy's IndexError, an AttributeError
+    for args, kwargs, error, message in (
+            ((idata,), {"var_names": ["nope"]}, ValueError, r"var_names=\['nope'\] are not"),
+            ((idata,), {"subset": 10}, TypeError, "subset= takes {dim: positions}"),
+            ((idata,), {"subset": {"item": ["i0"]}}, ValueError, "takes positions 0 to 59"),
+            ((idata,), {"subset": {"item": [60]}}, ValueError, "takes positions 0 to 59"),
+            ((idata.posterior.to_dataframe(),), {}, TypeError, "takes a fit")):
+        with pytest.raises(error, match=message):
+            ie.diagnostics(*args, **kwargs)
 
 
 def test_prox_start_is_close_to_the_truth():

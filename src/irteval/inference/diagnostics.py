@@ -197,19 +197,37 @@ def diagnostics(idata, var_names=None, max_per_dim=None, subset=None, *,
 def _diagnose(idata, var_names, max_per_dim, subset, random_seed=0):
     """:func:`diagnostics`' dict, and the entries with the worst R-hat and the smallest
     bulk/tail ESS, as "name[label, ...]" (None where undefined)."""
+    if not hasattr(idata, "groups"):
+        raise TypeError(f"diagnostics() takes a fit (an InferenceData), got "
+                        f"{type(idata).__name__}")
     if "sample_stats" not in idata.groups():
         raise ValueError(f"diagnostics() checks NUTS draws; this fit "
                          f"({idata.attrs.get('irteval_method', 'no sampler')}) has none (MAP, "
                          "Laplace and ADVI draw independently: nothing to converge)")
     post = idata.posterior
     if var_names is not None:
-        post = post[[var_names] if isinstance(var_names, str) else list(var_names)]
+        var_names = [var_names] if isinstance(var_names, str) else list(var_names)
+        unknown = [v for v in var_names if v not in post.data_vars]
+        if unknown:
+            raise ValueError(f"var_names={unknown} are not posterior variables; it has "
+                             f"{list(post.data_vars)}")
+        post = post[var_names]
+    if subset is not None and not isinstance(subset, dict):
+        raise TypeError(f"subset= takes {{dim: positions}}, e.g. {{'item': range(100)}}; got "
+                        f"{type(subset).__name__}")
     subset = dict(subset or {})
     unknown = set(subset) - set(idata.posterior.sizes)
     if unknown:
         raise ValueError(f"subset= names dims {sorted(unknown)} that the posterior does not "
                          f"have (it has "
                          f"{sorted(set(idata.posterior.sizes) - {'chain', 'draw'})})")
+    for dim, idx in subset.items():
+        idx = subset[dim] = np.asarray(idx)
+        n = idata.posterior.sizes[dim]
+        if idx.dtype.kind not in "iu" or idx.ndim != 1 or not ((0 <= idx) & (idx < n)).all():
+            raise ValueError(f"subset={{{dim!r}: ...}} takes positions 0 to {n - 1} (labels: "
+                             f"np.flatnonzero(idata.posterior[{dim!r}].isin(labels))); got "
+                             f"{idx.tolist()[:5]}")
     if max_per_dim is not None:
         count(max_per_dim, "max_per_dim")
         rng = seeded_rng(random_seed)
