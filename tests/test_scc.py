@@ -77,6 +77,11 @@ def test_noisy_predictions_are_seeded(pipeline):
 
 def test_bad_input(pipeline):
     idata, clean, noisy = pipeline
+    X, y = ie.datasets.load_optdigits(return_X_y=True)
+    for estimators in ({"a": 3, "b": 4}, {"a": 3}):  # AttributeError; "one estimator makes"
+        with pytest.raises(TypeError, match=r"estimators\['a'\] \(int\) is not a scikit-learn "
+                                            "classifier"):
+            ie.robustness.cross_val_responses(estimators, X[:50], y[:50])
     with pytest.raises(ValueError, match=rf"1 of the fit's items missing: \[{clean.index[0]}\];"
                        r".*fit it on the predicted ones"):
         scc_from_predictions(idata, clean, noisy.iloc[1:], progressbar=False)
@@ -174,6 +179,9 @@ class NeverTrained(BaseEstimator, ClassifierMixin):
 
     def fit(self, X, y):
         raise AssertionError("trained before the arguments were checked")
+
+    def predict(self, X):
+        raise AssertionError("never trained")
 
 
 def test_scc_checks_everything_before_training(pipeline):

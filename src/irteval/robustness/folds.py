@@ -96,13 +96,24 @@ def check_data(X, y, nominal=()):
     return X, y
 
 
+def check_estimators(estimators):
+    """A non-empty dict {name: scikit-learn classifier} (fit, predict, get_params), or an
+    error naming the first that is not one."""
+    if not isinstance(estimators, dict) or not estimators:
+        raise ValueError("estimators must be a non-empty dict {name: estimator}")
+    for name, estimator in estimators.items():
+        if not all(hasattr(estimator, m) for m in ("fit", "predict", "get_params")):
+            raise TypeError(f"estimators[{name!r}] ({type(estimator).__name__}) is not a "
+                            "scikit-learn classifier (fit, predict, get_params), e.g. "
+                            "LogisticRegression(); robustness.families() has 17")
+
+
 def prepare(estimators, X, *, nominal=(), cv=5, random_seed=0):
     """The estimators, ready for ``X``: hyper-parameters above what the smallest training fold
     allows clipped (with one warning naming each change), a ``random_state`` left None set to
     ``random_seed`` (an int: the same seed, the same fits) and nominal columns one-hot encoded
     in front of each model."""
-    if not isinstance(estimators, dict) or not estimators:
-        raise ValueError("estimators must be a non-empty dict {name: estimator}")
+    check_estimators(estimators)
     if not 2 <= count(cv, "cv", minimum=2) <= len(X):
         raise ValueError(f"cv={cv}: more folds than the {len(X)} instances")
     n_train = len(X) - -(-len(X) // cv)  # the smallest training fold

@@ -16,7 +16,7 @@ from .._docs import fill_doc
 from .._repr import ShortRepr
 from .._validation import fixed_seed
 from ..data import Responses
-from .folds import check_data, check_noise, fold_results, prepare
+from .folds import check_data, check_estimators, check_noise, fold_results, prepare
 from .perturb import check_integer_noise, perturb
 
 #: docstring entries of the noisy training (noisy_predictions, scc, cross_val_responses)
@@ -180,7 +180,8 @@ def cross_val_responses(estimators, X, y, *, nominal=(), cv=5, random_seed=0, n_
     if not isinstance(X, pd.DataFrame):
         X = pd.DataFrame(np.asarray(X))
     X, y = check_data(X, y, nominal)
-    if isinstance(estimators, dict) and len(estimators) == 1:  # before any training
+    check_estimators(estimators)
+    if len(estimators) == 1:  # before any training
         raise ValueError("one estimator makes a response matrix of one model: an IRT model "
                          "compares two at least; give more (robustness.families())")
     ready = prepare(estimators, X, nominal=nominal, cv=cv, random_seed=random_seed)
