@@ -50,7 +50,7 @@ from .._docs import SHARED, fill_doc, parameters_section
 from .._draws import stacked_draws
 from ..models.densities import irt_probability
 from .difficulty import observed_cells
-from .._fits import check_idata, label_name, needs_draws
+from .._fits import check_idata, label_name, needs_draws, warn_if_point
 from .._validation import count, fixed_seed, warn_user
 from ..models.multidimensional import is_multidimensional, logits
 from .item_draws import FAMILY, Items, answer_logp
@@ -74,6 +74,7 @@ def _cell_draws(idata, caller, max_draws, random_seed):
     difficulties b (with several skills, the ability along the mean loading)."""
     check_idata(idata, FAMILY, caller)
     needs_draws(idata, caller)
+    warn_if_point(idata, caller)  # one draw chosen on purpose: its p-values are 0 or 1
     random_seed = fixed_seed(random_seed)  # theta and the items from the same draws
     theta = stacked_draws(idata, "theta", max_draws, random_seed)
     item_idx, resp_idx, y = observed_cells(idata)

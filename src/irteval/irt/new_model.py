@@ -35,7 +35,7 @@ from scipy import stats
 from .. import _intervals
 from .._docs import fill_doc
 from .._draws import stacked_draws
-from .._fits import needs_draws
+from .._fits import needs_draws, warn_if_point
 from .._repr import ShortRepr
 from .._validation import (
     count,
@@ -261,6 +261,7 @@ def score_new_model(idata, answers, *, max_draws=1000, random_seed=0, ci_prob=No
     prob, kind = _intervals.resolve(ci_prob, ci_kind)
     items = Items.from_idata(idata, "score_new_model", max_draws, random_seed)
     needs_draws(idata, "score_new_model")  # after the family's check
+    warn_if_point(idata, "score_new_model")
     where, y, answered = _answers(items, answers)
     score = _score(items, where, y, answered, seeded_rng(random_seed), prob, kind)
     _warn_if_unreliable(score)
