@@ -580,3 +580,20 @@ def test_reflected_turns_performances_around():
     np.testing.assert_array_equal(levels.reflected().values, 2 - levels.values)
     with pytest.raises(ValueError, match="binary answers are turned by coding correct = 1"):
         Responses.from_wide(wide.round(), kind="binary").reflected()
+
+
+def test_messages_that_misled():
+    """A table's plot given ci_prob=5 said "recompute it with ci_prob=5"; a boolean mask as
+    labels (True == 1 among integer labels) "chosen twice"; clip='0.01' "must lie in (0, 0.5)"."""
+    from irteval import _intervals
+    from irteval._validation import chosen_labels
+
+    table = pd.DataFrame({"x": [1.0]}).pipe(lambda t: t.attrs.update(ci_prob=0.94) or t)
+    with pytest.raises(ValueError, match="ci_prob must be a number between 0 and 1, got 5"):
+        _intervals.check_matches(table, 5, None)
+    with pytest.raises(ValueError, match=r"chosen twice; give each once; a boolean mask\? give "
+                                         r"the labels it selects"):
+        chosen_labels([True, False, True], [0, 1, 2], "instance labels")
+    wide = pd.DataFrame({"a": [0.1, 0.5, 0.9], "b": [0.2, 0.4, 0.3]})
+    with pytest.raises(TypeError, match="clip must be a number in \\(0, 0.5\\), got '0.01'"):
+        Responses.from_wide(wide, kind="continuous", clip="0.01")

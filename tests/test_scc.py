@@ -224,6 +224,8 @@ def test_taxonomy_and_plots(pipeline):
     assert apart["p_same_group_as_members"].isna().all() and (apart["p_alone"] == 1).all()
     with pytest.raises(ValueError, match="k must be between 2"):
         ie.robustness.taxonomy(one, k=9)
+    with pytest.raises(ValueError, match="k=1: give a whole number of at least 2"):  # "1" said
+        ie.robustness.taxonomy(one, k=1)  # for k=0, "between 2 and" for k=1
     axes = ie.plot_scc(one)
     assert axes.size >= 3 and axes.ravel()[0].has_data()
     fig, ax = plt.subplots()

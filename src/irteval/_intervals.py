@@ -141,8 +141,9 @@ def check_matches(table, ci_prob, ci_kind, hdi_prob=None):
     """A plot given a precomputed table draws the table's intervals: refuse ci_prob/ci_kind
     (or the old hdi_prob) that contradict them (recompute the table instead). Returns the
     probability given (ci_prob, or hdi_prob's value), for the label of a table without attrs."""
-    if hdi_prob is not None:
-        ci_prob = resolve(ci_prob, None, hdi_prob)[0]
+    if hdi_prob is not None or ci_prob is not None or ci_kind is not None:
+        given = resolve(ci_prob, ci_kind, hdi_prob)  # a valid value first
+        ci_prob = given[0] if ci_prob is not None or hdi_prob is not None else None
     for key, value in (("ci_prob", ci_prob), ("ci_kind", ci_kind)):
         if value is not None and table.attrs.get(key) not in (None, value):
             raise ValueError(f"the table was computed with {key}={table.attrs[key]!r}, not "

@@ -133,8 +133,11 @@ def chosen_labels(given, available, what):
                          + spelling_hint(unknown, available, nearest=True))
     repeated = pd.Index(labels, tupleize_cols=False)
     if repeated.has_duplicates:
+        mask = all(isinstance(x, (bool, np.bool_)) for x in labels)
         raise ValueError(f"{what} {[plain(x) for x in repeated[repeated.duplicated()][:5]]} "
-                         "are chosen twice; give each once")
+                         "are chosen twice; give each once"
+                         + ("; a boolean mask? give the labels it selects (e.g. "
+                            "labels[mask])" if mask else ""))
     return labels
 
 

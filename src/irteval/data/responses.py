@@ -314,7 +314,9 @@ class Responses:
             bounds, transform, clip = scale
             if transform not in TRANSFORMS:
                 raise ValueError(f"transform={transform!r} is not one of {TRANSFORMS}")
-            if not isinstance(clip, (int, float, np.number)) or not 0 < clip < 0.5:
+            if isinstance(clip, (bool, np.bool_)) or not isinstance(clip, (int, float, np.number)):
+                raise TypeError(f"clip must be a number in (0, 0.5), got {clip!r}")
+            if not 0 < clip < 0.5:
                 raise ValueError(f"clip must lie in (0, 0.5), got {clip!r}")
             if isinstance(bounds, str):
                 _warn_mixed_scales(values, np.asarray(item_idx), items, item_name,

@@ -237,7 +237,7 @@ def plot_win_calibration(gof, *, ax=None, ci_prob=None, ci_kind=None, max_draws=
                                                          random_seed=random_seed,
                                                          ci_prob=ci_prob, ci_kind=ci_kind),
                        ["matches", "wins", "predicted", "rep_lower", "rep_upper"],
-                       "plot_win_calibration", "irteval.goodness_of_fit(idata)", ci_prob,
+                       "plot_win_calibration", "irteval.goodness_of_fit(idata, by='pair')", ci_prob,
                        ci_kind)
     ax = ensure_axes(ax)
     predicted, empirical = gof["predicted"] / gof["matches"], gof["wins"] / gof["matches"]

@@ -107,7 +107,7 @@ def taxonomy(scc, *, k=3) -> Taxonomy:
         model=first["model"].values, bin=first["bin"].values,
         proportion=first["proportion"].values) for c in sets], "dataset").mean("dataset")
     models = pd.Index(kappa["model"].values, name="model")
-    if not 2 <= count(k, "k") <= len(models):
+    if not 2 <= count(k, "k", minimum=2) <= len(models):
         raise ValueError(f"k must be between 2 and the number of models ({len(models)})")
     flat = kappa.stack(profile=("bin", "proportion")).transpose("model", "profile", "sample")
     together, alone = np.zeros((len(models), len(models))), np.zeros(len(models))
