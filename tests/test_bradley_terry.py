@@ -324,6 +324,8 @@ def test_task_hierarchy_runs_and_reports_per_task_boards():
         ie.leaderboard(idata, task="task99")
     with pytest.raises(ValueError, match=r"unknown task 'tsk2'.*did you mean 'task2'\?"):
         ie.leaderboard(idata, task="tsk2")
+    with pytest.raises(TypeError, match=r"task= takes one task's label, got \['task2'\]"):
+        ie.leaderboard(idata, task=["task2"])  # was "['task2'] is not in list"
     with pytest.raises(ValueError, match="no per-task deviations"):
         ie.leaderboard(fit(scores), task="task2")
 

@@ -276,6 +276,8 @@ def test_difficulty_command_fits_the_4pl_with_a_floor_prior(tmp_path, capsys):
 
 def test_load_results_reads_an_output_folder_back(difficulty_run, tmp_path):
     _, out, _ = difficulty_run
+    with pytest.raises(TypeError, match="load_results\\(\\) takes a folder's path"):
+        ie.load_results(3)  # was pathlib's TypeError
     res = ie.load_results(out)
     ax = ie.plot_characteristic_curves(res["curves"])  # a table read back has no attrs
     assert "interval bars" in ax.get_legend().get_texts()[-1].get_text()

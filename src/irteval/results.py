@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -154,6 +155,9 @@ def load_results(path) -> Results:
     ValueError
         Naming the file, for one that cannot be read.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"load_results() takes a folder's path (str or pathlib.Path), got "
+                        f"{type(path).__name__}")
     path = Path(path)
     if not path.is_dir():
         raise FileNotFoundError(

@@ -94,6 +94,9 @@ def _task_deviation(idata, task):
     if "deviation" not in post:
         raise ValueError("task= needs a fit of models.bradley_terry(..., hierarchy=...); this "
                          "one has no per-task deviations")
+    if not pd.api.types.is_hashable(task) or isinstance(task, tuple):
+        raise TypeError(f"task= takes one task's label, got {task!r}; for several: "
+                        "[leaderboard(idata, task=t) for t in tasks]")
     if task not in post["task"].values:
         raise ValueError(f"unknown task {task!r}; tasks are e.g. "
                          f"{[plain(t) for t in post['task'].values[:5]]}"
