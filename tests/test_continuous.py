@@ -421,6 +421,14 @@ def test_plots_take_axes_and_return_them(recovery):
         ie.plot_crm_heatmap(idata, ["algo0"], n=40)
     with pytest.raises(TypeError, match="n=40 and n_grid=30 disagree"):  # n won in silence
         ie.plot_crm_heatmap(idata, ["algo0"], n_grid=30, n=40)
+    # 'Value after * must be an iterable'; a reversed or NaN range plotted in silence
+    with pytest.raises(TypeError, match=r"theta_range= takes \(low, high\)"):
+        ie.plot_crm_heatmap(idata, ["algo0"], theta_range=3)
+    for bad in ((3, -3), (np.nan, 3)):
+        with pytest.raises(ValueError, match="give finite \\(low, high\\) with low < high"):
+            ie.plot_crm_heatmap(idata, ["algo0"], theta_range=bad)
+    with pytest.raises(ValueError, match="n_labels=-1: give a whole number of at least 0"):
+        ie.plot_auaec_aupec(idata, n_labels=-1)  # numpy's 'zero-size array', after the work
     fig, pair = plt.subplots(1, 2)
     fig.suptitle("the user's title")
     assert ie.plot_crm_heatmap(idata, ["algo0", "algo11"], ax=pair) is pair  # ArviZ's name

@@ -142,6 +142,8 @@ def test_bad_arguments():
         ie.fit(model, nuts_sampler="numpyro")  # was pymc.sample's 'multiple values'
     with pytest.raises(TypeError, match="sets pymc.sample's compute_convergence_checks="):
         ie.fit(model, compute_convergence_checks=True)
+    with pytest.raises(ValueError, match="cores=0: give a whole number of at least 1"):
+        ie.fit(model, cores=0)  # PyMC's ZeroDivisionError
     with pytest.warns(UserWarning, match="method='map' finds one point and ignores sampler="):
         ie.fit(model, method="map", sampler="numpyro")  # was accepted without a word
     with pytest.warns(UserWarning, match="method='map' finds one point and ignores draws=, "

@@ -57,6 +57,18 @@ EASINESS = "theta (dataset easiness; difficulty is -theta)"
 
 
 @fill_doc(**AIRT_PLOT_DOCS)
+def _checked_range(theta_range):
+    """``theta_range`` as (low, high), finite with low < high, or an error naming it."""
+    try:
+        low, high = (float(x) for x in theta_range)
+    except (TypeError, ValueError):
+        raise TypeError(f"theta_range= takes (low, high), e.g. (-3, 3); got {theta_range!r}") \
+            from None
+    if not (np.isfinite([low, high]).all() and low < high):
+        raise ValueError(f"theta_range={theta_range!r}: give finite (low, high) with low < high")
+    return low, high
+
+
 def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n_grid=121,
                      ax=None, n=None):
     """The continuous response model's density f(z | theta) = Normal(z; gamma (theta - beta),
@@ -89,7 +101,7 @@ def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), 
     tau, lam, s = (post[v].mean(("chain", "draw")).sel(item=names).values
                    for v in ("tau", "lam", "s"))
     z_obs = idata.observed_data["z"].values
-    theta = np.linspace(*theta_range, n)
+    theta = np.linspace(*_checked_range(theta_range), n)
     z = np.linspace(np.nanmin(z_obs) - 1, np.nanmax(z_obs) + 1, n)  # NaN: missing
     axes = given_axes(ax, axes)
     own = axes is None
@@ -162,7 +174,7 @@ def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 
     low = const["lowest_level"].values[where]
     high = const["highest_level"].values[where]
     valid = np.arange(c.shape[-1] + 1)[None, :] <= (high - low)[:, None]
-    theta = np.linspace(*theta_range, n)
+    theta = np.linspace(*_checked_range(theta_range), n)
 
     def curves(j):
         """(mean, lower, upper) of algorithm j's P(level), each (n, K): one algorithm at a
@@ -456,6 +468,7 @@ def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
 
     {returns_ax}
     """
+    count(n_labels, "n_labels", minimum=0)
     if isinstance(table, pd.DataFrame):
         check_table(table, ["auaec", "aupec", "aupec_lower", "aupec_upper"],
                     "plot_auaec_aupec", "irteval.effectiveness(idata)")

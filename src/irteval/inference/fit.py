@@ -510,6 +510,8 @@ def _check_arguments(model, spec, method, posterior_predictive, log_likelihood, 
                   "'max_rhat', 'min_ess_bulk', ...)"}
     for key in set_by_fit.keys() & set(sample_kwargs):
         raise TypeError(f"fit() sets pymc.sample's {key}= itself: {set_by_fit[key]}")
+    if "cores" in sample_kwargs:  # (PyMC divided by it)
+        count(sample_kwargs["cores"], "cores")
     unknown = sorted(set(sample_kwargs) - _sample_keywords())
     if unknown:
         own = [p for p in inspect.signature(fit).parameters if p not in ("model", "sample_kwargs")]
