@@ -365,4 +365,11 @@ def test_plot_adaptive_draws_the_path_with_its_band(population):
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "94% HDI", "posterior mean", "true accuracy"]
     assert ax.get_lines()[0].get_xdata().tolist() == list(range(1, n + 1))
+    for bad in (2, "0.9"):  # an accuracy above 1, text: drawn in silence
+        with pytest.raises(ValueError, match="a number in \\[0, 1\\]"):
+            ie.plot_adaptive(trajectory, truth=bad)
+    with pytest.raises(ValueError, match="the trajectory has no step"):
+        ie.plot_adaptive(trajectory.iloc[:0])  # pandas' IndexError
+    with pytest.raises(TypeError, match="population= is True or False"):
+        ie.robustness.zoo(population="yes")  # every configuration, in silence
     plt.close("all")

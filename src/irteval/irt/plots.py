@@ -4,6 +4,8 @@ when None) and returns the Axes."""
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pandas as pd
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
@@ -419,6 +421,10 @@ def plot_adaptive(trajectory, *, truth=None, ax=None):
                         + (f"a table with columns {list(trajectory.columns)[:6]}"
                            if isinstance(trajectory, pd.DataFrame)
                            else f"a {type(trajectory).__name__}"))
+    if trajectory.empty:
+        raise ValueError("plot_adaptive: the trajectory has no step")
+    if truth is not None and not (isinstance(truth, numbers.Real) and 0 <= truth <= 1):
+        raise ValueError(f"truth={truth!r}: give the model's true accuracy, a number in [0, 1]")
     ax = ensure_axes(ax)
     kind = _intervals.table_kind(trajectory)
     steps = trajectory.index

@@ -24,6 +24,8 @@ from sklearn.preprocessing import LabelBinarizer, StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
+from .._validation import true_or_false
+
 
 class PLSDA(ClassifierMixin, BaseEstimator):
     """Partial least squares discriminant analysis: PLS regression on one-hot classes, argmax."""
@@ -123,6 +125,7 @@ def zoo(population=False):
     dict
         ``{configuration name: unfitted scikit-learn classifier}``.
     """
+    population = true_or_false(population, "population")
     out = {}
     for _, configs in FAMILIES.values():
         for name, est in configs if population else configs[:1]:
