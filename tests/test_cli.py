@@ -99,6 +99,10 @@ def test_score_new_command(difficulty_run, tmp_path, capsys):
     err = capsys.readouterr().err
     assert ("3 instances more than once in 'instance' (--item), e.g. ['i0', 'i4', 'i8'], on "
             "lines 2, 3, 4, 5, 6 ...") in err and "score-new scores one model" not in err
+    twice.assign(when=range(6)).to_csv(tmp_path / "twice.csv", index=False)  # a time per row
+    assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "twice.csv"),
+                 "--out", str(tmp_path / "twice")]) == 2
+    assert "score-new scores one model" not in capsys.readouterr().err
     twice.assign(model=["a"] * 3 + ["b"] * 3).to_csv(tmp_path / "twice.csv", index=False)
     assert main(["score-new", str(out / "posterior.nc"), str(tmp_path / "twice.csv"),
                  "--out", str(tmp_path / "twice")]) == 2  # two models' answers
@@ -430,6 +434,9 @@ def test_strict_stops_on_failed_diagnostics_before_writing(difficulty_run, tmp_p
     (b"model,m,m\na,1,0\n", r"line 1: duplicate column names \['m'\]"),
     (b'model,instance,correct\na, 1, 1\nb, "1,2", 0\n', r"line 3: not a well-formed CSV .*a space "
                                                           r"after a comma before a quoted field"),
+    (b'model,instance,correct\na, 1, 1\nb, "2", 0,7\n', r"line 3: .*saw 4\); every row needs as "
+                                                         r"many comma-separated fields as the "
+                                                         r"header$"),  # no comma in the quotes
     (b"instance,m1,,m3\ni1,1,0,1\n", r"line 1: column 3 has no name but holds values \(it "
                                        r"would be read as 'Unnamed: 2'\); name it"),
 ])

@@ -201,12 +201,17 @@ def test_diagnostics_on_a_subset_of_a_long_dimension(small):
                 for seed in range(4)}) > 1  # random_seed picks the subset
     assert ie.diagnostics(idata, subset={"item": range(10)})["diagnostics_subset"] == \
         "item: 10 of 60"
+    for one in (5, np.int64(5), [-1], {5}):  # one position, counted from the end, a set
+        assert ie.diagnostics(idata, subset={"item": one})["diagnostics_subset"] == \
+            "item: 1 of 60"
     # xarray's KeyError, 'int' object is not iterable, numpy's IndexError, an AttributeError
     for args, kwargs, error, message in (
             ((idata,), {"var_names": ["nope"]}, ValueError, r"var_names=\['nope'\] are not"),
             ((idata,), {"subset": 10}, TypeError, "subset= takes {dim: positions}"),
             ((idata,), {"subset": {"item": ["i0"]}}, ValueError, "takes positions 0 to 59"),
             ((idata,), {"subset": {"item": [60]}}, ValueError, "takes positions 0 to 59"),
+            ((idata,), {"subset": {"item": np.arange(60) < 5}}, ValueError,
+             r"not a boolean mask: give np.flatnonzero\(mask\)"),
             ((idata.posterior.to_dataframe(),), {}, TypeError, "takes a fit")):
         with pytest.raises(error, match=message):
             ie.diagnostics(*args, **kwargs)

@@ -236,11 +236,21 @@ def test_tables_read_back_and_classical_leaderboards_plot(laplace_fits, tmp_path
     plt.close("all")
 
 
-def test_plots_refuse_what_is_not_theirs(laplace_fits):
+def test_plots_refuse_what_is_not_theirs(laplace_fits, monkeypatch):
     """A Figure, text or a number as ax= raised AttributeError from inside matplotlib (after
-    the computation); an IRT table in plot_leaderboard drew instances as a leaderboard; a
-    bad random_seed passed where every draw was kept (latent_trait(random_seed=1.5))."""
+    the computation: now before it); an IRT table in plot_leaderboard drew instances as a
+    leaderboard; a bad random_seed passed where every draw was kept
+    (latent_trait(random_seed=1.5))."""
     onepl, fit = laplace_fits
+    from irteval.irt import plots as irt_plots
+
+    def never(*args, **kwargs):
+        raise AssertionError("the table was computed before ax= was checked")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(irt_plots, "item_fit", never)
+        with pytest.raises(TypeError, match="ax= takes matplotlib Axes"):
+            ie.plot_fit(onepl, ax=plt.figure())
     for ax, got in ((plt.figure(), "got Figure (a Figure: give fig.gca()"), ("x", "got str"),
                     (3, "got int")):
         with pytest.raises(TypeError, match=re.escape(f"ax= takes matplotlib Axes, e.g. fig, "

@@ -378,8 +378,8 @@ def test_draws_of_the_levels_take_a_batch_size(missing):
         levels, kind="ordinal", respondent="dataset", item="algorithm"))
     one = pm.draw(model["x"], random_seed=0)
     assert pm.draw(change_dist_size(model["x"], (3,)), random_seed=0).shape == (3, *one.shape)
-    assert set(np.unique(pm.draw(change_dist_size(model["x"], (2, 3)), random_seed=1))) <= {
-        0, 1, 2}
+    batch = pm.draw(change_dist_size(model["x"], (2, 3)), random_seed=1)
+    assert batch.shape == (2, 3, *one.shape) and set(np.unique(batch)) <= {0, 1, 2}
 
 
 def test_an_item_that_skips_a_level_is_named_for_the_gpcm():

@@ -82,6 +82,12 @@ def test_bad_input(pipeline):
         with pytest.raises(TypeError, match=r"estimators\['a'\] \(int\) is not a scikit-learn "
                                             "classifier"):
             ie.robustness.cross_val_responses(estimators, X[:50], y[:50])
+    from sklearn.linear_model import LogisticRegression
+
+    with pytest.raises(TypeError, match=r"the class LogisticRegression, not an estimator: give "
+                                        r"LogisticRegression\(\)"):  # (sklearn's clone, later)
+        ie.robustness.cross_val_responses({"a": LogisticRegression, "b": LogisticRegression()},
+                                          X[:50], y[:50])
     with pytest.raises(ValueError, match=rf"1 of the fit's items missing: \[{clean.index[0]}\];"
                        r".*fit it on the predicted ones"):
         scc_from_predictions(idata, clean, noisy.iloc[1:], progressbar=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import textwrap
 
@@ -57,6 +58,21 @@ def ensure_axes(ax, rows=None, square=False):
     # constrained: long tick labels (player names) stay inside the figure when it is saved
     return plt.subplots(figsize=(max(width, height) if square else width, height),
                         layout="constrained")[1]
+
+
+def checks_axes(plot):
+    """``plot`` with its ``ax=`` / ``axes=`` checked before any work: a Figure or text failed
+    inside matplotlib, after the plot's table had been computed."""
+    @functools.wraps(plot)
+    def checked(*args, **kwargs):
+        for name in ("ax", "axes"):
+            given = kwargs.get(name)
+            if given is not None:
+                for ax in (np.ravel(given) if isinstance(given, (np.ndarray, list, tuple))
+                           else [given]):
+                    _checked_axes(ax, name)
+        return plot(*args, **kwargs)
+    return checked
 
 
 def _checked_axes(ax, name):

@@ -18,8 +18,9 @@ from .._validation import chosen_labels, count, fixed_seed
 from ..data.levels import level_labels
 from ..models.continuous_irt import cell_logp, mean_z
 from ..models.polytomous_irt import category_logp
-from ..plotting import (HIGHLIGHT, ensure_axes, given_axes, label_figure, label_line_ends,
-                        label_points, ordered_colours, panel_axes, panels, short, short_labels)
+from ..plotting import (HIGHLIGHT, checks_axes, ensure_axes, given_axes, label_figure,
+                        label_line_ends, label_points, ordered_colours, panel_axes, panels, short,
+                        short_labels)
 from .goodness import curves_from, effectiveness
 from .latent_trait import LatentTrait, as_latent_trait
 from .metrics import AIRT_FAMILIES
@@ -56,7 +57,6 @@ highlight : int, default 5
 EASINESS = "theta (dataset easiness; difficulty is -theta)"
 
 
-@fill_doc(**AIRT_PLOT_DOCS)
 def _checked_range(theta_range):
     """``theta_range`` as (low, high), finite with low < high, or an error naming it."""
     try:
@@ -69,6 +69,8 @@ def _checked_range(theta_range):
     return low, high
 
 
+@checks_axes
+@fill_doc(**AIRT_PLOT_DOCS)
 def plot_crm_heatmap(idata, algorithms=None, *, axes=None, theta_range=(-3, 3), n_grid=121,
                      ax=None, n=None):
     """The continuous response model's density f(z | theta) = Normal(z; gamma (theta - beta),
@@ -129,6 +131,7 @@ def _chosen(post, algorithms):
     return chosen_labels(algorithms, post["item"].values, "algorithms")
 
 
+@checks_axes
 @fill_doc(**AIRT_PLOT_DOCS)
 def plot_category_curves(idata, algorithms=None, *, axes=None, theta_range=(-3, 3),
                          n_grid=121, ci_prob=None, ci_kind=None, max_draws=1000,
@@ -262,6 +265,7 @@ def _draw_highlighted(ax, x, curves, highlight, *, lower=None, upper=None, ylim=
                     short_labels(named), colours + ["0.5"] * (len(named) - len(highlight)))
 
 
+@checks_axes
 @fill_doc(**AIRT_PLOT_DOCS)
 def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     """Smoothed performance of each algorithm over the dataset-difficulty spectrum (the
@@ -305,6 +309,7 @@ def plot_latent_trait(lt: LatentTrait, *, ax=None, algorithms=None):
     return ax
 
 
+@checks_axes
 @fill_doc(**AIRT_PLOT_DOCS)
 def plot_strengths(lt: LatentTrait, *, ax=None):
     """Where on the difficulty spectrum each algorithm is strong (blue: within epsilon of the
@@ -354,6 +359,7 @@ def _summary_curves(draws, prob, kind):
     return frame(draws.mean("sample").values), frame(lower), frame(upper)
 
 
+@checks_axes
 @fill_doc(**AIRT_PLOT_DOCS)
 def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, max_draws=200,
                   random_seed=0):
@@ -398,6 +404,7 @@ def plot_goodness(curves, *, ax=None, highlight=5, ci_prob=None, ci_kind=None, m
     return ax
 
 
+@checks_axes
 @fill_doc(**AIRT_PLOT_DOCS)
 def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=None,
                        ci_kind=None, max_draws=200, random_seed=0):
@@ -442,6 +449,7 @@ def plot_effectiveness(curves, *, ax=None, kind="actual", highlight=5, ci_prob=N
     return ax
 
 
+@checks_axes
 @fill_doc(**AIRT_PLOT_DOCS)
 def plot_auaec_aupec(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=200,
                      random_seed=0, hdi_prob=None, n_labels=10):

@@ -167,10 +167,11 @@ def check_text(path):
 
 
 def _spaced_quote(path, line):
-    """Whether ``line`` (1-based) of the file holds a quoted field after ``, `` (a space)."""
+    """Whether ``line`` (1-based) of the file holds a quoted field with a comma after ``, `` (a
+    space)."""
     with open(path, encoding="utf-8-sig", errors="replace") as f:
         text = next((t for k, t in enumerate(f, 1) if k == line), "")
-    return re.search(r',[ \t]+"', text) is not None
+    return re.search(r',[ \t]+"[^"]*,', text) is not None  # a comma the quote meant to hold
 
 
 def record_fields(path):

@@ -197,6 +197,7 @@ def _answers(df, args, name):
     }
     # several models' answers: a column under which no item repeats
     by = next((c for c in df.columns if c not in (args.item, args.value) and df[c].nunique() > 1
+               and df[c].value_counts().min() > 1  # (not a time or a note of each row)
                and not df.duplicated([c, args.item]).any()), None) if repeated.any() else None
     several = (f"; the file holds the answers of {df[by].nunique()} {by!r} values, and "
                f"score-new scores one model: keep the rows of one (e.g. "

@@ -14,7 +14,7 @@ from ..data import Battles, Scores
 from .._draws import nearest_to_even_values, stacked_draws
 from .._fits import table_or_fit
 from .._validation import count, percent, plain
-from ..plotting import ensure_axes, label_points, row_fontsize, short, short_labels
+from ..plotting import checks_axes, ensure_axes, label_points, row_fontsize, short, short_labels
 from .bayes import (PairwiseProbabilities, _epp, goodness_of_fit, leaderboard,
                     pairwise_probabilities, ranks)
 
@@ -51,6 +51,7 @@ def _estimates(board, ci_prob, ci_kind, plot):
     return board, board[point], lower, upper, interval
 
 
+@checks_axes
 @fill_doc(**BOARD_DOCS)
 def plot_leaderboard(board, *, top=None, ax=None, ci_prob=None, ci_kind=None):
     """Forest plot of a leaderboard, best on top: a :func:`~irteval.leaderboard` table (or a
@@ -97,6 +98,7 @@ def plot_leaderboard(board, *, top=None, ax=None, ci_prob=None, ci_kind=None):
 LABELLED_PLAYERS = 30
 
 
+@checks_axes
 @fill_doc(**BOARD_DOCS)
 def plot_epp_vs_score(board, scores, *, ax=None, ci_prob=None, ci_kind=None):
     """EPP (with its interval) against each player's mean score, as EloML's ranking plot
@@ -158,6 +160,7 @@ def best_first(win):
 NUMBERED_PLAYERS = 16
 
 
+@checks_axes
 @fill_doc
 def plot_win_heatmap(win, *, ax=None):
     """Heat map of P(row beats column in a new round), players in leaderboard order (best
@@ -207,6 +210,7 @@ def plot_win_heatmap(win, *, ax=None):
     return ax
 
 
+@checks_axes
 @fill_doc
 def plot_win_calibration(gof, *, ax=None, ci_prob=None, ci_kind=None, max_draws=200,
                          random_seed=0):
@@ -258,6 +262,7 @@ def plot_win_calibration(gof, *, ax=None, ci_prob=None, ci_kind=None, max_draws=
     return ax
 
 
+@checks_axes
 @fill_doc
 def plot_rank_distribution(idata, *, top=None, ax=None):
     """Posterior probability of each rank (columns) for each player (rows, best first).

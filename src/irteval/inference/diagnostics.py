@@ -222,12 +222,16 @@ def _diagnose(idata, var_names, max_per_dim, subset, random_seed=0):
                          f"have (it has "
                          f"{sorted(set(idata.posterior.sizes) - {'chain', 'draw'})})")
     for dim, idx in subset.items():
-        idx = subset[dim] = np.asarray(idx)
+        given = np.asarray(list(idx) if isinstance(idx, (set, frozenset)) else idx)
         n = idata.posterior.sizes[dim]
-        if idx.dtype.kind not in "iu" or idx.ndim != 1 or not ((0 <= idx) & (idx < n)).all():
+        if given.dtype.kind == "b":
+            raise ValueError(f"subset={{{dim!r}: ...}} takes positions, not a boolean mask: give "
+                             "np.flatnonzero(mask)")
+        idx = subset[dim] = np.atleast_1d(given)
+        if idx.dtype.kind not in "iu" or idx.ndim != 1 or not ((-n <= idx) & (idx < n)).all():
             raise ValueError(f"subset={{{dim!r}: ...}} takes positions 0 to {n - 1} (labels: "
                              f"np.flatnonzero(idata.posterior[{dim!r}].isin(labels))); got "
-                             f"{idx.tolist()[:5]}")
+                             f"{np.ravel(idx).tolist()[:5]}")
     if max_per_dim is not None:
         count(max_per_dim, "max_per_dim")
         rng = seeded_rng(random_seed)

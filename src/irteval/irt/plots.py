@@ -17,8 +17,8 @@ from .._fits import (check_idata, check_table, label_name, one_draw, table_or_fi
                      warn_if_point)
 from .._validation import chosen_labels, count, plain
 from ..models.densities import irt_probability
-from ..plotting import (ensure_axes, label_line_ends, label_points, set_major_locator, short,
-                        short_labels)
+from ..plotting import (checks_axes, ensure_axes, label_line_ends, label_points,
+                        set_major_locator, short, short_labels)
 from .difficulty import characteristic_curves, moment_draws, observed_counts
 from .fit_statistics import item_fit
 from .information import TEST, information
@@ -28,6 +28,7 @@ from .item_draws import FAMILY, Items
 MAX_NAMED = 12
 
 
+@checks_axes
 @fill_doc
 def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kind=None,
                              max_draws=1000, random_seed=0, hdi_prob=None):
@@ -106,6 +107,7 @@ def plot_item_characteristic(idata, items=None, *, ax=None, ci_prob=None, ci_kin
     return ax
 
 
+@checks_axes
 @fill_doc
 def plot_difficulty_distribution(idata, *, ax=None, bins=None, ci_prob=None, ci_kind=None,
                                  max_draws=100, random_seed=0, hdi_prob=None):
@@ -174,6 +176,7 @@ def plot_difficulty_distribution(idata, *, ax=None, bins=None, ci_prob=None, ci_
     return ax
 
 
+@checks_axes
 @fill_doc
 def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None, ci_prob=None,
                                ci_kind=None, max_draws=200, random_seed=0, hdi_prob=None):
@@ -262,6 +265,7 @@ def plot_characteristic_curves(curves, respondents=None, *, ax=None, n_bins=None
     return ax
 
 
+@checks_axes
 @fill_doc
 def plot_fit(table, *, ax=None, n_labels=8, ci_prob=None, ci_kind=None, max_draws=200,
              random_seed=0):
@@ -347,6 +351,7 @@ def _mean_square_ticks(ax):
         axis.set_minor_formatter(NullFormatter())
 
 
+@checks_axes
 @fill_doc
 def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=200,
                      random_seed=0):
@@ -399,6 +404,7 @@ def plot_information(table, *, ax=None, ci_prob=None, ci_kind=None, max_draws=20
     return ax
 
 
+@checks_axes
 @fill_doc
 def plot_adaptive(trajectory, *, truth=None, ax=None):
     """An adaptive test's path: the posterior mean of the new model's full-benchmark accuracy

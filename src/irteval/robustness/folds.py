@@ -102,10 +102,13 @@ def check_estimators(estimators):
     if not isinstance(estimators, dict) or not estimators:
         raise ValueError("estimators must be a non-empty dict {name: estimator}")
     for name, estimator in estimators.items():
+        if isinstance(estimator, type):
+            raise TypeError(f"estimators[{name!r}] is the class {estimator.__name__}, not an "
+                            f"estimator: give {estimator.__name__}() (with its parentheses)")
         if not all(hasattr(estimator, m) for m in ("fit", "predict", "get_params")):
             raise TypeError(f"estimators[{name!r}] ({type(estimator).__name__}) is not a "
                             "scikit-learn classifier (fit, predict, get_params), e.g. "
-                            "LogisticRegression(); robustness.families() has 17")
+                            "LogisticRegression(); robustness.families() has some")
 
 
 def prepare(estimators, X, *, nominal=(), cv=5, random_seed=0):

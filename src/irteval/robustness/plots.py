@@ -12,11 +12,13 @@ from scipy.cluster.hierarchy import dendrogram
 from .. import _intervals
 from .._docs import fill_doc, panel_labels
 from .._validation import chosen_labels, plural
-from ..plotting import given_axes, label_figure, ordered_colours, panel_axes, panels, short
+from ..plotting import (checks_axes, given_axes, label_figure, ordered_colours, panel_axes,
+                        panels, short)
 from .scc import check_scc, scc_summary
 from .taxonomy import Taxonomy
 
 
+@checks_axes
 @fill_doc(panel_models=panel_labels("models", "model"))
 def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_prob=None,
              ax=None):
@@ -73,6 +75,7 @@ def plot_scc(scc, *, models=None, axes=None, ci_prob=None, ci_kind=None, hdi_pro
     return axes
 
 
+@checks_axes
 @fill_doc
 def plot_dendrogram(tax, *, ax=None):
     """Dendrogram of a :func:`~irteval.robustness.taxonomy` (the paper's Fig. 5), cut (dashed)
