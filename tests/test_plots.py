@@ -257,7 +257,7 @@ def test_plots_refuse_what_is_not_theirs(laplace_fits, monkeypatch):
                                                       f"ax = plt.subplots(); {got}")):
             ie.plot_leaderboard(fit, ax=ax)
     with pytest.raises(TypeError, match="axes= takes matplotlib Axes"):
-        plotting.panel_axes("x", 1, "models")
+        ie.plot_scc(fit, axes="x")  # (a leaderboard fit: the check comes first)
     with pytest.raises(ValueError, match="neither 'p_best' nor 'epp' .*: not a leaderboard"):
         ie.plot_leaderboard(ie.difficulty(onepl))
     from irteval._draws import thin

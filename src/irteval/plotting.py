@@ -52,7 +52,7 @@ def ensure_axes(ax, rows=None, square=False):
     """``ax``, or the Axes of a new figure when None: tall enough for ``rows`` labelled rows
     (0.09 inch each, xx-small labels apart), and as wide with ``square`` (a heat map)."""
     if ax is not None:
-        return _checked_axes(ax, "ax")
+        return ax
     width, height = plt.rcParams["figure.figsize"]
     height = max(height, 0.09 * (rows or 0) + 1.5)
     # constrained: long tick labels (player names) stay inside the figure when it is saved
@@ -61,8 +61,8 @@ def ensure_axes(ax, rows=None, square=False):
 
 
 def checks_axes(plot):
-    """``plot`` with its ``ax=`` / ``axes=`` checked before any work: a Figure or text failed
-    inside matplotlib, after the plot's table had been computed."""
+    """``plot`` with its ``ax=`` / ``axes=`` checked before any work (every public plot): a
+    Figure or text failed inside matplotlib, after the plot's table had been computed."""
     @functools.wraps(plot)
     def checked(*args, **kwargs):
         for name in ("ax", "axes"):
@@ -185,11 +185,7 @@ def label_figure(flat, own, *, xlabel=None, ylabel=None, title=None):
 
 def panel_axes(axes, n, what):
     """The flat Axes for ``n`` panels (``what``: "models", "algorithms"), refusing fewer."""
-    if not isinstance(axes, (np.ndarray, list, tuple)):
-        _checked_axes(axes, "axes")
     flat = np.ravel(axes)
-    for ax in flat:
-        _checked_axes(ax, "axes")
     if len(flat) < n:
         raise ValueError(f"{len(flat)} Axes for {n} {what}; give one Axes per panel (or choose "
                          f"fewer {what})")
