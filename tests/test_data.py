@@ -584,7 +584,7 @@ def test_reflected_turns_performances_around():
 
 def test_messages_that_misled():
     """A table's plot given ci_prob=5 said "recompute it with ci_prob=5"; a boolean mask as
-    labels (True == 1 among integer labels) "chosen twice"; clip='0.01' "must lie in (0, 0.5)"."""
+    labels (True == 1 among integer labels) "chosen twice"."""
     from irteval import _intervals
     from irteval._validation import chosen_labels
 
@@ -594,6 +594,3 @@ def test_messages_that_misled():
     with pytest.raises(ValueError, match=r"chosen twice; give each once; a boolean mask\? give "
                                          r"the labels it selects"):
         chosen_labels([True, False, True], [0, 1, 2], "instance labels")
-    wide = pd.DataFrame({"a": [0.1, 0.5, 0.9], "b": [0.2, 0.4, 0.3]})
-    with pytest.raises(TypeError, match="clip must be a number in \\(0, 0.5\\), got '0.01'"):
-        Responses.from_wide(wide, kind="continuous", clip="0.01")

@@ -581,7 +581,7 @@ def test_values_too_wide_for_floating_point_are_refused():
 def test_clip_that_is_not_a_number_is_refused():
     # was: TypeError "'<' not supported between instances of 'int' and 'str'"
     df = pd.DataFrame({"a": [0.2, 0.8, 0.5], "b": [0.1, 0.9, 0.5]})
-    with pytest.raises(ValueError, match=r"clip must lie in \(0, 0.5\), got '0.1'"):
+    with pytest.raises(TypeError, match=r"clip must be a number in \(0, 0.5\), got '0.1'"):
         ie.Responses.from_wide(df, kind="continuous", clip="0.1")
 
 
