@@ -144,6 +144,8 @@ def test_bad_arguments():
         ie.fit(model, compute_convergence_checks=True)
     with pytest.raises(ValueError, match="cores=0: give a whole number of at least 1"):
         ie.fit(model, cores=0)  # PyMC's ZeroDivisionError
+    with pytest.raises(ValueError, match="init= does not reach nutpie"):
+        ie.fit(model, init="adapt_full")  # dropped in silence
     with pytest.warns(UserWarning, match="method='map' finds one point and ignores sampler="):
         ie.fit(model, method="map", sampler="numpyro")  # was accepted without a word
     with pytest.warns(UserWarning, match="method='map' finds one point and ignores draws=, "

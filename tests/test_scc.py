@@ -158,6 +158,8 @@ def test_bad_input(pipeline):
     assert as_floats.identical(curves)
     with pytest.raises(ValueError, match="proportion 0.5 is not in the SCCs"):
         p_hardest_most_sensitive(curves, proportion=0.5)
+    with pytest.raises(TypeError, match="proportion='1': give a number"):  # numpy's DTypePromo..
+        p_hardest_most_sensitive(curves, proportion="1")
     np.testing.assert_array_equal(p_hardest_most_sensitive(curves, 0.1 * 10),  # 1.0 by rounding
                                   p_hardest_most_sensitive(curves, 1.0))
     one_bin = scc_from_predictions(idata, clean, noisy, n_bins=1, max_draws=2, progressbar=False)

@@ -410,6 +410,9 @@ def _run_settings(spec, method, collapse, sampler, tune, target_accept, sample_k
         if sampler == "nutpie":
             raise ValueError("initvals= do not reach nutpie (PyMC drops them); pass "
                              "sampler='pymc' or 'numpyro' with them")
+    if "init" in sample_kwargs and sampler != "pymc":  # (its mass matrix set-up: PyMC's NUTS)
+        raise ValueError(f"init= does not reach {sampler} (PyMC drops it); pass sampler='pymc' "
+                         "with it")
     if method == "nuts" and sampler == "nutpie" and tune == 0:  # a panic inside nutpie
         raise ValueError("tune=0: nutpie needs at least one warm-up step; give tune >= 1 (its "
                          "step size and mass matrix come from the warm-up), or sampler='pymc'")

@@ -11,6 +11,7 @@ perturbed predictions (folds pooled), without retraining.
 
 from __future__ import annotations
 
+import numbers
 from functools import partial
 
 import numpy as np
@@ -396,6 +397,9 @@ def p_hardest_most_sensitive(scc, proportion=1.0) -> pd.Series:
         raise ValueError("p_hardest_most_sensitive compares the hardest bin with the others: "
                          "the SCCs need two bins at least (n_bins=)")
     grid = scc["proportion"].values
+    if isinstance(proportion, (bool, np.bool_)) or not isinstance(proportion, numbers.Real):
+        raise TypeError(f"proportion={proportion!r}: give a number, one of the SCCs' "
+                        f"proportions ({grid.tolist()})")
     close = np.flatnonzero(np.isclose(grid, proportion, rtol=0, atol=1e-9))
     if not len(close):  # 0.1 * 6 is 0.6000000000000001
         raise ValueError(f"proportion {proportion} is not in the SCCs ({grid.tolist()})")
