@@ -141,9 +141,9 @@ def check_matches(table, ci_prob, ci_kind, hdi_prob=None):
     """A plot given a precomputed table draws the table's intervals: refuse ci_prob/ci_kind
     (or the old hdi_prob) that contradict them (recompute the table instead). Returns the
     probability given (ci_prob, or hdi_prob's value), for the label of a table without attrs."""
-    if hdi_prob is not None or ci_prob is not None or ci_kind is not None:
-        given = resolve(ci_prob, ci_kind, hdi_prob)  # a valid value first
-        ci_prob = given[0] if ci_prob is not None or hdi_prob is not None else None
+    if (ci_prob, ci_kind, hdi_prob) != (None, None, None):
+        prob = resolve(ci_prob, ci_kind, hdi_prob)[0]  # valid values before comparing
+        ci_prob = None if ci_prob is None and hdi_prob is None else prob
     for key, value in (("ci_prob", ci_prob), ("ci_kind", ci_kind)):
         if value is not None and table.attrs.get(key) not in (None, value):
             raise ValueError(f"the table was computed with {key}={table.attrs[key]!r}, not "

@@ -20,6 +20,7 @@ def fit(model, args, **kwargs):
     from ..exceptions import ConvergenceWarning
     from ..inference import fit as fit_model
     from ..inference.diagnostics import RHAT_MAX, as_compared
+    from ..inference.fit import IGNORED
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
@@ -28,11 +29,11 @@ def fit(model, args, **kwargs):
         kwargs.setdefault("log_likelihood", "auto" if given is None else given)
         # the command runs its own checks; irteval.add_posterior_predictive adds the group
         kwargs.setdefault("posterior_predictive", False)
-        point = kwargs.get("method") == "map"  # settings a method ignores are not passed
-        idata = fit_model(model, draws=None if point else args.draws,
-                          tune=args.tune if nuts else None, chains=4 if point else args.chains,
-                          random_seed=args.seed, sampler=args.sampler if nuts else None,
-                          target_accept=args.target_accept if nuts else None, **kwargs)
+        settings = {"draws": args.draws, "tune": args.tune, "chains": args.chains,
+                    "sampler": args.sampler, "target_accept": args.target_accept}
+        ignored = IGNORED.get(kwargs.get("method", "nuts"), ())  # not passed: the command
+        idata = fit_model(model, random_seed=args.seed, **kwargs,  # says which flags it ignores
+                          **{k: v for k, v in settings.items() if k not in ignored})
     failed = [as_flags(str(w.message)) for w in caught
               if issubclass(w.category, ConvergenceWarning)]
     for w in caught:  # the others as they would have been shown

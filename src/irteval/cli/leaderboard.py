@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import warnings
 from functools import partial
 from pathlib import Path
@@ -218,8 +219,6 @@ def warn_stray_task(df, round, task, path):
     """Warn of a round whose label recurs in several tasks with one row in one of them and
     more in another: likely a typo in the task column (that row would be a round of its own,
     with no match, and left out)."""
-    import sys
-
     sizes = df.groupby([round, task]).size()
     stray = [(label, by_task) for label, by_task in sizes.groupby(level=0)
              if len(by_task) > 1 and by_task.min() == 1 and by_task.max() > 1]

@@ -33,6 +33,8 @@ from .approximations import advi, laplace, laplace_density
 from .diagnostics import check_nuts
 
 METHODS = ("nuts", "advi", "laplace", "map")
+#: chains by default (fit's chains=; a MAP fit given another number warns that it ignores it)
+CHAINS = 4
 SAMPLERS = nuts.SAMPLERS
 #: pointwise log-likelihood values stored by default (``log_likelihood="auto"``): ~200 MB
 LOG_LIKELIHOOD_MAX = 25_000_000
@@ -58,7 +60,7 @@ class _Seeds:
         return cls(*(int(s) for s in seeded_rng(random_seed).integers(2**31, size=4)))
 
 
-def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=None,
+def fit(model, *, method="nuts", draws=None, tune=None, chains=CHAINS, random_seed=None,
         sampler=None, target_accept=None, log_likelihood="auto", posterior_predictive="auto",
         progressbar=True, advi_iterations=20000, collapse=True, keep_warmup=False,
         **sample_kwargs) -> az.InferenceData:
@@ -152,7 +154,7 @@ def fit(model, *, method="nuts", draws=None, tune=None, chains=4, random_seed=No
         when one fails.
     """
     spec = _spec(model)
-    _warn_ignored(method, draws=draws is not None, tune=tune is not None, chains=chains != 4,
+    _warn_ignored(method, draws=draws is not None, tune=tune is not None, chains=chains != CHAINS,
                   sampler=sampler is not None, target_accept=target_accept is not None,
                   keep_warmup=keep_warmup is True)
     draws = spec.default_draws if draws is None else draws
